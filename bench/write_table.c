@@ -1,0 +1,566 @@
+/*
+ * bench_write_table — how fast the C API writes a flat table.
+ *
+ * Writes N rows of
+ *
+ *     id        INT64                    sequential from 0
+ *     ts        TIMESTAMP(MICROS, UTC)   increasing by a random step of 0..1023 us
+ *     category  STRING                   one of 100 values of 8..32 bytes, at random
+ *     value     DOUBLE                   uniform in [0, 1000)
+ *     flag      BOOLEAN                  random
+ *
+ * to a ZSTD-compressed Parquet file with the library's default options,
+ * generating the data in fixed-size batches whose buffers are reused, so the
+ * benchmark's own memory does not grow with N. The library allocates through
+ * a counting allocator (inlay_options.alloc). The timed section runs from
+ * inlay_writer_open_file() to inlay_writer_free(), data generation included;
+ * a separate pass generates the same data without writing it, so its cost
+ * can be subtracted.
+ *
+ * When bench/malloc_count.c is preloaded (LD_PRELOAD), the malloc family
+ * calls made during the timed section are counted too, and compared with the
+ * calls the counting allocator made: any difference is memory that bypassed
+ * the library allocator.
+ *
+ * The last line of output is a machine-readable "RESULT key=value ..." line
+ * (read by run_write_table.sh).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "inlay.h"
+
+/*----------------------------------------------------------------------
+ *  PRNG: xoshiro256** seeded by splitmix64. Fast and deterministic.
+ *--------------------------------------------------------------------*/
+
+typedef struct rng {
+    uint64_t s[4];
+} rng;
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void rng_seed(rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, n) for n < 2^32 (Lemire's multiply-shift, no division). */
+static inline uint32_t below(uint32_t x32, uint32_t n)
+{
+    return (uint32_t)(((uint64_t)x32 * n) >> 32);
+}
+
+/*----------------------------------------------------------------------
+ *  The data
+ *--------------------------------------------------------------------*/
+
+#define NUM_CATEGORIES 100
+#define CATEGORY_MIN 8
+#define CATEGORY_MAX 32
+#define TS_START 1704067200000000LL /* 2024-01-01T00:00:00Z in microseconds */
+
+static char category_text[NUM_CATEGORIES][CATEGORY_MAX];
+static inlay_bytes categories[NUM_CATEGORIES];
+
+/* 100 distinct ASCII strings of 8..32 bytes, the same for every seed. */
+static void make_categories(void)
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789_-";
+    rng r;
+    rng_seed(&r, 0xca7e60e1u);
+    for (int i = 0; i < NUM_CATEGORIES; i++) {
+        size_t len = CATEGORY_MIN + below((uint32_t)rng_next(&r), CATEGORY_MAX - CATEGORY_MIN + 1);
+        /* a distinct prefix keeps the 100 values distinct */
+        int p = snprintf(category_text[i], CATEGORY_MAX, "c%02d_", i);
+        for (size_t j = (size_t)p; j < len; j++)
+            category_text[i][j] = alphabet[below((uint32_t)rng_next(&r), sizeof alphabet - 1)];
+        categories[i].data = category_text[i];
+        categories[i].len = len;
+    }
+}
+
+typedef struct batch {
+    size_t cap;
+    int64_t *id;
+    int64_t *ts;
+    inlay_bytes *category;
+    double *value;
+    bool *flag;
+} batch;
+
+/* The generator's state: the same seed gives the same rows. */
+typedef struct gen {
+    rng r;
+    int64_t next_id;
+    int64_t ts;
+    uint64_t input_bytes; /* 8 + 8 + len + 8 + 1 per row */
+} gen;
+
+static void gen_init(gen *g, uint64_t seed)
+{
+    rng_seed(&g->r, seed);
+    g->next_id = 0;
+    g->ts = TS_START;
+    g->input_bytes = 0;
+}
+
+static void gen_fill(gen *g, batch *b, size_t n)
+{
+    uint64_t strbytes = 0;
+    int64_t id = g->next_id, ts = g->ts;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = rng_next(&g->r);
+        uint64_t y = rng_next(&g->r);
+        ts += (int64_t)(x & 1023);
+        const inlay_bytes *c = &categories[below((uint32_t)(x >> 32), NUM_CATEGORIES)];
+        b->id[i] = id++;
+        b->ts[i] = ts;
+        b->category[i] = *c;
+        b->value[i] = (double)(y >> 11) * 0x1.0p-53 * 1000.0;
+        b->flag[i] = (x >> 10) & 1;
+        strbytes += c->len;
+    }
+    g->next_id = id;
+    g->ts = ts;
+    g->input_bytes += (uint64_t)n * (8 + 8 + 8 + 1) + strbytes;
+}
+
+/*----------------------------------------------------------------------
+ *  The counting allocator given to the library
+ *--------------------------------------------------------------------*/
+
+typedef struct counting {
+    uint64_t allocs;   /* new blocks */
+    uint64_t reallocs; /* resized blocks */
+    uint64_t frees;
+    uint64_t bytes;    /* sum of the sizes asked for by allocs and reallocs */
+    int64_t live;      /* bytes held now */
+    int64_t peak;      /* most bytes held at once */
+} counting;
+
+static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    counting *c = ud;
+    if (nsize == 0) {
+        if (ptr) {
+            c->frees++;
+            c->live -= (int64_t)osize;
+            free(ptr);
+        }
+        return NULL;
+    }
+    void *p;
+    if (ptr == NULL) {
+        p = malloc(nsize);
+        if (!p)
+            return NULL;
+        c->allocs++;
+        c->live += (int64_t)nsize;
+    } else {
+        p = realloc(ptr, nsize);
+        if (!p)
+            return NULL;
+        c->reallocs++;
+        c->live += (int64_t)nsize - (int64_t)osize;
+    }
+    c->bytes += nsize;
+    if (c->live > c->peak)
+        c->peak = c->live;
+    return p;
+}
+
+/*----------------------------------------------------------------------
+ *  The optional malloc interposer (malloc_count.c), found with dlsym
+ *--------------------------------------------------------------------*/
+
+typedef void (*mc_arm_fn)(int on);
+typedef void (*mc_get_fn)(uint64_t out[5]); /* malloc, calloc, realloc, memalign family, free */
+
+static mc_arm_fn mc_arm;
+static mc_get_fn mc_get;
+
+static void mc_find(void)
+{
+    mc_arm = (mc_arm_fn)dlsym(RTLD_DEFAULT, "bench_malloc_count_arm");
+    mc_get = (mc_get_fn)dlsym(RTLD_DEFAULT, "bench_malloc_count_get");
+    if (!mc_arm || !mc_get)
+        mc_arm = NULL, mc_get = NULL;
+}
+
+/*----------------------------------------------------------------------
+ *  Helpers
+ *--------------------------------------------------------------------*/
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        fprintf(stderr, "bench_write_table: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static uint64_t parse_u64(const char *opt, const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-') {
+        fprintf(stderr, "bench_write_table: %s wants a non-negative integer, got '%s'\n", opt, s);
+        exit(2);
+    }
+    return v;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: bench_write_table [--rows N] [--repeat K] [--batch B] [--out PATH]\n"
+            "                         [--level L] [--seed S]\n"
+            "  --rows N    rows to write (default 10000000)\n"
+            "  --repeat K  write the file K times and report the median (default 1)\n"
+            "  --batch B   rows per append batch (default 65536)\n"
+            "  --out PATH  the file to write (default bench_write_table.parquet)\n"
+            "  --level L   zstd level (default: the library's, %d)\n"
+            "  --seed S    PRNG seed (default 42)\n",
+            INLAY_DEFAULT_ZSTD_LEVEL);
+}
+
+#define CHECK(call)                                                                  \
+    do {                                                                             \
+        int st_ = (call);                                                            \
+        if (st_ != INLAY_OK) {                                                       \
+            fprintf(stderr, "bench_write_table: %s failed: %s: %s\n", #call,         \
+                    inlay_strerror(st_), w ? inlay_writer_errmsg(w) : "");           \
+            exit(1);                                                                 \
+        }                                                                            \
+    } while (0)
+
+/*----------------------------------------------------------------------
+ *  One timed write
+ *--------------------------------------------------------------------*/
+
+typedef struct run_result {
+    double seconds;
+    uint64_t out_bytes;
+    uint64_t in_bytes;
+    uint64_t row_groups;
+    counting alloc;
+    uint64_t mc[5];     /* interposer counts during the timed section */
+    int64_t live_after; /* library bytes still held after free (a leak if > 0) */
+} run_result;
+
+static void write_once(const char *path, const inlay_schema *schema, uint64_t rows,
+                       batch *b, uint64_t seed, int level, run_result *res)
+{
+    counting cnt;
+    memset(&cnt, 0, sizeof cnt);
+    inlay_options opt;
+    inlay_options_init(&opt);
+    opt.alloc.fn = counting_alloc;
+    opt.alloc.ud = &cnt;
+    opt.compression = INLAY_ZSTD;
+    if (level >= 0)
+        opt.compression_level = level;
+
+    gen g;
+    gen_init(&g, seed);
+    inlay_writer *w = NULL;
+    uint64_t mc0[5] = {0}, mc1[5] = {0};
+
+    if (mc_arm) {
+        mc_get(mc0);
+        mc_arm(1);
+    }
+    double t0 = now();
+
+    int st = inlay_writer_open_file(&w, path, schema, &opt);
+    if (st != INLAY_OK) {
+        if (mc_arm)
+            mc_arm(0);
+        fprintf(stderr, "bench_write_table: cannot open %s: %s: %s\n", path,
+                inlay_strerror(st), w ? inlay_writer_errmsg(w) : "");
+        inlay_writer_free(w);
+        exit(1);
+    }
+    for (uint64_t done = 0; done < rows;) {
+        size_t n = rows - done < b->cap ? (size_t)(rows - done) : b->cap;
+        gen_fill(&g, b, n);
+        CHECK(inlay_writer_append_i64(w, 0, b->id, n, NULL));
+        CHECK(inlay_writer_append_i64(w, 1, b->ts, n, NULL));
+        CHECK(inlay_writer_append_bytes(w, 2, b->category, n, NULL));
+        CHECK(inlay_writer_append_double(w, 3, b->value, n, NULL));
+        CHECK(inlay_writer_append_bool(w, 4, b->flag, n, NULL));
+        done += n;
+    }
+    CHECK(inlay_writer_close(w));
+    res->out_bytes = inlay_writer_bytes(w);
+    res->row_groups = inlay_writer_row_groups(w);
+    uint64_t got = inlay_writer_rows(w);
+    inlay_writer_free(w);
+
+    double t1 = now();
+    if (mc_arm) {
+        mc_arm(0);
+        mc_get(mc1);
+    }
+
+    if (got != rows) {
+        fprintf(stderr, "bench_write_table: the writer counted %" PRIu64 " rows, not %" PRIu64 "\n",
+                got, rows);
+        exit(1);
+    }
+    res->seconds = t1 - t0;
+    res->in_bytes = g.input_bytes;
+    res->alloc = cnt;
+    res->live_after = cnt.live;
+    for (int i = 0; i < 5; i++)
+        res->mc[i] = mc1[i] - mc0[i];
+}
+
+/* The same data, generated and thrown away: what the timed section spends
+ * on generation. */
+static double generate_once(uint64_t rows, batch *b, uint64_t seed, uint64_t *in_bytes)
+{
+    gen g;
+    gen_init(&g, seed);
+    double t0 = now();
+    for (uint64_t done = 0; done < rows;) {
+        size_t n = rows - done < b->cap ? (size_t)(rows - done) : b->cap;
+        gen_fill(&g, b, n);
+        /* the arrays are "used": the compiler must store them */
+        __asm__ __volatile__("" : : "r"(b->id), "r"(b->ts), "r"(b->category), "r"(b->value),
+                             "r"(b->flag) : "memory");
+        done += n;
+    }
+    double t1 = now();
+    *in_bytes = g.input_bytes;
+    return t1 - t0;
+}
+
+/*----------------------------------------------------------------------
+ *  main
+ *--------------------------------------------------------------------*/
+
+int main(int argc, char **argv)
+{
+    uint64_t rows = 10000000, seed = 42;
+    int repeat = 1, level = -1;
+    size_t batch_rows = 65536;
+    const char *path = "bench_write_table.parquet";
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            usage(stderr);
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (!strcmp(a, "--rows"))
+            rows = parse_u64(a, v);
+        else if (!strcmp(a, "--repeat"))
+            repeat = (int)parse_u64(a, v);
+        else if (!strcmp(a, "--batch"))
+            batch_rows = (size_t)parse_u64(a, v);
+        else if (!strcmp(a, "--out"))
+            path = v;
+        else if (!strcmp(a, "--level"))
+            level = (int)parse_u64(a, v);
+        else if (!strcmp(a, "--seed"))
+            seed = parse_u64(a, v);
+        else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (repeat < 1 || repeat > 1000 || batch_rows < 1) {
+        fprintf(stderr, "bench_write_table: --repeat must be 1..1000 and --batch at least 1\n");
+        return 2;
+    }
+
+    make_categories();
+    mc_find();
+
+    /* The schema (allocated with malloc: it is not part of the timed section). */
+    inlay_schema *s = inlay_schema_create(NULL);
+    if (!s) {
+        fprintf(stderr, "bench_write_table: out of memory\n");
+        return 1;
+    }
+    struct {
+        const char *name;
+        inlay_type type;
+    } cols[] = {
+        {"id", inlay_type_int(64, true)},
+        {"ts", inlay_type_timestamp(INLAY_MICROS, true)},
+        {"category", inlay_type_string()},
+        {"value", inlay_type_double()},
+        {"flag", inlay_type_boolean()},
+    };
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        if (inlay_schema_add(s, 0, cols[i].name, INLAY_REQUIRED, cols[i].type, NULL) < 0) {
+            fprintf(stderr, "bench_write_table: schema: %s\n", inlay_schema_errmsg(s));
+            return 1;
+        }
+    }
+
+    batch b;
+    b.cap = batch_rows;
+    b.id = xmalloc(batch_rows * sizeof *b.id);
+    b.ts = xmalloc(batch_rows * sizeof *b.ts);
+    b.category = xmalloc(batch_rows * sizeof *b.category);
+    b.value = xmalloc(batch_rows * sizeof *b.value);
+    b.flag = xmalloc(batch_rows * sizeof *b.flag);
+
+    inlay_options defaults;
+    inlay_options_init(&defaults);
+    printf("inlay %s write_table: %" PRIu64 " rows in batches of %zu, zstd level %d%s, "
+           "row groups of %zu rows / %zu MiB, pages of %zu rows / %zu KiB\n",
+           inlay_version(), rows, batch_rows, level >= 0 ? level : defaults.compression_level,
+           level >= 0 ? "" : " (default)", defaults.row_group_rows,
+           defaults.row_group_bytes >> 20, defaults.page_rows, defaults.page_bytes >> 10);
+    printf("columns: id INT64, ts TIMESTAMP(us,utc), category STRING (%d values, %d..%d B), "
+           "value DOUBLE, flag BOOLEAN; all required\n",
+           NUM_CATEGORIES, CATEGORY_MIN, CATEGORY_MAX);
+    printf("output: %s\n", path);
+    fflush(stdout);
+
+    double *times = xmalloc((size_t)repeat * sizeof *times);
+    double *gtimes = xmalloc((size_t)repeat * sizeof *gtimes);
+    run_result res;
+    memset(&res, 0, sizeof res);
+    uint64_t gen_in = 0;
+    for (int k = 0; k < repeat; k++) {
+        write_once(path, s, rows, &b, seed, level, &res);
+        times[k] = res.seconds;
+        printf("  run %d/%d: %.3f s\n", k + 1, repeat, res.seconds);
+        fflush(stdout);
+    }
+    for (int k = 0; k < repeat; k++)
+        gtimes[k] = generate_once(rows, &b, seed, &gen_in);
+    if (gen_in != res.in_bytes) {
+        fprintf(stderr, "bench_write_table: generation is not deterministic\n");
+        return 1;
+    }
+
+    double t = median(times, repeat);
+    double gt = median(gtimes, repeat);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double r = (double)rows;
+
+    printf("rows              %" PRIu64 "\n", rows);
+    printf("seconds           %.3f  (median of %d; open to free, generation included)\n", t, repeat);
+    printf("rows/s            %.0f  (%.2f M)\n", r / t, r / t / 1e6);
+    printf("ns/row            %.1f\n", t * 1e9 / r);
+    printf("output            %" PRIu64 " bytes (%.1f MiB), %" PRIu64 " row groups, %.2f B/row\n",
+           res.out_bytes, res.out_bytes / 1048576.0, res.row_groups, res.out_bytes / r);
+    printf("output MB/s       %.1f\n", res.out_bytes / t / 1e6);
+    printf("input             %" PRIu64 " bytes (8+8+len+8+1 per row), ratio %.2f\n", res.in_bytes,
+           (double)res.in_bytes / (double)(res.out_bytes ? res.out_bytes : 1));
+    printf("input MB/s        %.1f\n", res.in_bytes / t / 1e6);
+    printf("generation alone  %.3f s  (%.1f ns/row, median of %d; subtract from seconds)\n", gt,
+           gt * 1e9 / r, repeat);
+    printf("without gen       %.3f s  (%.1f ns/row, %.0f rows/s, input %.1f MB/s)\n", t - gt,
+           (t - gt) * 1e9 / r, r / (t - gt), res.in_bytes / (t - gt) / 1e6);
+    printf("peak RSS          %.1f MiB (ru_maxrss, whole process)\n", ru.ru_maxrss / 1024.0);
+    printf("lib allocator     %" PRIu64 " allocations + %" PRIu64 " reallocations, %" PRIu64
+           " bytes asked, peak live %.1f MiB, %" PRId64 " bytes live after free (per run)\n",
+           res.alloc.allocs, res.alloc.reallocs, res.alloc.bytes, res.alloc.peak / 1048576.0,
+           res.live_after);
+    uint64_t mc_calls = 0, lib_calls = res.alloc.allocs + res.alloc.reallocs;
+    if (mc_get) {
+        mc_calls = res.mc[0] + res.mc[1] + res.mc[2] + res.mc[3];
+        printf("malloc interposer %" PRIu64 " malloc + %" PRIu64 " calloc + %" PRIu64
+               " realloc + %" PRIu64 " memalign in the timed section; %" PRIu64
+               " through the library allocator, %" PRId64 " bypassing it\n",
+               res.mc[0], res.mc[1], res.mc[2], res.mc[3], lib_calls,
+               (int64_t)mc_calls - (int64_t)lib_calls);
+    } else {
+        printf("malloc interposer not loaded (LD_PRELOAD=.../libbench_malloc_count.so to check "
+               "for allocations that bypass the library allocator)\n");
+    }
+    char bypass[32] = "na";
+    if (mc_get)
+        snprintf(bypass, sizeof bypass, "%" PRId64, (int64_t)mc_calls - (int64_t)lib_calls);
+    if (res.live_after != 0)
+        fprintf(stderr, "bench_write_table: the library still held %" PRId64
+                " bytes after inlay_writer_free\n", res.live_after);
+    printf("RESULT rows=%" PRIu64 " repeat=%d seconds=%.6f gen_seconds=%.6f out_bytes=%" PRIu64
+           " in_bytes=%" PRIu64 " row_groups=%" PRIu64 " maxrss_kb=%ld allocs=%" PRIu64
+           " reallocs=%" PRIu64 " alloc_bytes=%" PRIu64 " peak_live=%" PRId64
+           " live_after=%" PRId64 " bypass=%s\n",
+           rows, repeat, t, gt, res.out_bytes, res.in_bytes, res.row_groups, ru.ru_maxrss,
+           res.alloc.allocs, res.alloc.reallocs, res.alloc.bytes, res.alloc.peak,
+           res.live_after, bypass);
+
+    free(times);
+    free(gtimes);
+    free(b.id);
+    free(b.ts);
+    free(b.category);
+    free(b.value);
+    free(b.flag);
+    inlay_schema_free(s);
+    return res.live_after == 0 ? 0 : 1;
+}

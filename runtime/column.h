@@ -1,0 +1,85 @@
+/*
+ * column.h — the column buffer of one leaf, and the column chunks it cuts.
+ *
+ * Values arrive in batches (already checked by check.c). The buffer holds
+ * the current page: levels as uint16 arrays and values either PLAIN-encoded
+ * or, in dictionary mode, as uint32 indices into the chunk's memo table.
+ * A page ends at its row or byte limit; a chunk ends at the row-group row
+ * limit or when the writer seals it. Pages and chunks end only where a row
+ * ends (repetition level 0).
+ *
+ * Ended chunks queue up as `chunk`s (dictionary page + data pages, encoded
+ * and compressed, with their metadata) until the writer has one for every
+ * column and writes the row group. Their buffers are recycled.
+ *
+ * The dictionary path: every value is looked up in the memo table; when the
+ * dictionary passes dictionary_bytes, the current page is finished
+ * dictionary-encoded and the rest of the chunk is PLAIN.
+ */
+#ifndef INLAY_COLUMN_H
+#define INLAY_COLUMN_H
+
+#include "alloc.h"
+#include "compress.h"
+#include "memo.h"
+#include "page.h"
+#include "schema.h"
+#include "stats.h"
+
+/* What the columns share with their writer. */
+typedef struct column_env {
+    inlay_allocator alloc;
+    compressor comp;
+    page_scratch scratch;
+    buf levels;          /* encoded levels of the page being written */
+    buf encoded;         /* encoded values of the page being written */
+    size_t page_bytes, page_rows, row_group_rows, dictionary_bytes;
+} column_env;
+
+typedef struct chunk {
+    buf dict;                 /* the dictionary page, header included; may be empty */
+    buf pages;                /* the data pages */
+    uint64_t num_values;      /* level entries */
+    uint64_t num_rows;
+    uint64_t raw_size, stored_size;   /* all pages, headers included */
+    uint32_t dict_entries;
+    int pages_dict, pages_plain;      /* data pages by encoding */
+    stats st;
+} chunk;
+
+typedef struct column {
+    const schema_leaf *leaf;
+    const inlay_type *type;
+    const char *path;
+    size_t width;             /* bytes per PLAIN value; 0 for BYTE_ARRAY */
+    bool dict_allowed, use_dict, dict_used, statistics;
+    memo_fixed memo_fixed;
+    memo_bytes memo_bytes;
+    /* the page being filled */
+    buf defs, reps;           /* uint16 levels */
+    buf vals;                 /* PLAIN bytes, or uint32 dictionary indices */
+    size_t page_entries, page_rows, page_values;
+    /* chunks[0..nsealed) are ended; chunks[nsealed] is open; beyond are spare */
+    chunk *chunks;
+    int nsealed, nchunks;
+    uint64_t rows;            /* rows appended in total */
+} column;
+
+int column_init(column *c, column_env *e, const inlay_schema *s, int leaf);
+void column_free(column *c, column_env *e);
+
+/* Append count level entries with their dense values (typed as the
+ * column's physical type: uint8 0/1 for BOOLEAN, inlay_bytes for byte
+ * arrays). def/rep may be NULL. The batch has been checked. Returns 0 or a
+ * sticky error (NOMEM, COMPRESS). */
+int column_append(column *c, column_env *e, const void *values, size_t count,
+                  const int16_t *def, const int16_t *rep);
+
+/* End the open chunk (even if empty). */
+int column_seal(column *c, column_env *e);
+/* The bytes the open chunk holds so far, roughly. */
+size_t column_buffered_bytes(const column *c);
+/* Recycle chunks[0] once the writer has written it. */
+void column_pop(column *c);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * compress.h — page compression. One compressor per writer; the zstd
+ * context is created once, allocates through the writer's allocator, and is
+ * reused for every page.
+ */
+#ifndef INLAY_COMPRESS_H
+#define INLAY_COMPRESS_H
+
+#include "alloc.h"
+
+typedef struct compressor {
+    inlay_compression codec;
+    int level;
+    void *zctx;                     /* ZSTD_CCtx */
+    const inlay_allocator *alloc;
+} compressor;
+
+/* Returns 0, INLAY_ERR_ARGUMENT for an unknown codec or bad level, or
+ * INLAY_ERR_NOMEM. */
+int compress_init(compressor *c, const inlay_allocator *a, inlay_compression codec, int level);
+void compress_free(compressor *c);
+/* Worst-case compressed size of n bytes. */
+size_t compress_bound(const compressor *c, size_t n);
+/* Compress src into dst (capacity >= compress_bound). Returns the
+ * compressed size, or SIZE_MAX on failure. */
+size_t compress_run(compressor *c, void *dst, size_t cap, const void *src, size_t n);
+
+#endif

@@ -1,0 +1,383 @@
+/*
+ * inlay.h — the public C API of libinlay, a Parquet writer.
+ *
+ * The shape of a program that embeds inlay:
+ *
+ *     inlay_schema *s = inlay_schema_create(NULL);
+ *     inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL);
+ *     inlay_schema_add(s, 0, "name", INLAY_OPTIONAL, inlay_type_string(), NULL);
+ *
+ *     inlay_options opt;
+ *     inlay_options_init(&opt);               // defaults: zstd level 3, 1 MiB pages ...
+ *     inlay_writer *w;
+ *     if (inlay_writer_open_file(&w, "out.parquet", s, &opt) != INLAY_OK) ...
+ *     inlay_schema_free(s);                    // the writer keeps its own copy
+ *
+ *     inlay_writer_append_i64(w, 0, ids, n, NULL);          // n rows, none null
+ *     inlay_writer_append_bytes(w, 1, names, n, &levels);   // some null
+ *     if (inlay_writer_close(w) != INLAY_OK) puts(inlay_writer_errmsg(w));
+ *     inlay_writer_free(w);
+ *
+ * Threading: objects are not shared between threads by the library; one
+ * writer may be used from one thread at a time. Distinct writers are
+ * independent.
+ *
+ * Errors: every function that can fail returns an int status, INLAY_OK (0)
+ * or one of the negative INLAY_ERR_* codes. The writer keeps a message that
+ * names the column (and row, where one is at fault); it is owned by the
+ * writer and valid until the next call on it. A call that fails on bad input
+ * changes nothing and the writer stays usable. Failures of the environment
+ * (out of memory, the sink failing) are sticky: the writer then only accepts
+ * inlay_writer_abort()/inlay_writer_free().
+ */
+#ifndef INLAY_H
+#define INLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define INLAY_VERSION_MAJOR 0
+#define INLAY_VERSION_MINOR 1
+#define INLAY_VERSION_PATCH 0
+#define INLAY_VERSION_STRING "0.1.0"
+
+/* The library's version as "X.Y.Z"; the footer's created_by is
+ * "inlay version X.Y.Z". */
+const char *inlay_version(void);
+
+/*======================================================================
+ *  Status codes
+ *====================================================================*/
+
+enum {
+    INLAY_OK = 0,
+    INLAY_ERR_ARGUMENT = -1,   /* a NULL or out-of-range argument */
+    INLAY_ERR_SCHEMA = -2,     /* the schema is invalid */
+    INLAY_ERR_COLUMN = -3,     /* no such column */
+    INLAY_ERR_TYPE = -4,       /* the append function does not match the column's type */
+    INLAY_ERR_VALUE = -5,      /* a value does not fit its column */
+    INLAY_ERR_NULL = -6,       /* a null in a required column */
+    INLAY_ERR_LEVEL = -7,      /* a definition/repetition level out of range */
+    INLAY_ERR_STATE = -8,      /* call after close, or unequal row counts at close */
+    INLAY_ERR_NOMEM = -9,      /* the allocator failed (sticky) */
+    INLAY_ERR_IO = -10,        /* the sink failed (sticky) */
+    INLAY_ERR_COMPRESS = -11,  /* the compressor failed (sticky) */
+};
+
+/* A short static description of a status code; never NULL. */
+const char *inlay_strerror(int status);
+
+/*======================================================================
+ *  Memory
+ *====================================================================*/
+
+/* Shaped like lua_Alloc: with nsize == 0, free ptr and return NULL;
+ * otherwise allocate (ptr == NULL) or resize ptr from osize to nsize bytes,
+ * returning NULL on failure (ptr stays valid). osize is the size the block
+ * was allocated with (0 when ptr is NULL). */
+typedef void *(*inlay_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+typedef struct inlay_allocator {
+    inlay_alloc_fn fn;
+    void *ud;
+} inlay_allocator;
+
+/*======================================================================
+ *  Types
+ *====================================================================*/
+
+typedef enum inlay_physical {
+    INLAY_BOOLEAN = 0,
+    INLAY_INT32 = 1,
+    INLAY_INT64 = 2,
+    INLAY_FLOAT = 4,
+    INLAY_DOUBLE = 5,
+    INLAY_BYTE_ARRAY = 6,
+    INLAY_FIXED_LEN_BYTE_ARRAY = 7,
+} inlay_physical;
+
+typedef enum inlay_logical {
+    INLAY_LOGICAL_NONE = 0,
+    INLAY_LOGICAL_STRING,
+    INLAY_LOGICAL_ENUM,
+    INLAY_LOGICAL_JSON,
+    INLAY_LOGICAL_UUID,
+    INLAY_LOGICAL_DATE,
+    INLAY_LOGICAL_TIME,
+    INLAY_LOGICAL_TIMESTAMP,
+    INLAY_LOGICAL_DECIMAL,
+    INLAY_LOGICAL_INT,
+    INLAY_LOGICAL_FLOAT16,
+} inlay_logical;
+
+typedef enum inlay_time_unit {
+    INLAY_MILLIS = 0,
+    INLAY_MICROS = 1,
+    INLAY_NANOS = 2,
+} inlay_time_unit;
+
+typedef enum inlay_repetition {
+    INLAY_REQUIRED = 0,
+    INLAY_OPTIONAL = 1,
+    INLAY_REPEATED = 2,
+} inlay_repetition;
+
+/* A column's type: a physical type and an optional logical annotation.
+ * Make one with the constructors below rather than by hand. */
+typedef struct inlay_type {
+    inlay_physical physical;
+    inlay_logical logical;
+    int32_t type_length;    /* FIXED_LEN_BYTE_ARRAY width in bytes */
+    int32_t precision;      /* DECIMAL */
+    int32_t scale;          /* DECIMAL */
+    int32_t bit_width;      /* INT: 8, 16, 32 or 64 */
+    bool is_signed;         /* INT */
+    bool utc;               /* TIME, TIMESTAMP: isAdjustedToUTC */
+    inlay_time_unit unit;   /* TIME, TIMESTAMP */
+} inlay_type;
+
+inlay_type inlay_type_physical(inlay_physical p);     /* no annotation */
+inlay_type inlay_type_boolean(void);
+inlay_type inlay_type_int(int bit_width, bool is_signed); /* INT32 (8/16/32) or INT64 */
+inlay_type inlay_type_float(void);
+inlay_type inlay_type_double(void);
+inlay_type inlay_type_binary(void);                    /* BYTE_ARRAY */
+inlay_type inlay_type_string(void);                    /* BYTE_ARRAY, UTF-8 checked */
+inlay_type inlay_type_enum(void);                      /* BYTE_ARRAY, UTF-8 checked */
+inlay_type inlay_type_json(void);                      /* BYTE_ARRAY, UTF-8 checked */
+inlay_type inlay_type_fixed(int32_t width);            /* FIXED_LEN_BYTE_ARRAY */
+inlay_type inlay_type_uuid(void);                      /* FIXED_LEN_BYTE_ARRAY(16) */
+inlay_type inlay_type_float16(void);                   /* FIXED_LEN_BYTE_ARRAY(2), IEEE half, little-endian */
+inlay_type inlay_type_date(void);                      /* INT32 days since 1970-01-01 */
+inlay_type inlay_type_time(inlay_time_unit u, bool utc);      /* INT32 (ms) or INT64 (us, ns) */
+inlay_type inlay_type_timestamp(inlay_time_unit u, bool utc); /* INT64 since the epoch */
+/* DECIMAL(precision, scale) on INT32 (precision 1..9), INT64 (1..18) or
+ * FIXED_LEN_BYTE_ARRAY (width bytes; precision up to what width holds).
+ * Values are unscaled integers; on FIXED_LEN_BYTE_ARRAY, big-endian two's
+ * complement. */
+inlay_type inlay_type_decimal(int32_t precision, int32_t scale, inlay_physical p, int32_t width);
+
+/*======================================================================
+ *  Schema
+ *====================================================================*/
+
+typedef struct inlay_schema inlay_schema;
+
+typedef enum inlay_encoding_choice {
+    INLAY_ENCODING_AUTO = 0,        /* dictionary, falling back to plain */
+    INLAY_ENCODING_PLAIN = 1,
+    INLAY_ENCODING_DICTIONARY = 2,
+} inlay_encoding_choice;
+
+/* Per-column settings; NULL in inlay_schema_add means the defaults. */
+typedef struct inlay_column_options {
+    inlay_encoding_choice encoding;
+    bool statistics;        /* default true */
+} inlay_column_options;
+
+void inlay_column_options_init(inlay_column_options *o);
+
+/* Create an empty schema (the root group, node 0). alloc may be NULL for
+ * malloc/realloc/free. Returns NULL when out of memory. */
+inlay_schema *inlay_schema_create(const inlay_allocator *alloc);
+
+/* Free a schema; NULL is accepted. */
+void inlay_schema_free(inlay_schema *s);
+
+/* Add a primitive field under the group node `parent` (0 = root). name is
+ * copied. Returns the new node's id (> 0) or a negative status:
+ * INLAY_ERR_SCHEMA for an empty or duplicate name, a bad parent, or a type
+ * that is not valid (decimal precision out of range for its physical type,
+ * a fixed width < 1, ...). inlay_schema_errmsg() says why. */
+int inlay_schema_add(inlay_schema *s, int parent, const char *name,
+                     inlay_repetition rep, inlay_type type,
+                     const inlay_column_options *opts);
+
+/* Add a group field (a struct; nested lists and maps are built from groups).
+ * Returns the node id or a negative status, as inlay_schema_add. */
+int inlay_schema_add_group(inlay_schema *s, int parent, const char *name,
+                           inlay_repetition rep);
+
+/* The message of the last failed schema call; owned by the schema. */
+const char *inlay_schema_errmsg(const inlay_schema *s);
+
+/* Number of leaf columns. Leaves are numbered 0.. in schema (depth-first)
+ * order; these numbers are the `column` arguments of the append calls. */
+int inlay_schema_num_columns(const inlay_schema *s);
+
+/* Print the schema as a Parquet message type ("message schema { ... }")
+ * into buf (always NUL-terminated when cap > 0). Returns the length the
+ * full text needs, like snprintf. */
+size_t inlay_schema_format(const inlay_schema *s, char *buf, size_t cap);
+
+/*======================================================================
+ *  Sinks
+ *====================================================================*/
+
+/* Where the bytes of a file go. inlay calls write() with the file's bytes
+ * in order, then finish() once after the last byte of a successful close,
+ * or abort() instead when the file will not be completed. Each returns 0
+ * on success or non-zero on failure (abort's result is ignored). The
+ * writer never calls a sink again after finish or abort. */
+typedef struct inlay_sink {
+    int (*write)(void *ctx, const void *data, size_t len);
+    int (*finish)(void *ctx);
+    void (*abort)(void *ctx);
+    void *ctx;
+} inlay_sink;
+
+/* A growable memory buffer usable as a sink. Its bytes are allocated with
+ * the allocator given to inlay_buffer_init (NULL = malloc). */
+typedef struct inlay_buffer {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+    inlay_allocator alloc;
+} inlay_buffer;
+
+void inlay_buffer_init(inlay_buffer *b, const inlay_allocator *alloc);
+void inlay_buffer_free(inlay_buffer *b);              /* NULL accepted */
+inlay_sink inlay_buffer_sink(inlay_buffer *b);
+
+/*======================================================================
+ *  Writer options
+ *====================================================================*/
+
+typedef enum inlay_compression {
+    INLAY_UNCOMPRESSED = 0,
+    INLAY_ZSTD = 6,
+} inlay_compression;
+
+/* Defaults, in one place. */
+#define INLAY_DEFAULT_PAGE_BYTES        (1u << 20)
+#define INLAY_DEFAULT_PAGE_ROWS         20000u
+#define INLAY_DEFAULT_ROW_GROUP_ROWS    1048576u
+#define INLAY_DEFAULT_ROW_GROUP_BYTES   (128u << 20)
+#define INLAY_DEFAULT_DICTIONARY_BYTES  (1u << 20)
+#define INLAY_DEFAULT_COMPRESSION       INLAY_ZSTD
+#define INLAY_DEFAULT_ZSTD_LEVEL        3
+
+typedef struct inlay_kv {
+    const char *key;
+    const char *value;
+} inlay_kv;
+
+typedef struct inlay_options {
+    unsigned struct_size;          /* set by inlay_options_init; guards the layout */
+    inlay_allocator alloc;         /* fn NULL = malloc/realloc/free */
+    inlay_compression compression;
+    int compression_level;
+    size_t page_bytes;             /* a page ends at page_bytes or page_rows */
+    size_t page_rows;
+    size_t row_group_rows;         /* a row group ends at whichever comes first */
+    size_t row_group_bytes;
+    size_t dictionary_bytes;       /* past this, a chunk falls back to PLAIN */
+    const inlay_kv *metadata;      /* key-value metadata; copied at open */
+    size_t metadata_count;
+} inlay_options;
+
+/* Fill o with the defaults above. */
+void inlay_options_init(inlay_options *o);
+
+/*======================================================================
+ *  Writer
+ *====================================================================*/
+
+typedef struct inlay_writer inlay_writer;
+
+/* Open a writer on a sink. The schema is copied; the caller keeps it.
+ * opts may be NULL for the defaults. On success *out is a new writer and
+ * INLAY_OK is returned. On failure *out is still set when a writer could be
+ * allocated (so inlay_writer_errmsg() can say why; free it), else NULL. */
+int inlay_writer_open(inlay_writer **out, inlay_sink sink,
+                      const inlay_schema *schema, const inlay_options *opts);
+
+/* Open a writer on a file. Bytes go to a temporary file beside `path`
+ * ("path.XXXXXX.tmp"), renamed to `path` only when close succeeds; abort or
+ * free without close removes it. */
+int inlay_writer_open_file(inlay_writer **out, const char *path,
+                           const inlay_schema *schema, const inlay_options *opts);
+
+/* The leaf column whose dotted path ("a.b.c") or top-level name is `name`,
+ * or INLAY_ERR_COLUMN. */
+int inlay_writer_column(const inlay_writer *w, const char *name);
+
+/* Levels for a batch. NULL levels means every value is present and, for a
+ * flat column, one value per row.
+ *  - def: count definition levels; values holds one entry per level equal
+ *    to the column's maximum definition level (dense: nulls take no slot).
+ *  - rep: count repetition levels (nested columns; NULL for flat ones). A
+ *    batch starts at a row boundary: rep[0] must be 0.
+ *  - validity: for flat optional columns, an alternative to def: bit i
+ *    (LSB first, as in Arrow) set when row i is present; values then holds
+ *    count entries (spaced: the slots of nulls are ignored).
+ */
+typedef struct inlay_levels {
+    const int16_t *def;
+    const int16_t *rep;
+    const uint8_t *validity;
+} inlay_levels;
+
+/* A byte string for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY columns. The bytes
+ * are copied during the call; data may be NULL when len is 0. */
+typedef struct inlay_bytes {
+    const void *data;
+    size_t len;
+} inlay_bytes;
+
+/* Append `count` entries to leaf `column`. The function must match the
+ * column's physical type (INLAY_ERR_TYPE otherwise): bool for BOOLEAN,
+ * i32 for INT32 (including DATE, TIME(ms), INT(8/16/32), DECIMAL on INT32;
+ * unsigned columns take the same bits), i64 for INT64, float, double, and
+ * bytes for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY.
+ *
+ * The whole batch is checked before anything is written: a value out of
+ * range for its logical type (INLAY_ERR_VALUE), a null in a required column
+ * (INLAY_ERR_NULL), a level above the maximum (INLAY_ERR_LEVEL), a fixed
+ * value of the wrong length, invalid UTF-8 in a STRING/JSON/ENUM column.
+ * On error nothing is appended and the message names the column and row.
+ * Values are copied; the caller keeps its arrays. */
+int inlay_writer_append_bool(inlay_writer *w, int column, const bool *values,
+                             size_t count, const inlay_levels *levels);
+int inlay_writer_append_i32(inlay_writer *w, int column, const int32_t *values,
+                            size_t count, const inlay_levels *levels);
+int inlay_writer_append_i64(inlay_writer *w, int column, const int64_t *values,
+                            size_t count, const inlay_levels *levels);
+int inlay_writer_append_float(inlay_writer *w, int column, const float *values,
+                              size_t count, const inlay_levels *levels);
+int inlay_writer_append_double(inlay_writer *w, int column, const double *values,
+                               size_t count, const inlay_levels *levels);
+int inlay_writer_append_bytes(inlay_writer *w, int column, const inlay_bytes *values,
+                              size_t count, const inlay_levels *levels);
+
+/* Finish the file: flush the last row group, write the footer and finish the
+ * sink (for a file: rename it into place). Every column must have the same
+ * number of rows (INLAY_ERR_STATE otherwise, and the writer stays open).
+ * After a successful close only the info calls and free are valid. */
+int inlay_writer_close(inlay_writer *w);
+
+/* Give up the file: nothing (more) is published; a file sink removes its
+ * temporary file. Idempotent. */
+void inlay_writer_abort(inlay_writer *w);
+
+/* Free the writer (aborting it first unless it was closed). NULL accepted. */
+void inlay_writer_free(inlay_writer *w);
+
+/* The message of the last failure, or "" if none. Owned by the writer. */
+const char *inlay_writer_errmsg(const inlay_writer *w);
+
+/* Totals so far: rows completed in every column, row groups written, bytes
+ * given to the sink (the file size after a successful close). */
+uint64_t inlay_writer_rows(const inlay_writer *w);
+uint64_t inlay_writer_row_groups(const inlay_writer *w);
+uint64_t inlay_writer_bytes(const inlay_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* INLAY_H */

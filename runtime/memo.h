@@ -1,0 +1,90 @@
+/*
+ * memo.h — typed memo tables: the dictionary of one column chunk.
+ *
+ * A memo table maps each distinct value to its dictionary index, assigned in
+ * order of first appearance. Two kinds:
+ *  - memo_fixed: 4- or 8-byte values keyed by bit pattern (so -0.0 and +0.0,
+ *    and NaNs with different payloads, are distinct keys as Parquet wants).
+ *    The slot holds the key itself, so a probe touches one cache line.
+ *  - memo_bytes: byte strings, BYTE_ARRAY (stored length-prefixed) or
+ *    FIXED_LEN_BYTE_ARRAY (stored bare). Values are copied into an arena
+ *    that is already the PLAIN dictionary page, so the page is written with
+ *    no further copy; nothing aliases the caller's memory.
+ * Both hash each value once with XXH3, use open addressing with linear
+ * probing at load <= 1/2, and keep their memory across memo_*_reset.
+ */
+#ifndef INLAY_MEMO_H
+#define INLAY_MEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+
+typedef struct memo_fixed_slot {
+    uint64_t key;
+    uint32_t hash;
+    uint32_t index1;   /* index + 1; 0 = empty */
+} memo_fixed_slot;
+
+typedef struct memo_fixed {
+    const inlay_allocator *alloc;
+    memo_fixed_slot *slots;
+    size_t mask;       /* capacity - 1 */
+    size_t count;
+    size_t width;      /* 4 or 8 */
+    buf values;        /* count * width bytes: the PLAIN dictionary page */
+} memo_fixed;
+
+typedef struct memo_bytes_slot {
+    uint32_t hash;
+    uint32_t index1;
+} memo_bytes_slot;
+
+typedef struct memo_bytes {
+    const inlay_allocator *alloc;
+    memo_bytes_slot *slots;
+    size_t mask;
+    size_t count;
+    size_t fixed_width;   /* 0 for BYTE_ARRAY */
+    buf arena;            /* the PLAIN dictionary page */
+    size_t *offsets;      /* entry i starts at arena.data + offsets[i] (its bytes) */
+    size_t offsets_cap;
+} memo_bytes;
+
+void memo_fixed_init(memo_fixed *m, const inlay_allocator *a, size_t width);
+void memo_fixed_free(memo_fixed *m);
+void memo_fixed_reset(memo_fixed *m);
+/* Insert-or-get: returns 1 if found, 0 if inserted, -1 when out of memory
+ * (the table is unchanged). *index receives the value's index. */
+int memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index);
+/* Bulk form: n keys of the table's width (any 4- or 8-byte type), indices written to out. Returns 0
+ * or -1 (out of memory: entries inserted before the failure stay). */
+int memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32_t *out);
+
+void memo_bytes_init(memo_bytes *m, const inlay_allocator *a, size_t fixed_width);
+void memo_bytes_free(memo_bytes *m);
+void memo_bytes_reset(memo_bytes *m);
+/* As memo_fixed_insert. data may be NULL when len is 0 (the empty value). */
+int memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index);
+int memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out);
+
+/* Entry i of a bytes table. */
+static inline const uint8_t *memo_bytes_value(const memo_bytes *m, size_t i, size_t *len)
+{
+    size_t off = m->offsets[i];
+    if (m->fixed_width) {
+        *len = m->fixed_width;
+    } else {
+        const uint8_t *p = m->arena.data + off - 4;
+        *len = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
+    }
+    return m->arena.data + off;
+}
+
+/* Size of the dictionary page's data. */
+static inline size_t memo_fixed_bytes(const memo_fixed *m) { return m->values.len; }
+static inline size_t memo_bytes_bytes(const memo_bytes *m) { return m->arena.len; }
+
+#endif

@@ -1,0 +1,229 @@
+/*
+ * metadata.c — RowGroup / ColumnChunk / FileMetaData in thrift compact
+ * form (field ids from parquet.thrift).
+ */
+#include "metadata.h"
+
+#include "page.h"
+#include "thrift.h"
+
+/* ConvertedType values, for readers that predate LogicalType. */
+enum { CT_UTF8 = 0, CT_ENUM = 4, CT_DECIMAL = 5, CT_DATE = 6, CT_TIME_MILLIS = 7,
+       CT_TIME_MICROS = 8, CT_TIMESTAMP_MILLIS = 9, CT_TIMESTAMP_MICROS = 10,
+       CT_UINT_8 = 11, CT_INT_8 = 15, CT_JSON = 19 };
+
+static void put_min_max(tc *t, const column *c, const chunk *k)
+{
+    const stats *s = &k->st;
+    uint8_t lo[8], hi[8];
+    size_t w;
+    if (stats_min_max(s, c->type->physical, lo, hi, &w)) {
+        tc_field_binary(t, 5, hi, w);
+        tc_field_binary(t, 6, lo, w);
+    } else if (s->has_minmax) {
+        const uint8_t *minp = s->min_bytes.data, *maxp = s->max_bytes.data;
+        uint8_t zmin[2] = { 0x00, 0x80 }, zmax[2] = { 0x00, 0x00 };
+        if (s->order == ORDER_FLOAT16) {
+            /* a zero bound may stand for both zeros: widen it */
+            if ((minp[1] & 0x7f) == 0 && minp[0] == 0) minp = zmin;
+            if ((maxp[1] & 0x7f) == 0 && maxp[0] == 0) maxp = zmax;
+        }
+        tc_field_binary(t, 5, maxp, s->max_bytes.len);
+        tc_field_binary(t, 6, minp, s->min_bytes.len);
+    } else {
+        return;
+    }
+    tc_field_bool(t, 7, true);
+    tc_field_bool(t, 8, true);
+}
+
+static void put_column_chunk(tc *t, const column *c, const chunk *k, uint64_t start,
+                             inlay_compression codec)
+{
+    const bool has_dict = k->dict.len > 0;
+    const bool has_levels = c->leaf->max_def > 0 || c->leaf->max_rep > 0;
+    tc_list_struct(t);
+    tc_field_i64(t, 2, (int64_t)start);
+    tc_field_struct(t, 3);                                   /* ColumnMetaData */
+    tc_field_i32(t, 1, c->type->physical);
+    int enc[4], n = 0;
+    if (has_dict || k->pages_plain) enc[n++] = ENC_PLAIN;
+    if (has_levels) enc[n++] = ENC_RLE;
+    if (k->pages_dict) enc[n++] = ENC_RLE_DICTIONARY;
+    tc_field_list(t, 2, TC_I32, (uint32_t)n);
+    for (int i = 0; i < n; i++) tc_list_i32(t, enc[i]);
+    tc_field_list(t, 3, TC_BINARY, (uint32_t)c->leaf->depth);
+    for (int i = 0; i < c->leaf->depth; i++)
+        tc_list_binary(t, c->leaf->parts[i], strlen(c->leaf->parts[i]));
+    tc_field_i32(t, 4, codec);
+    tc_field_i64(t, 5, (int64_t)k->num_values);
+    tc_field_i64(t, 6, (int64_t)k->raw_size);
+    tc_field_i64(t, 7, (int64_t)k->stored_size);
+    tc_field_i64(t, 9, (int64_t)(start + k->dict.len));
+    if (has_dict) tc_field_i64(t, 11, (int64_t)start);
+    if (c->statistics) {
+        tc_field_struct(t, 12);
+        tc_field_i64(t, 3, (int64_t)k->st.null_count);
+        put_min_max(t, c, k);
+        tc_struct_end(t);
+    }
+    int nstats = has_dict + (k->pages_dict > 0) + (k->pages_plain > 0);
+    tc_field_list(t, 13, TC_STRUCT, (uint32_t)nstats);
+    struct { int type, enc, count; } es[3] = {
+        { PAGE_DICTIONARY, ENC_PLAIN, has_dict },
+        { PAGE_DATA, ENC_RLE_DICTIONARY, k->pages_dict },
+        { PAGE_DATA, ENC_PLAIN, k->pages_plain },
+    };
+    for (int i = 0; i < 3; i++) {
+        if (!es[i].count) continue;
+        tc_list_struct(t);
+        tc_field_i32(t, 1, es[i].type);
+        tc_field_i32(t, 2, es[i].enc);
+        tc_field_i32(t, 3, es[i].count);
+        tc_struct_end(t);
+    }
+    tc_struct_end(t);                                        /* ColumnMetaData */
+    tc_struct_end(t);                                        /* ColumnChunk */
+}
+
+int meta_row_group(buf *out, const inlay_allocator *a, const column *cols, const chunk *const *chunks,
+                   const uint64_t *starts, int ncols, uint64_t num_rows, int ordinal,
+                   inlay_compression codec)
+{
+    tc t;
+    tc_init(&t, out, a);
+    tc_list_struct(&t);
+    tc_field_list(&t, 1, TC_STRUCT, (uint32_t)ncols);
+    uint64_t raw = 0, stored = 0;
+    for (int i = 0; i < ncols; i++) {
+        put_column_chunk(&t, &cols[i], chunks[i], starts[i], codec);
+        raw += chunks[i]->raw_size;
+        stored += chunks[i]->stored_size;
+    }
+    tc_field_i64(&t, 2, (int64_t)raw);
+    tc_field_i64(&t, 3, (int64_t)num_rows);
+    tc_field_i64(&t, 5, (int64_t)starts[0]);
+    tc_field_i64(&t, 6, (int64_t)stored);
+    tc_field_i16(&t, 7, (int16_t)ordinal);
+    tc_struct_end(&t);
+    return t.err ? INLAY_ERR_NOMEM : 0;
+}
+
+static void put_time_unit(tc *t, inlay_time_unit u)
+{
+    tc_field_struct(t, 2);                 /* TimeUnit union */
+    tc_field_struct(t, (int16_t)(u + 1));  /* MILLIS=1, MICROS=2, NANOS=3 */
+    tc_struct_end(t);
+    tc_struct_end(t);
+}
+
+static void put_logical(tc *t, const inlay_type *ty)
+{
+    if (ty->logical == INLAY_LOGICAL_NONE) return;
+    static const int16_t ids[] = {
+        [INLAY_LOGICAL_STRING] = 1, [INLAY_LOGICAL_ENUM] = 4, [INLAY_LOGICAL_DECIMAL] = 5,
+        [INLAY_LOGICAL_DATE] = 6, [INLAY_LOGICAL_TIME] = 7, [INLAY_LOGICAL_TIMESTAMP] = 8,
+        [INLAY_LOGICAL_INT] = 10, [INLAY_LOGICAL_JSON] = 12, [INLAY_LOGICAL_UUID] = 14,
+        [INLAY_LOGICAL_FLOAT16] = 15,
+    };
+    tc_field_struct(t, 10);                /* LogicalType union */
+    tc_field_struct(t, ids[ty->logical]);
+    switch (ty->logical) {
+    case INLAY_LOGICAL_DECIMAL:
+        tc_field_i32(t, 1, ty->scale);
+        tc_field_i32(t, 2, ty->precision);
+        break;
+    case INLAY_LOGICAL_TIME: case INLAY_LOGICAL_TIMESTAMP:
+        tc_field_bool(t, 1, ty->utc);
+        put_time_unit(t, ty->unit);
+        break;
+    case INLAY_LOGICAL_INT:
+        tc_field_byte(t, 1, (int8_t)ty->bit_width);
+        tc_field_bool(t, 2, ty->is_signed);
+        break;
+    default:
+        break;
+    }
+    tc_struct_end(t);
+    tc_struct_end(t);
+}
+
+/* The ConvertedType older readers understand, or -1. Time types map only
+ * when UTC-adjusted: the converted types imply UTC. */
+static int converted_type(const inlay_type *ty)
+{
+    switch (ty->logical) {
+    case INLAY_LOGICAL_STRING: return CT_UTF8;
+    case INLAY_LOGICAL_ENUM: return CT_ENUM;
+    case INLAY_LOGICAL_JSON: return CT_JSON;
+    case INLAY_LOGICAL_DECIMAL: return CT_DECIMAL;
+    case INLAY_LOGICAL_DATE: return CT_DATE;
+    case INLAY_LOGICAL_TIME:
+        if (!ty->utc || ty->unit == INLAY_NANOS) return -1;
+        return ty->unit == INLAY_MILLIS ? CT_TIME_MILLIS : CT_TIME_MICROS;
+    case INLAY_LOGICAL_TIMESTAMP:
+        if (!ty->utc || ty->unit == INLAY_NANOS) return -1;
+        return ty->unit == INLAY_MILLIS ? CT_TIMESTAMP_MILLIS : CT_TIMESTAMP_MICROS;
+    case INLAY_LOGICAL_INT: {
+        int k = ty->bit_width == 8 ? 0 : ty->bit_width == 16 ? 1 : ty->bit_width == 32 ? 2 : 3;
+        return (ty->is_signed ? CT_INT_8 : CT_UINT_8) + k;
+    }
+    default:
+        return -1;
+    }
+}
+
+static void put_schema_element(tc *t, const inlay_schema *s, int id)
+{
+    const schema_node *n = &s->nodes[id];
+    tc_list_struct(t);
+    if (!n->is_group) {
+        tc_field_i32(t, 1, n->type.physical);
+        if (n->type.physical == INLAY_FIXED_LEN_BYTE_ARRAY) tc_field_i32(t, 2, n->type.type_length);
+    }
+    if (id != 0) tc_field_i32(t, 3, n->rep);
+    tc_field_string(t, 4, n->name);
+    if (n->is_group) tc_field_i32(t, 5, n->num_children);
+    if (!n->is_group) {
+        int ct = converted_type(&n->type);
+        if (ct >= 0) tc_field_i32(t, 6, ct);
+        if (n->type.logical == INLAY_LOGICAL_DECIMAL) {
+            tc_field_i32(t, 7, n->type.scale);
+            tc_field_i32(t, 8, n->type.precision);
+        }
+        put_logical(t, &n->type);
+    }
+    tc_struct_end(t);
+}
+
+int meta_file(buf *out, const inlay_allocator *a, const inlay_schema *s, uint64_t num_rows,
+              const buf *row_groups, uint32_t num_row_groups, const inlay_kv *kv, size_t nkv)
+{
+    tc t;
+    tc_init(&t, out, a);
+    tc_field_i32(&t, 1, 1);
+    tc_field_list(&t, 2, TC_STRUCT, (uint32_t)s->count);
+    for (int i = 0; i < s->count; i++) put_schema_element(&t, s, s->preorder[i]);
+    tc_field_i64(&t, 3, (int64_t)num_rows);
+    tc_field_list(&t, 4, TC_STRUCT, num_row_groups);
+    if (!t.err && buf_append(out, a, row_groups->data, row_groups->len)) t.err = 1;
+    if (nkv) {
+        tc_field_list(&t, 5, TC_STRUCT, (uint32_t)nkv);
+        for (size_t i = 0; i < nkv; i++) {
+            tc_list_struct(&t);
+            tc_field_string(&t, 1, kv[i].key);
+            if (kv[i].value) tc_field_string(&t, 2, kv[i].value);
+            tc_struct_end(&t);
+        }
+    }
+    tc_field_string(&t, 6, "inlay version " INLAY_VERSION_STRING);
+    tc_field_list(&t, 7, TC_STRUCT, (uint32_t)s->num_leaves);
+    for (int i = 0; i < s->num_leaves; i++) {
+        tc_list_struct(&t);
+        tc_field_struct(&t, 1);   /* TYPE_ORDER */
+        tc_struct_end(&t);
+        tc_struct_end(&t);
+    }
+    tc_struct_end(&t);
+    return t.err ? INLAY_ERR_NOMEM : 0;
+}

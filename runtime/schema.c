@@ -1,0 +1,521 @@
+/*
+ * schema.c — building, checking, copying and printing the schema tree
+ * (see schema.h).
+ */
+#include "schema.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* ---- type constructors ------------------------------------------------ */
+
+inlay_type inlay_type_physical(inlay_physical p)
+{
+    inlay_type t;
+    memset(&t, 0, sizeof t);
+    t.physical = p;
+    return t;
+}
+
+inlay_type inlay_type_boolean(void) { return inlay_type_physical(INLAY_BOOLEAN); }
+inlay_type inlay_type_float(void) { return inlay_type_physical(INLAY_FLOAT); }
+inlay_type inlay_type_double(void) { return inlay_type_physical(INLAY_DOUBLE); }
+inlay_type inlay_type_binary(void) { return inlay_type_physical(INLAY_BYTE_ARRAY); }
+
+static inlay_type logical(inlay_physical p, inlay_logical l)
+{
+    inlay_type t = inlay_type_physical(p);
+    t.logical = l;
+    return t;
+}
+
+inlay_type inlay_type_int(int bit_width, bool is_signed)
+{
+    inlay_type t = logical(bit_width == 64 ? INLAY_INT64 : INLAY_INT32, INLAY_LOGICAL_INT);
+    t.bit_width = bit_width;
+    t.is_signed = is_signed;
+    return t;
+}
+
+inlay_type inlay_type_string(void) { return logical(INLAY_BYTE_ARRAY, INLAY_LOGICAL_STRING); }
+inlay_type inlay_type_enum(void) { return logical(INLAY_BYTE_ARRAY, INLAY_LOGICAL_ENUM); }
+inlay_type inlay_type_json(void) { return logical(INLAY_BYTE_ARRAY, INLAY_LOGICAL_JSON); }
+
+inlay_type inlay_type_fixed(int32_t width)
+{
+    inlay_type t = inlay_type_physical(INLAY_FIXED_LEN_BYTE_ARRAY);
+    t.type_length = width;
+    return t;
+}
+
+inlay_type inlay_type_uuid(void)
+{
+    inlay_type t = logical(INLAY_FIXED_LEN_BYTE_ARRAY, INLAY_LOGICAL_UUID);
+    t.type_length = 16;
+    return t;
+}
+
+inlay_type inlay_type_float16(void)
+{
+    inlay_type t = logical(INLAY_FIXED_LEN_BYTE_ARRAY, INLAY_LOGICAL_FLOAT16);
+    t.type_length = 2;
+    return t;
+}
+
+inlay_type inlay_type_date(void) { return logical(INLAY_INT32, INLAY_LOGICAL_DATE); }
+
+inlay_type inlay_type_time(inlay_time_unit u, bool utc)
+{
+    inlay_type t = logical(u == INLAY_MILLIS ? INLAY_INT32 : INLAY_INT64, INLAY_LOGICAL_TIME);
+    t.unit = u;
+    t.utc = utc;
+    return t;
+}
+
+inlay_type inlay_type_timestamp(inlay_time_unit u, bool utc)
+{
+    inlay_type t = logical(INLAY_INT64, INLAY_LOGICAL_TIMESTAMP);
+    t.unit = u;
+    t.utc = utc;
+    return t;
+}
+
+inlay_type inlay_type_decimal(int32_t precision, int32_t scale, inlay_physical p, int32_t width)
+{
+    inlay_type t = logical(p, INLAY_LOGICAL_DECIMAL);
+    t.precision = precision;
+    t.scale = scale;
+    if (p == INLAY_FIXED_LEN_BYTE_ARRAY) t.type_length = width;
+    return t;
+}
+
+void inlay_column_options_init(inlay_column_options *o)
+{
+    o->encoding = INLAY_ENCODING_AUTO;
+    o->statistics = true;
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+static int fail(inlay_schema *s, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static void clear_layout(inlay_schema *s)
+{
+    if (s->preorder) mem_free(&s->alloc, s->preorder, (size_t)s->count * sizeof *s->preorder);
+    for (int i = 0; i < s->num_leaves; i++) {
+        mem_strfree(&s->alloc, s->leaves[i].path);
+        mem_free(&s->alloc, (void *)s->leaves[i].parts, (size_t)s->leaves[i].depth * sizeof(char *));
+    }
+    if (s->leaves) mem_free(&s->alloc, s->leaves, (size_t)s->num_leaves * sizeof *s->leaves);
+    s->preorder = NULL;
+    s->leaves = NULL;
+    s->num_leaves = 0;
+    s->finalized = false;
+}
+
+static int add_node(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
+{
+    if (s->count == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 16;
+        schema_node *n = mem_realloc(&s->alloc, s->nodes, (size_t)s->cap * sizeof *n,
+                                     (size_t)cap * sizeof *n);
+        if (!n) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+        s->nodes = n;
+        s->cap = cap;
+    }
+    schema_node *n = &s->nodes[s->count];
+    memset(n, 0, sizeof *n);
+    n->name = mem_strdup(&s->alloc, name);
+    if (!n->name) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    n->parent = parent;
+    n->first_child = n->last_child = n->next_sibling = -1;
+    n->rep = rep;
+    inlay_column_options_init(&n->opts);
+    if (parent >= 0) {
+        schema_node *p = &s->nodes[parent];
+        if (p->last_child >= 0) s->nodes[p->last_child].next_sibling = s->count;
+        else p->first_child = s->count;
+        p->last_child = s->count;
+        p->num_children++;
+    }
+    clear_layout(s);
+    return s->count++;
+}
+
+inlay_schema *inlay_schema_create(const inlay_allocator *alloc)
+{
+    inlay_allocator a = mem_or_default(alloc);
+    inlay_schema *s = mem_alloc(&a, sizeof *s);
+    if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    s->alloc = a;
+    if (add_node(s, -1, "schema", INLAY_REQUIRED) < 0) {
+        mem_free(&a, s->nodes, (size_t)s->cap * sizeof *s->nodes);
+        mem_free(&a, s, sizeof *s);
+        return NULL;
+    }
+    s->nodes[0].is_group = true;
+    return s;
+}
+
+void inlay_schema_free(inlay_schema *s)
+{
+    if (!s) return;
+    inlay_allocator a = s->alloc;
+    clear_layout(s);
+    for (int i = 0; i < s->count; i++) mem_strfree(&a, s->nodes[i].name);
+    mem_free(&a, s->nodes, (size_t)s->cap * sizeof *s->nodes);
+    mem_free(&a, s, sizeof *s);
+}
+
+const char *inlay_schema_errmsg(const inlay_schema *s)
+{
+    return s ? s->err : "no schema";
+}
+
+/* Dotted path of node n (without the root) into out. */
+static void node_path(const inlay_schema *s, int n, char *out, size_t cap)
+{
+    int chain[64], depth = 0;
+    for (int i = n; i > 0 && depth < 64; i = s->nodes[i].parent) chain[depth++] = i;
+    size_t len = 0;
+    out[0] = 0;
+    for (int k = depth - 1; k >= 0 && len < cap; k--)
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", k == depth - 1 ? "" : ".",
+                                s->nodes[chain[k]].name);
+}
+
+static int check_parent(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
+{
+    if (!name || !*name) return fail(s, INLAY_ERR_SCHEMA, "a field has an empty name");
+    if (parent < 0 || parent >= s->count || !s->nodes[parent].is_group)
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': parent %d is not a group", name, parent);
+    if (rep != INLAY_REQUIRED && rep != INLAY_OPTIONAL && rep != INLAY_REPEATED)
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': bad repetition %d", name, (int)rep);
+    for (int c = s->nodes[parent].first_child; c >= 0; c = s->nodes[c].next_sibling) {
+        if (strcmp(s->nodes[c].name, name) == 0) {
+            char path[256];
+            node_path(s, c, path, sizeof path);
+            return fail(s, INLAY_ERR_SCHEMA, "field '%s': duplicate name", path);
+        }
+    }
+    return 0;
+}
+
+/* Largest decimal precision a FIXED_LEN_BYTE_ARRAY of n bytes holds:
+ * floor(log10(2^(8n-1) - 1)). */
+static int32_t max_precision(int32_t n)
+{
+    if (n <= 0) return 0;
+    double digits = (8.0 * n - 1) * 0.30102999566398120;  /* log10(2) */
+    return (int32_t)digits;
+}
+
+static int check_type(inlay_schema *s, const char *name, const inlay_type *t)
+{
+    const inlay_physical p = t->physical;
+    switch (p) {
+    case INLAY_BOOLEAN: case INLAY_INT32: case INLAY_INT64: case INLAY_FLOAT:
+    case INLAY_DOUBLE: case INLAY_BYTE_ARRAY: break;
+    case INLAY_FIXED_LEN_BYTE_ARRAY:
+        if (t->type_length < 1)
+            return fail(s, INLAY_ERR_SCHEMA, "field '%s': fixed width %d must be at least 1",
+                        name, (int)t->type_length);
+        break;
+    default:
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': unknown physical type %d", name, (int)p);
+    }
+#define NEED(cond, what) \
+    if (!(cond)) return fail(s, INLAY_ERR_SCHEMA, "field '%s': %s", name, what)
+    switch (t->logical) {
+    case INLAY_LOGICAL_NONE: break;
+    case INLAY_LOGICAL_STRING: case INLAY_LOGICAL_ENUM: case INLAY_LOGICAL_JSON:
+        NEED(p == INLAY_BYTE_ARRAY, "STRING, ENUM and JSON annotate BYTE_ARRAY");
+        break;
+    case INLAY_LOGICAL_UUID:
+        NEED(p == INLAY_FIXED_LEN_BYTE_ARRAY && t->type_length == 16, "UUID is FIXED_LEN_BYTE_ARRAY(16)");
+        break;
+    case INLAY_LOGICAL_FLOAT16:
+        NEED(p == INLAY_FIXED_LEN_BYTE_ARRAY && t->type_length == 2, "FLOAT16 is FIXED_LEN_BYTE_ARRAY(2)");
+        break;
+    case INLAY_LOGICAL_DATE:
+        NEED(p == INLAY_INT32, "DATE annotates INT32");
+        break;
+    case INLAY_LOGICAL_TIME:
+        NEED(t->unit <= INLAY_NANOS, "bad time unit");
+        NEED(p == (t->unit == INLAY_MILLIS ? INLAY_INT32 : INLAY_INT64),
+             "TIME(MILLIS) annotates INT32, TIME(MICROS/NANOS) INT64");
+        break;
+    case INLAY_LOGICAL_TIMESTAMP:
+        NEED(t->unit <= INLAY_NANOS, "bad time unit");
+        NEED(p == INLAY_INT64, "TIMESTAMP annotates INT64");
+        break;
+    case INLAY_LOGICAL_INT:
+        NEED(t->bit_width == 8 || t->bit_width == 16 || t->bit_width == 32 || t->bit_width == 64,
+             "INT bit width must be 8, 16, 32 or 64");
+        NEED(p == (t->bit_width == 64 ? INLAY_INT64 : INLAY_INT32),
+             "INT(8/16/32) annotates INT32, INT(64) INT64");
+        break;
+    case INLAY_LOGICAL_DECIMAL: {
+        int32_t maxp = p == INLAY_INT32 ? 9 : p == INLAY_INT64 ? 18
+                     : p == INLAY_FIXED_LEN_BYTE_ARRAY ? max_precision(t->type_length)
+                     : p == INLAY_BYTE_ARRAY ? INT32_MAX : 0;
+        NEED(maxp > 0, "DECIMAL annotates INT32, INT64, FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY");
+        if (t->precision < 1 || t->precision > maxp)
+            return fail(s, INLAY_ERR_SCHEMA,
+                        "field '%s': decimal precision %d out of range 1..%d for its physical type",
+                        name, (int)t->precision, (int)maxp);
+        if (t->scale < 0 || t->scale > t->precision)
+            return fail(s, INLAY_ERR_SCHEMA, "field '%s': decimal scale %d out of range 0..%d",
+                        name, (int)t->scale, (int)t->precision);
+        break;
+    }
+    default:
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': unknown logical type %d", name, (int)t->logical);
+    }
+#undef NEED
+    return 0;
+}
+
+int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repetition rep,
+                     inlay_type type, const inlay_column_options *opts)
+{
+    if (!s) return INLAY_ERR_ARGUMENT;
+    int st = check_parent(s, parent, name, rep);
+    if (st) return st;
+    char path[256];
+    node_path(s, parent, path, sizeof path);
+    size_t plen = strlen(path);
+    snprintf(path + plen, sizeof path - plen, "%s%s", plen ? "." : "", name);
+    if ((st = check_type(s, path, &type))) return st;
+    if (opts && opts->encoding > INLAY_ENCODING_DICTIONARY)
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': unknown encoding %d", path, (int)opts->encoding);
+    if (opts && opts->encoding == INLAY_ENCODING_DICTIONARY && type.physical == INLAY_BOOLEAN)
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': BOOLEAN columns have no dictionary encoding", path);
+    int id = add_node(s, parent, name, rep);
+    if (id < 0) return id;
+    s->nodes[id].type = type;
+    if (opts) s->nodes[id].opts = *opts;
+    return id;
+}
+
+int inlay_schema_add_group(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
+{
+    if (!s) return INLAY_ERR_ARGUMENT;
+    int st = check_parent(s, parent, name, rep);
+    if (st) return st;
+    int id = add_node(s, parent, name, rep);
+    if (id >= 0) s->nodes[id].is_group = true;
+    return id;
+}
+
+/* ---- layout -------------------------------------------------------------- */
+
+static stats_order order_of(const inlay_type *t)
+{
+    switch (t->physical) {
+    case INLAY_BOOLEAN: return ORDER_UNSIGNED;
+    case INLAY_INT32: case INLAY_INT64:
+        return (t->logical == INLAY_LOGICAL_INT && !t->is_signed) ? ORDER_UNSIGNED : ORDER_SIGNED;
+    case INLAY_FLOAT: case INLAY_DOUBLE: return ORDER_FLOAT;
+    default:
+        if (t->logical == INLAY_LOGICAL_DECIMAL) return ORDER_DECIMAL_BYTES;
+        if (t->logical == INLAY_LOGICAL_FLOAT16) return ORDER_FLOAT16;
+        return ORDER_BYTES;
+    }
+}
+
+int schema_finalize(inlay_schema *s)
+{
+    if (s->finalized) return 0;
+    clear_layout(s);
+    s->preorder = mem_alloc(&s->alloc, (size_t)s->count * sizeof *s->preorder);
+    if (!s->preorder) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    int nleaves = 0, k = 0;
+    /* iterative preorder walk */
+    int n = 0;
+    while (n >= 0) {
+        s->preorder[k++] = n;
+        if (!s->nodes[n].is_group) nleaves++;
+        else if (s->nodes[n].num_children == 0) {
+            char path[256];
+            node_path(s, n, path, sizeof path);
+            if (n == 0) return fail(s, INLAY_ERR_SCHEMA, "the schema has no fields");
+            return fail(s, INLAY_ERR_SCHEMA, "group '%s' has no fields", path);
+        }
+        if (s->nodes[n].first_child >= 0) { n = s->nodes[n].first_child; continue; }
+        while (n >= 0 && s->nodes[n].next_sibling < 0) n = s->nodes[n].parent;
+        if (n >= 0) n = s->nodes[n].next_sibling;
+    }
+    s->leaves = mem_alloc(&s->alloc, (size_t)nleaves * sizeof *s->leaves);
+    if (!s->leaves) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    memset(s->leaves, 0, (size_t)nleaves * sizeof *s->leaves);
+    for (int i = 0; i < k; i++) {
+        int id = s->preorder[i];
+        if (s->nodes[id].is_group) continue;
+        schema_leaf *l = &s->leaves[s->num_leaves++];
+        l->node = id;
+        l->order = order_of(&s->nodes[id].type);
+        for (int c = id; c > 0; c = s->nodes[c].parent) {
+            l->depth++;
+            if (s->nodes[c].rep != INLAY_REQUIRED) l->max_def++;
+            if (s->nodes[c].rep == INLAY_REPEATED) l->max_rep++;
+        }
+        char path[1024];
+        node_path(s, id, path, sizeof path);
+        l->path = mem_strdup(&s->alloc, path);
+        l->parts = mem_alloc(&s->alloc, (size_t)l->depth * sizeof(char *));
+        if (!l->path || !l->parts) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+        int d = l->depth;
+        for (int c = id; c > 0; c = s->nodes[c].parent) l->parts[--d] = s->nodes[c].name;
+    }
+    s->finalized = true;
+    return 0;
+}
+
+int inlay_schema_num_columns(const inlay_schema *s)
+{
+    if (!s) return 0;
+    int n = 0;
+    for (int i = 0; i < s->count; i++) n += !s->nodes[i].is_group;
+    return n;
+}
+
+inlay_schema *schema_clone(const inlay_schema *src, const inlay_allocator *a)
+{
+    inlay_schema *s = mem_alloc(a, sizeof *s);
+    if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    s->alloc = *a;
+    s->nodes = mem_alloc(a, (size_t)src->count * sizeof *s->nodes);
+    if (!s->nodes) { mem_free(a, s, sizeof *s); return NULL; }
+    s->cap = src->count;
+    for (int i = 0; i < src->count; i++) {
+        s->nodes[i] = src->nodes[i];
+        s->nodes[i].name = mem_strdup(a, src->nodes[i].name);
+        s->count = i + 1;
+        if (!s->nodes[i].name) { inlay_schema_free(s); return NULL; }
+    }
+    return s;
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+static const char *unit_name(inlay_time_unit u)
+{
+    return u == INLAY_MILLIS ? "MILLIS" : u == INLAY_MICROS ? "MICROS" : "NANOS";
+}
+
+const char *schema_type_name(const inlay_type *t, char *tmp, size_t cap)
+{
+    switch (t->logical) {
+    case INLAY_LOGICAL_STRING: return "string";
+    case INLAY_LOGICAL_ENUM: return "enum";
+    case INLAY_LOGICAL_JSON: return "json";
+    case INLAY_LOGICAL_UUID: return "uuid";
+    case INLAY_LOGICAL_FLOAT16: return "float16";
+    case INLAY_LOGICAL_DATE: return "date";
+    case INLAY_LOGICAL_TIME:
+        snprintf(tmp, cap, "time(%s)", unit_name(t->unit));
+        return tmp;
+    case INLAY_LOGICAL_TIMESTAMP:
+        snprintf(tmp, cap, "timestamp(%s)", unit_name(t->unit));
+        return tmp;
+    case INLAY_LOGICAL_DECIMAL:
+        snprintf(tmp, cap, "decimal(%d,%d)", (int)t->precision, (int)t->scale);
+        return tmp;
+    case INLAY_LOGICAL_INT:
+        snprintf(tmp, cap, "%sint%d", t->is_signed ? "" : "u", (int)t->bit_width);
+        return tmp;
+    default: break;
+    }
+    switch (t->physical) {
+    case INLAY_BOOLEAN: return "boolean";
+    case INLAY_INT32: return "int32";
+    case INLAY_INT64: return "int64";
+    case INLAY_FLOAT: return "float";
+    case INLAY_DOUBLE: return "double";
+    case INLAY_BYTE_ARRAY: return "binary";
+    default:
+        snprintf(tmp, cap, "fixed(%d)", (int)t->type_length);
+        return tmp;
+    }
+}
+
+typedef struct out { char *buf; size_t cap, len; } out;
+
+static void emit(out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = o->len < o->cap ? o->cap - o->len : 0;
+    int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0) o->len += (size_t)n;
+}
+
+static void emit_annotation(out *o, const inlay_type *t)
+{
+    switch (t->logical) {
+    case INLAY_LOGICAL_NONE: return;
+    case INLAY_LOGICAL_STRING: emit(o, " (STRING)"); return;
+    case INLAY_LOGICAL_ENUM: emit(o, " (ENUM)"); return;
+    case INLAY_LOGICAL_JSON: emit(o, " (JSON)"); return;
+    case INLAY_LOGICAL_UUID: emit(o, " (UUID)"); return;
+    case INLAY_LOGICAL_FLOAT16: emit(o, " (FLOAT16)"); return;
+    case INLAY_LOGICAL_DATE: emit(o, " (DATE)"); return;
+    case INLAY_LOGICAL_TIME:
+        emit(o, " (TIME(%s,%s))", unit_name(t->unit), t->utc ? "true" : "false"); return;
+    case INLAY_LOGICAL_TIMESTAMP:
+        emit(o, " (TIMESTAMP(%s,%s))", unit_name(t->unit), t->utc ? "true" : "false"); return;
+    case INLAY_LOGICAL_DECIMAL:
+        emit(o, " (DECIMAL(%d,%d))", (int)t->precision, (int)t->scale); return;
+    case INLAY_LOGICAL_INT:
+        emit(o, " (INTEGER(%d,%s))", (int)t->bit_width, t->is_signed ? "true" : "false"); return;
+    }
+}
+
+static const char *physical_name(inlay_physical p)
+{
+    static const char *names[] = { "boolean", "int32", "int64", "int96", "float", "double",
+                                   "binary", "fixed_len_byte_array" };
+    return (unsigned)p < 8 ? names[p] : "?";
+}
+
+static void emit_node(out *o, const inlay_schema *s, int n, int indent)
+{
+    const schema_node *node = &s->nodes[n];
+    static const char *reps[] = { "required", "optional", "repeated" };
+    emit(o, "%*s%s ", indent, "", reps[node->rep]);
+    if (node->is_group) {
+        emit(o, "group %s {\n", node->name);
+        for (int c = node->first_child; c >= 0; c = s->nodes[c].next_sibling)
+            emit_node(o, s, c, indent + 2);
+        emit(o, "%*s}\n", indent, "");
+        return;
+    }
+    emit(o, "%s", physical_name(node->type.physical));
+    if (node->type.physical == INLAY_FIXED_LEN_BYTE_ARRAY) emit(o, "(%d)", (int)node->type.type_length);
+    emit(o, " %s", node->name);
+    emit_annotation(o, &node->type);
+    emit(o, ";\n");
+}
+
+size_t inlay_schema_format(const inlay_schema *s, char *text, size_t cap)
+{
+    out o = { text, cap, 0 };
+    if (cap) text[0] = 0;
+    if (!s) return 0;
+    emit(&o, "message schema {\n");
+    for (int c = s->nodes[0].first_child; c >= 0; c = s->nodes[c].next_sibling)
+        emit_node(&o, s, c, 2);
+    emit(&o, "}\n");
+    return o.len;
+}

@@ -1,0 +1,59 @@
+/*
+ * schema.h — the schema tree.
+ *
+ * Nodes live in one array; node 0 is the root group ("schema"). Nodes may be
+ * added in any order; schema_finalize() lays them out depth-first (the order
+ * of the footer's flattened SchemaElement list) and numbers the leaves, which
+ * are the columns of the append calls. Each leaf knows its maximum
+ * definition level (count of non-required nodes on its path) and maximum
+ * repetition level (count of repeated nodes), so flat and nested columns go
+ * through the same buffers.
+ */
+#ifndef INLAY_SCHEMA_H
+#define INLAY_SCHEMA_H
+
+#include "alloc.h"
+#include "stats.h"
+
+typedef struct schema_node {
+    char *name;
+    int parent;
+    int first_child, last_child, next_sibling;
+    int num_children;
+    bool is_group;
+    inlay_repetition rep;
+    inlay_type type;
+    inlay_column_options opts;
+} schema_node;
+
+typedef struct schema_leaf {
+    int node;
+    int16_t max_def, max_rep;
+    char *path;            /* dotted path, for messages */
+    const char **parts;    /* path components, for path_in_schema */
+    int depth;             /* number of parts */
+    stats_order order;
+} schema_leaf;
+
+struct inlay_schema {
+    inlay_allocator alloc;
+    schema_node *nodes;
+    int count, cap;
+    /* filled by schema_finalize */
+    int *preorder;         /* node ids, depth-first, root first */
+    schema_leaf *leaves;
+    int num_leaves;
+    bool finalized;
+    char err[256];
+};
+
+/* Deep copy of s using allocator a; NULL when out of memory. */
+inlay_schema *schema_clone(const inlay_schema *s, const inlay_allocator *a);
+/* Compute layout, levels and leaves. Returns 0 or INLAY_ERR_SCHEMA /
+ * INLAY_ERR_NOMEM with s->err set. */
+int schema_finalize(inlay_schema *s);
+
+/* Name of a type for messages ("int64", "string", "fixed(16)" ...). */
+const char *schema_type_name(const inlay_type *t, char *tmp, size_t cap);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * stats.h — column chunk statistics: min/max by the column's sort order and
+ * the null count.
+ *
+ * Sort orders (parquet.thrift ColumnOrder): signed for INT32/INT64 and
+ * signed logical types, unsigned for UINT_*, IEEE for FLOAT/DOUBLE/FLOAT16
+ * (NaN never enters min/max; a -0.0/+0.0 bound is widened as the spec asks),
+ * bytewise unsigned for strings, binary, UUID and plain FIXED_LEN_BYTE_ARRAY,
+ * signed two's-complement big-endian for DECIMAL on byte arrays. Booleans
+ * order false < true.
+ */
+#ifndef INLAY_STATS_H
+#define INLAY_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "alloc.h"
+
+typedef enum stats_order {
+    ORDER_SIGNED,
+    ORDER_UNSIGNED,
+    ORDER_FLOAT,
+    ORDER_FLOAT16,
+    ORDER_BYTES,          /* unsigned lexicographic */
+    ORDER_DECIMAL_BYTES,  /* big-endian two's complement, equal widths */
+    ORDER_NONE,
+} stats_order;
+
+typedef struct stats {
+    stats_order order;
+    bool has_minmax;
+    uint64_t null_count;
+    union { int64_t i; uint64_t u; double d; } min, max;  /* numeric columns */
+    buf min_bytes, max_bytes;                               /* byte columns */
+} stats;
+
+void stats_reset(stats *s);
+void stats_free(stats *s, const inlay_allocator *a);
+
+void stats_update_bool(stats *s, const uint8_t *v, size_t n);
+void stats_update_i32(stats *s, const int32_t *v, size_t n);
+void stats_update_i64(stats *s, const int64_t *v, size_t n);
+void stats_update_float(stats *s, const float *v, size_t n);
+void stats_update_double(stats *s, const double *v, size_t n);
+/* Byte values given one by one (plain pages, or new dictionary entries).
+ * Returns 0 or -1 when out of memory. */
+int stats_update_bytes(stats *s, const inlay_allocator *a, const uint8_t *v, size_t len);
+
+/* The PLAIN encoding of min and max for the footer, into out (for numeric
+ * columns, `width` bytes: 1 for BOOLEAN, 4 or 8). Returns false when there
+ * is no min/max (no non-NaN value seen). */
+bool stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max8, size_t *width);
+
+/* Compare two byte strings in a byte order; <0, 0, >0. */
+int stats_compare_bytes(stats_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+
+/* IEEE half (little-endian bits) to float. */
+float stats_half_to_float(uint16_t h);
+
+#endif

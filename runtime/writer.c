@@ -1,0 +1,514 @@
+/*
+ * writer.c — the writer: options, the append entry points, row groups and
+ * the file's frame (magic, row groups, footer).
+ *
+ * State machine: OPEN -> CLOSED (close succeeded) or ABORTED (abort/free),
+ * and OPEN -> FAILED when the environment fails (allocator, sink,
+ * compressor); FAILED accepts only abort and free. Bad input never changes
+ * state: each append is checked whole before any of it is buffered.
+ *
+ * Row groups: each column cuts its own chunks at the row-group row limit;
+ * the byte limit is checked whenever all columns hold the same number of
+ * rows, and then seals every column at once. A row group is written as soon
+ * as every column has an ended chunk, so chunks line up by construction.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "column.h"
+#include "metadata.h"
+#include "sink.h"
+
+enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
+
+struct inlay_writer {
+    inlay_allocator alloc;
+    column_env env;
+    inlay_schema *schema;
+    column *cols;
+    int ncols;
+    inlay_sink sink;
+    file_sink file;
+    bool is_file;
+    int state;
+    int failure;                /* the sticky status in W_FAILED */
+    size_t row_group_bytes;
+    uint64_t bytes, rows, row_groups;
+    buf footer_groups;          /* serialized RowGroup structs */
+    buf footer;
+    inlay_kv *kv;
+    size_t nkv;
+    buf scratch_defs, scratch_vals;   /* validity bitmaps turned into levels */
+    const chunk **tmp_chunks;
+    uint64_t *tmp_starts;
+    char err[512];
+};
+
+const char *inlay_version(void) { return INLAY_VERSION_STRING; }
+
+const char *inlay_strerror(int status)
+{
+    switch (status) {
+    case INLAY_OK: return "ok";
+    case INLAY_ERR_ARGUMENT: return "bad argument";
+    case INLAY_ERR_SCHEMA: return "invalid schema";
+    case INLAY_ERR_COLUMN: return "no such column";
+    case INLAY_ERR_TYPE: return "wrong type for the column";
+    case INLAY_ERR_VALUE: return "value does not fit the column";
+    case INLAY_ERR_NULL: return "null in a required column";
+    case INLAY_ERR_LEVEL: return "level out of range";
+    case INLAY_ERR_STATE: return "writer is not open";
+    case INLAY_ERR_NOMEM: return "out of memory";
+    case INLAY_ERR_IO: return "write failed";
+    case INLAY_ERR_COMPRESS: return "compression failed";
+    default: return "unknown status";
+    }
+}
+
+void inlay_options_init(inlay_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->compression = INLAY_DEFAULT_COMPRESSION;
+    o->compression_level = INLAY_DEFAULT_ZSTD_LEVEL;
+    o->page_bytes = INLAY_DEFAULT_PAGE_BYTES;
+    o->page_rows = INLAY_DEFAULT_PAGE_ROWS;
+    o->row_group_rows = INLAY_DEFAULT_ROW_GROUP_ROWS;
+    o->row_group_bytes = INLAY_DEFAULT_ROW_GROUP_BYTES;
+    o->dictionary_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+}
+
+static int set_error(inlay_writer *w, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+/* An environment failure: the writer can only be aborted now. */
+static int set_failed(inlay_writer *w, int status, const char *where)
+{
+    w->state = W_FAILED;
+    w->failure = status;
+    return set_error(w, status, "%s: %s", where, inlay_strerror(status));
+}
+
+const char *inlay_writer_errmsg(const inlay_writer *w) { return w ? w->err : "no writer"; }
+uint64_t inlay_writer_rows(const inlay_writer *w) { return w ? w->rows : 0; }
+uint64_t inlay_writer_row_groups(const inlay_writer *w) { return w ? w->row_groups : 0; }
+uint64_t inlay_writer_bytes(const inlay_writer *w) { return w ? w->bytes : 0; }
+
+/* ---- opening ------------------------------------------------------------- */
+
+static int check_options(inlay_writer *w, const inlay_options *o)
+{
+    if (o->struct_size != sizeof *o)
+        return set_error(w, INLAY_ERR_ARGUMENT, "options not initialised with inlay_options_init");
+    if (!o->page_bytes || !o->page_rows || !o->row_group_rows || !o->row_group_bytes)
+        return set_error(w, INLAY_ERR_ARGUMENT, "page and row group limits must be positive");
+    if (o->page_bytes > INT32_MAX / 2)
+        return set_error(w, INLAY_ERR_ARGUMENT, "page_bytes %zu is too large", o->page_bytes);
+    if (o->metadata_count && !o->metadata)
+        return set_error(w, INLAY_ERR_ARGUMENT, "metadata_count without metadata");
+    for (size_t i = 0; i < o->metadata_count; i++)
+        if (!o->metadata[i].key)
+            return set_error(w, INLAY_ERR_ARGUMENT, "metadata entry %zu has no key", i);
+    return 0;
+}
+
+static int copy_metadata(inlay_writer *w, const inlay_options *o)
+{
+    if (!o->metadata_count) return 0;
+    w->kv = mem_alloc(&w->alloc, o->metadata_count * sizeof *w->kv);
+    if (!w->kv) return INLAY_ERR_NOMEM;
+    memset(w->kv, 0, o->metadata_count * sizeof *w->kv);
+    w->nkv = o->metadata_count;
+    for (size_t i = 0; i < w->nkv; i++) {
+        w->kv[i].key = mem_strdup(&w->alloc, o->metadata[i].key);
+        if (o->metadata[i].value) w->kv[i].value = mem_strdup(&w->alloc, o->metadata[i].value);
+        if (!w->kv[i].key || (o->metadata[i].value && !w->kv[i].value)) return INLAY_ERR_NOMEM;
+    }
+    return 0;
+}
+
+static int write_bytes(inlay_writer *w, const void *p, size_t n)
+{
+    if (!n) return 0;
+    if (w->sink.write(w->sink.ctx, p, n)) return set_failed(w, INLAY_ERR_IO, "writing the file");
+    w->bytes += n;
+    return 0;
+}
+
+static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_options *o)
+{
+    int st;
+    const uint16_t probe = 1;
+    if (*(const uint8_t *)&probe != 1)
+        return set_error(w, INLAY_ERR_ARGUMENT, "inlay needs a little-endian host");
+    if ((st = check_options(w, o))) return st;
+    if (!schema) return set_error(w, INLAY_ERR_ARGUMENT, "no schema");
+    w->schema = schema_clone(schema, &w->alloc);
+    if (!w->schema) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    if ((st = schema_finalize(w->schema))) return set_error(w, st, "%s", w->schema->err);
+    w->env.page_bytes = o->page_bytes;
+    w->env.page_rows = o->page_rows;
+    w->env.row_group_rows = o->row_group_rows;
+    w->env.dictionary_bytes = o->dictionary_bytes;
+    w->row_group_bytes = o->row_group_bytes;
+    if ((st = compress_init(&w->env.comp, &w->env.alloc, o->compression, o->compression_level)))
+        return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory"
+                                : "unknown compression %d or bad level %d",
+                         (int)o->compression, o->compression_level);
+    if (copy_metadata(w, o)) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    int n = w->schema->num_leaves;
+    w->cols = mem_alloc(&w->alloc, (size_t)n * sizeof *w->cols);
+    w->tmp_chunks = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_chunks);
+    w->tmp_starts = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_starts);
+    if (!w->cols || !w->tmp_chunks || !w->tmp_starts) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++) {
+        if (column_init(&w->cols[i], &w->env, w->schema, i)) {
+            w->ncols = i + 1;
+            return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+        }
+        w->ncols = i + 1;
+    }
+    return write_bytes(w, "PAR1", 4);
+}
+
+static int open_writer(inlay_writer **out, const inlay_allocator *alloc, bool is_file,
+                       const char *path, inlay_sink sink, const inlay_schema *schema,
+                       const inlay_options *opts)
+{
+    if (!out) return INLAY_ERR_ARGUMENT;
+    *out = NULL;
+    inlay_options defaults;
+    if (!opts) {
+        inlay_options_init(&defaults);
+        opts = &defaults;
+    }
+    inlay_allocator a = mem_or_default(alloc);
+    inlay_writer *w = mem_alloc(&a, sizeof *w);
+    if (!w) return INLAY_ERR_NOMEM;
+    memset(w, 0, sizeof *w);
+    w->alloc = a;
+    w->env.alloc = a;
+    w->state = W_ABORTED;   /* nothing to undo until the sink exists */
+    *out = w;
+    if (is_file) {
+        int st = file_sink_open(&w->file, &w->alloc, path, w->err, sizeof w->err);
+        if (st) return st;
+        w->is_file = true;
+        sink = file_sink_interface(&w->file);
+    }
+    w->sink = sink;
+    w->state = W_OPEN;
+    int st = setup(w, schema, opts);
+    if (st) inlay_writer_abort(w);
+    return st;
+}
+
+int inlay_writer_open(inlay_writer **out, inlay_sink sink, const inlay_schema *schema,
+                      const inlay_options *opts)
+{
+    if (!sink.write) return INLAY_ERR_ARGUMENT;
+    return open_writer(out, opts && opts->struct_size == sizeof *opts ? &opts->alloc : NULL,
+                       false, NULL, sink, schema, opts);
+}
+
+int inlay_writer_open_file(inlay_writer **out, const char *path, const inlay_schema *schema,
+                           const inlay_options *opts)
+{
+    if (!path || !*path) {
+        if (out) *out = NULL;
+        return INLAY_ERR_ARGUMENT;
+    }
+    inlay_sink none = { 0 };
+    return open_writer(out, opts && opts->struct_size == sizeof *opts ? &opts->alloc : NULL,
+                       true, path, none, schema, opts);
+}
+
+int inlay_writer_column(const inlay_writer *w, const char *name)
+{
+    if (!w || !name) return INLAY_ERR_ARGUMENT;
+    for (int i = 0; i < w->ncols; i++)
+        if (strcmp(w->cols[i].path, name) == 0) return i;
+    return INLAY_ERR_COLUMN;
+}
+
+/* ---- row groups ---------------------------------------------------------- */
+
+static int write_row_group(inlay_writer *w)
+{
+    uint64_t rows = w->cols[0].chunks[0].num_rows;
+    for (int i = 0; i < w->ncols; i++) {
+        const chunk *k = &w->cols[i].chunks[0];
+        w->tmp_chunks[i] = k;
+        w->tmp_starts[i] = w->bytes;
+        int st = write_bytes(w, k->dict.data, k->dict.len);
+        if (!st) st = write_bytes(w, k->pages.data, k->pages.len);
+        if (st) return st;
+    }
+    int st = meta_row_group(&w->footer_groups, &w->alloc, w->cols, w->tmp_chunks, w->tmp_starts,
+                            w->ncols, rows, (int)w->row_groups, w->env.comp.codec);
+    if (st) return set_failed(w, st, "row group metadata");
+    for (int i = 0; i < w->ncols; i++) column_pop(&w->cols[i]);
+    w->rows += rows;
+    w->row_groups++;
+    return 0;
+}
+
+static bool aligned(const inlay_writer *w)
+{
+    for (int i = 1; i < w->ncols; i++)
+        if (w->cols[i].rows != w->cols[0].rows) return false;
+    return true;
+}
+
+static int seal_all(inlay_writer *w)
+{
+    for (int i = 0; i < w->ncols; i++) {
+        int st = column_seal(&w->cols[i], &w->env);
+        if (st) return set_failed(w, st, "ending a column chunk");
+    }
+    return 0;
+}
+
+static int flush_ready(inlay_writer *w)
+{
+    if (aligned(w) && w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0) {
+        size_t total = 0;
+        for (int i = 0; i < w->ncols; i++) total += column_buffered_bytes(&w->cols[i]);
+        int st;
+        if (total >= w->row_group_bytes && (st = seal_all(w))) return st;
+    }
+    for (;;) {
+        for (int i = 0; i < w->ncols; i++)
+            if (w->cols[i].nsealed == 0) return 0;
+        int st = write_row_group(w);
+        if (st) return st;
+    }
+}
+
+/* ---- appending ------------------------------------------------------------ */
+
+/* Row number (0-based, in the column) of batch entry i, for messages. */
+static uint64_t row_of(const column *c, const int16_t *rep, size_t entry)
+{
+    uint64_t r = c->rows;
+    if (!rep) return r + entry;
+    for (size_t i = 1; i <= entry; i++) r += rep[i] == 0;
+    return r;
+}
+
+static int ready(inlay_writer *w, int col, inlay_physical phys, const char *fn)
+{
+    if (w->state == W_FAILED)
+        return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
+                         inlay_strerror(w->failure));
+    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    if (col < 0 || col >= w->ncols)
+        return set_error(w, INLAY_ERR_COLUMN, "column %d does not exist (the schema has %d)",
+                         col, w->ncols);
+    const column *c = &w->cols[col];
+    if (c->type->physical != phys) {
+        char tmp[64];
+        return set_error(w, INLAY_ERR_TYPE, "column '%s' is %s: %s does not match",
+                         c->path, schema_type_name(c->type, tmp, sizeof tmp), fn);
+    }
+    return 0;
+}
+
+/* Turn a validity bitmap into definition levels and dense values in the
+ * writer's scratch buffers. */
+static int from_validity(inlay_writer *w, column *c, const uint8_t *validity, const void *values,
+                         size_t vsize, size_t count, const int16_t **def, const void **dense)
+{
+    if (c->leaf->max_rep > 0 || c->leaf->max_def > 1)
+        return set_error(w, INLAY_ERR_ARGUMENT,
+                         "column '%s': validity bitmaps are for flat columns; give levels", c->path);
+    if (c->leaf->max_def == 0) {
+        for (size_t i = 0; i < count; i++)
+            if (!(validity[i >> 3] >> (i & 7) & 1))
+                return set_error(w, INLAY_ERR_NULL, "column '%s' row %llu: null in a required column",
+                                 c->path, (unsigned long long)(c->rows + i));
+        *def = NULL;
+        *dense = values;
+        return 0;
+    }
+    w->scratch_defs.len = w->scratch_vals.len = 0;
+    if (buf_reserve(&w->scratch_defs, &w->alloc, count * 2) ||
+        buf_reserve(&w->scratch_vals, &w->alloc, count * vsize))
+        return set_failed(w, INLAY_ERR_NOMEM, "converting a validity bitmap");
+    int16_t *d = (int16_t *)w->scratch_defs.data;
+    uint8_t *v = w->scratch_vals.data;
+    const uint8_t *src = values;
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        int present = validity[i >> 3] >> (i & 7) & 1;
+        d[i] = (int16_t)present;
+        if (present) memcpy(v + vsize * n++, src + vsize * i, vsize);
+    }
+    *def = d;
+    *dense = v;
+    return 0;
+}
+
+static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
+                  const void *values, size_t vsize, size_t count, const inlay_levels *lv)
+{
+    if (!w) return INLAY_ERR_ARGUMENT;
+    int st = ready(w, col, phys, fn);
+    if (st) return st;
+    column *c = &w->cols[col];
+    if (!count) return 0;
+    const int16_t *def = lv ? lv->def : NULL, *rep = lv ? lv->rep : NULL;
+    if (!values && (def || (lv && lv->validity) || true)) {
+        /* values may be NULL only when every entry is null */
+    }
+    if (lv && lv->validity) {
+        if (def) return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': give def levels or a validity bitmap, not both", c->path);
+        if ((st = from_validity(w, c, lv->validity, values, vsize, count, &def, &values))) return st;
+    }
+    check_error ce;
+    if ((st = check_levels(c, def, rep, count, &ce)))
+        return set_error(w, st, "column '%s' row %llu: %s", c->path,
+                         (unsigned long long)row_of(c, rep, ce.entry), ce.what);
+    size_t nvalues = count;
+    if (def) {
+        nvalues = 0;
+        for (size_t i = 0; i < count; i++) nvalues += def[i] == c->leaf->max_def;
+    }
+    if (nvalues && !values)
+        return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': %zu values expected, got NULL",
+                         c->path, nvalues);
+    if ((st = check_values(c, values, nvalues, &ce))) {
+        size_t entry = ce.entry;
+        if (def) {   /* value index -> batch entry */
+            size_t seen = 0;
+            for (entry = 0; entry < count; entry++)
+                if (def[entry] == c->leaf->max_def && seen++ == ce.entry) break;
+        }
+        return set_error(w, st, "column '%s' row %llu: %s", c->path,
+                         (unsigned long long)row_of(c, rep, entry), ce.what);
+    }
+    if ((st = column_append(c, &w->env, values, count, def, rep)))
+        return set_failed(w, st, c->path);
+    return flush_ready(w);
+}
+
+int inlay_writer_append_bool(inlay_writer *w, int col, const bool *values, size_t count,
+                             const inlay_levels *levels)
+{
+    return append(w, col, INLAY_BOOLEAN, "append_bool", values, 1, count, levels);
+}
+
+int inlay_writer_append_i32(inlay_writer *w, int col, const int32_t *values, size_t count,
+                            const inlay_levels *levels)
+{
+    return append(w, col, INLAY_INT32, "append_i32", values, 4, count, levels);
+}
+
+int inlay_writer_append_i64(inlay_writer *w, int col, const int64_t *values, size_t count,
+                            const inlay_levels *levels)
+{
+    return append(w, col, INLAY_INT64, "append_i64", values, 8, count, levels);
+}
+
+int inlay_writer_append_float(inlay_writer *w, int col, const float *values, size_t count,
+                              const inlay_levels *levels)
+{
+    return append(w, col, INLAY_FLOAT, "append_float", values, 4, count, levels);
+}
+
+int inlay_writer_append_double(inlay_writer *w, int col, const double *values, size_t count,
+                               const inlay_levels *levels)
+{
+    return append(w, col, INLAY_DOUBLE, "append_double", values, 8, count, levels);
+}
+
+int inlay_writer_append_bytes(inlay_writer *w, int col, const inlay_bytes *values, size_t count,
+                              const inlay_levels *levels)
+{
+    if (!w) return INLAY_ERR_ARGUMENT;
+    /* both byte-array kinds take inlay_bytes */
+    inlay_physical p = INLAY_BYTE_ARRAY;
+    if (col >= 0 && col < w->ncols && w->cols[col].type->physical == INLAY_FIXED_LEN_BYTE_ARRAY)
+        p = INLAY_FIXED_LEN_BYTE_ARRAY;
+    return append(w, col, p, "append_bytes", values, sizeof(inlay_bytes), count, levels);
+}
+
+/* ---- closing --------------------------------------------------------------- */
+
+int inlay_writer_close(inlay_writer *w)
+{
+    if (!w) return INLAY_ERR_ARGUMENT;
+    if (w->state == W_FAILED)
+        return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
+                         inlay_strerror(w->failure));
+    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    for (int i = 1; i < w->ncols; i++)
+        if (w->cols[i].rows != w->cols[0].rows)
+            return set_error(w, INLAY_ERR_STATE, "column '%s' has %llu rows but column '%s' has %llu",
+                             w->cols[0].path, (unsigned long long)w->cols[0].rows, w->cols[i].path,
+                             (unsigned long long)w->cols[i].rows);
+    int st;
+    if (w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0 && (st = seal_all(w))) return st;
+    if ((st = flush_ready(w))) return st;
+    w->footer.len = 0;
+    if ((st = meta_file(&w->footer, &w->alloc, w->schema, w->rows, &w->footer_groups,
+                        (uint32_t)w->row_groups, w->kv, w->nkv)))
+        return set_failed(w, st, "file metadata");
+    uint8_t tail[8];
+    put_u32le(tail, (uint32_t)w->footer.len);
+    memcpy(tail + 4, "PAR1", 4);
+    if ((st = write_bytes(w, w->footer.data, w->footer.len)) || (st = write_bytes(w, tail, 8)))
+        return st;
+    if (w->sink.finish && w->sink.finish(w->sink.ctx)) {
+        w->state = W_ABORTED;   /* the sink has given up the file itself */
+        if (w->is_file) file_sink_release(&w->file);
+        return set_error(w, INLAY_ERR_IO, "finishing the file failed");
+    }
+    if (w->is_file) file_sink_release(&w->file);
+    w->state = W_CLOSED;
+    return 0;
+}
+
+void inlay_writer_abort(inlay_writer *w)
+{
+    if (!w || w->state == W_CLOSED || w->state == W_ABORTED) {
+        if (w && w->state == W_ABORTED && w->is_file) file_sink_release(&w->file);
+        return;
+    }
+    if (w->sink.abort) w->sink.abort(w->sink.ctx);
+    if (w->is_file) file_sink_release(&w->file);
+    w->state = W_ABORTED;
+}
+
+void inlay_writer_free(inlay_writer *w)
+{
+    if (!w) return;
+    inlay_writer_abort(w);
+    inlay_allocator a = w->alloc;
+    for (int i = 0; i < w->ncols; i++) column_free(&w->cols[i], &w->env);
+    if (w->cols) mem_free(&a, w->cols, (size_t)w->schema->num_leaves * sizeof *w->cols);
+    if (w->tmp_chunks) mem_free(&a, (void *)w->tmp_chunks, (size_t)w->schema->num_leaves * sizeof *w->tmp_chunks);
+    if (w->tmp_starts) mem_free(&a, w->tmp_starts, (size_t)w->schema->num_leaves * sizeof *w->tmp_starts);
+    compress_free(&w->env.comp);
+    page_scratch_free(&w->env.scratch, &a);
+    buf_free(&w->env.levels, &a);
+    buf_free(&w->env.encoded, &a);
+    buf_free(&w->footer_groups, &a);
+    buf_free(&w->footer, &a);
+    buf_free(&w->scratch_defs, &a);
+    buf_free(&w->scratch_vals, &a);
+    for (size_t i = 0; i < w->nkv; i++) {
+        mem_strfree(&a, (char *)w->kv[i].key);
+        mem_strfree(&a, (char *)w->kv[i].value);
+    }
+    if (w->kv) mem_free(&a, w->kv, w->nkv * sizeof *w->kv);
+    inlay_schema_free(w->schema);
+    mem_free(&a, w, sizeof *w);
+}

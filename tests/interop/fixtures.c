@@ -1,0 +1,1537 @@
+/*
+ * interop_fixtures OUTDIR
+ *
+ * Writes a matrix of Parquet files with libinlay and, beside each
+ * NAME.parquet, a NAME.json that records exactly what was written. The
+ * checker (check.mjs) reads every file back with independent readers and
+ * compares what they see with the JSON.
+ *
+ * The JSON of one file:
+ *
+ *   {
+ *     "name": "int64__dict__zstd",
+ *     "rows": 2500,                       rows written
+ *     "compression": "ZSTD",              or "UNCOMPRESSED"
+ *     "encoding": "dictionary",           "dictionary" | "plain" | "fallback" | "auto"
+ *     "options": { page_rows, page_bytes, row_group_rows, dictionary_bytes },
+ *     "expect": { "row_groups": 3 },      row groups the options imply
+ *     "writer": { rows, row_groups, bytes },  what the writer reported
+ *     "created_by": "inlay version 0.1.0",
+ *     "key_value_metadata": { ... },      only when some was written
+ *     "columns": [ { "name", "type", type parameters, "nullable",
+ *                    "all_null", "values": [ ... ] } ]
+ *   }
+ *
+ * Type tags and their parameters: boolean; int8 int16 int32 int64 uint8
+ * uint16 uint32 uint64; float; double; string; binary; enum; json; uuid;
+ * fixed (width); float16; date; time (unit "ms"|"us"|"ns", utc);
+ * timestamp (unit, utc); decimal (precision, scale, physical "int32" |
+ * "int64" | "fixed", width).
+ *
+ * Canonical values (null is JSON null):
+ *   boolean                  true / false
+ *   integers of every width  decimal string ("-128", "18446744073709551615")
+ *   date, time, timestamp    decimal string of the stored integer (days, or
+ *                            the column's unit since midnight / the epoch)
+ *   float, double, float16   JSON number, or "NaN", "Infinity", "-Infinity",
+ *                            "-0"; a float is printed with 9 significant
+ *                            digits, so the reader's value v must satisfy
+ *                            Math.fround(expected) === v
+ *   string, enum, json       JSON string (the exact UTF-8 text)
+ *   binary, fixed            lowercase hex of the bytes
+ *   uuid                     lowercase 8-4-4-4-12 text
+ *   decimal                  exact decimal text with exactly `scale`
+ *                            fractional digits ("-123.45", "0.0500")
+ *
+ * Everything is derived from a deterministic PRNG seeded by the file name,
+ * so the files are the same on every run.
+ */
+#include <inlay.h>
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/*----------------------------------------------------------------------
+ *  Small utilities
+ *--------------------------------------------------------------------*/
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("interop_fixtures: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        die("out of memory");
+    return p;
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz ? sz : 1);
+    if (!p)
+        die("out of memory");
+    return p;
+}
+
+/* An arena for the bytes of generated values; freed per file. */
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    unsigned char data[];
+} arena_block;
+
+static arena_block *g_arena;
+
+static void *arena_alloc(size_t n)
+{
+    if (n == 0)
+        n = 1;
+    n = (n + 7) & ~(size_t)7;
+    if (!g_arena || g_arena->cap - g_arena->used < n) {
+        size_t cap = n > 65536 ? n : 65536;
+        arena_block *b = xmalloc(sizeof *b + cap);
+        b->next = g_arena;
+        b->used = 0;
+        b->cap = cap;
+        g_arena = b;
+    }
+    void *p = g_arena->data + g_arena->used;
+    g_arena->used += n;
+    return p;
+}
+
+static void arena_reset(void)
+{
+    while (g_arena) {
+        arena_block *n = g_arena->next;
+        free(g_arena);
+        g_arena = n;
+    }
+}
+
+/* A growable string. */
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+} sbuf;
+
+static void sb_reserve(sbuf *s, size_t more)
+{
+    if (s->len + more + 1 <= s->cap)
+        return;
+    size_t cap = s->cap ? s->cap : 4096;
+    while (cap < s->len + more + 1)
+        cap *= 2;
+    char *p = realloc(s->p, cap);
+    if (!p)
+        die("out of memory");
+    s->p = p;
+    s->cap = cap;
+}
+
+static void sb_putn(sbuf *s, const char *str, size_t n)
+{
+    sb_reserve(s, n);
+    memcpy(s->p + s->len, str, n);
+    s->len += n;
+    s->p[s->len] = 0;
+}
+
+static void sb_puts(sbuf *s, const char *str) { sb_putn(s, str, strlen(str)); }
+
+static void sb_printf(sbuf *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        die("vsnprintf failed");
+    sb_reserve(s, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(s->p + s->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    s->len += (size_t)n;
+}
+
+/* A JSON string literal of UTF-8 text (which the generators keep valid). */
+static void sb_json_str(sbuf *s, const unsigned char *p, size_t n)
+{
+    sb_putn(s, "\"", 1);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            sb_putn(s, e, 2);
+        } else if (c < 0x20 || c == 0x7f) {
+            sb_printf(s, "\\u%04x", c);
+        } else {
+            sb_putn(s, (const char *)&c, 1);
+        }
+    }
+    sb_putn(s, "\"", 1);
+}
+
+static void sb_hex(sbuf *s, const unsigned char *p, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    sb_reserve(s, 2 * n + 2);
+    s->p[s->len++] = '"';
+    for (size_t i = 0; i < n; i++) {
+        s->p[s->len++] = hx[p[i] >> 4];
+        s->p[s->len++] = hx[p[i] & 15];
+    }
+    s->p[s->len++] = '"';
+    s->p[s->len] = 0;
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        die("cannot open %s: %s", path, strerror(errno));
+    if (len && fwrite(data, 1, len, f) != len)
+        die("cannot write %s", path);
+    if (fclose(f) != 0)
+        die("cannot close %s", path);
+}
+
+/*----------------------------------------------------------------------
+ *  Deterministic PRNG: xoshiro256** seeded by splitmix64
+ *--------------------------------------------------------------------*/
+
+typedef struct rng {
+    uint64_t s[4];
+} rng;
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void rng_seed_str(rng *r, const char *str)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)str; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&h);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t rnext(rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, n), n > 0. */
+static uint64_t rbelow(rng *r, uint64_t n) { return rnext(r) % n; }
+
+/* Uniform in [lo, hi]. */
+static int64_t rrange(rng *r, int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+    uint64_t v = span ? rnext(r) % span : rnext(r);
+    return (int64_t)((uint64_t)lo + v);
+}
+
+static bool rchance(rng *r, unsigned percent) { return rbelow(r, 100) < percent; }
+
+/*----------------------------------------------------------------------
+ *  Types under test
+ *--------------------------------------------------------------------*/
+
+enum kind {
+    K_BOOL, K_INT, K_FLOAT, K_DOUBLE, K_STRING, K_BINARY, K_ENUM, K_JSON,
+    K_UUID, K_FIXED, K_F16, K_DATE, K_TIME, K_TS, K_DEC
+};
+
+typedef struct tspec {
+    char tag[40];
+    enum kind kind;
+    inlay_type type;
+    int bits;          /* K_INT */
+    bool is_signed;    /* K_INT */
+    inlay_time_unit unit;
+    bool utc;
+    int precision, scale, width; /* K_DEC (width for FIXED), K_FIXED */
+} tspec;
+
+#define MAX_TYPES 64
+static tspec g_types[MAX_TYPES];
+static int g_ntypes;
+
+static tspec *add_type(const char *tag, enum kind k, inlay_type t)
+{
+    if (g_ntypes == MAX_TYPES)
+        die("too many types");
+    tspec *s = &g_types[g_ntypes++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->tag, sizeof s->tag, "%s", tag);
+    s->kind = k;
+    s->type = t;
+    return s;
+}
+
+static const char *unit_name(inlay_time_unit u)
+{
+    return u == INLAY_MILLIS ? "ms" : u == INLAY_MICROS ? "us" : "ns";
+}
+
+static void build_types(void)
+{
+    add_type("boolean", K_BOOL, inlay_type_boolean());
+    static const int widths[] = {8, 16, 32, 64};
+    for (int sgn = 1; sgn >= 0; sgn--) {
+        for (int i = 0; i < 4; i++) {
+            char tag[16];
+            snprintf(tag, sizeof tag, "%sint%d", sgn ? "" : "u", widths[i]);
+            tspec *t = add_type(tag, K_INT, inlay_type_int(widths[i], sgn));
+            t->bits = widths[i];
+            t->is_signed = sgn;
+        }
+    }
+    add_type("float", K_FLOAT, inlay_type_float());
+    add_type("double", K_DOUBLE, inlay_type_double());
+    add_type("string", K_STRING, inlay_type_string());
+    add_type("binary", K_BINARY, inlay_type_binary());
+    add_type("enum", K_ENUM, inlay_type_enum());
+    add_type("json", K_JSON, inlay_type_json());
+    add_type("uuid", K_UUID, inlay_type_uuid())->width = 16;
+    add_type("fixed7", K_FIXED, inlay_type_fixed(7))->width = 7;
+    add_type("float16", K_F16, inlay_type_float16())->width = 2;
+    add_type("date", K_DATE, inlay_type_date());
+    for (int ts = 0; ts < 2; ts++) {
+        for (int u = 0; u < 3; u++) {
+            for (int utc = 1; utc >= 0; utc--) {
+                char tag[40];
+                snprintf(tag, sizeof tag, "%s_%s_%s", ts ? "timestamp" : "time",
+                         unit_name((inlay_time_unit)u), utc ? "utc" : "local");
+                inlay_type it = ts ? inlay_type_timestamp((inlay_time_unit)u, utc)
+                                   : inlay_type_time((inlay_time_unit)u, utc);
+                tspec *t = add_type(tag, ts ? K_TS : K_TIME, it);
+                t->unit = (inlay_time_unit)u;
+                t->utc = utc;
+            }
+        }
+    }
+    static const struct { int p, s; inlay_physical phys; int w; const char *tag; } decs[] = {
+        {9, 2, INLAY_INT32, 0, "decimal_9_2_int32"},
+        {4, 4, INLAY_INT32, 0, "decimal_4_4_int32"},
+        {18, 4, INLAY_INT64, 0, "decimal_18_4_int64"},
+        {38, 10, INLAY_FIXED_LEN_BYTE_ARRAY, 16, "decimal_38_10_fixed16"},
+        {11, 0, INLAY_FIXED_LEN_BYTE_ARRAY, 5, "decimal_11_0_fixed5"},
+    };
+    for (size_t i = 0; i < sizeof decs / sizeof decs[0]; i++) {
+        tspec *t = add_type(decs[i].tag, K_DEC,
+                            inlay_type_decimal(decs[i].p, decs[i].s, decs[i].phys, decs[i].w));
+        t->precision = decs[i].p;
+        t->scale = decs[i].s;
+        t->width = decs[i].w;
+    }
+}
+
+static inlay_physical phys_of(const tspec *t) { return t->type.physical; }
+
+static void emit_type(sbuf *s, const tspec *t)
+{
+    switch (t->kind) {
+    case K_BOOL: sb_puts(s, "\"type\":\"boolean\""); break;
+    case K_INT:
+        sb_printf(s, "\"type\":\"%sint%d\"", t->is_signed ? "" : "u", t->bits);
+        break;
+    case K_FLOAT: sb_puts(s, "\"type\":\"float\""); break;
+    case K_DOUBLE: sb_puts(s, "\"type\":\"double\""); break;
+    case K_STRING: sb_puts(s, "\"type\":\"string\""); break;
+    case K_BINARY: sb_puts(s, "\"type\":\"binary\""); break;
+    case K_ENUM: sb_puts(s, "\"type\":\"enum\""); break;
+    case K_JSON: sb_puts(s, "\"type\":\"json\""); break;
+    case K_UUID: sb_puts(s, "\"type\":\"uuid\""); break;
+    case K_FIXED: sb_printf(s, "\"type\":\"fixed\",\"width\":%d", t->width); break;
+    case K_F16: sb_puts(s, "\"type\":\"float16\""); break;
+    case K_DATE: sb_puts(s, "\"type\":\"date\""); break;
+    case K_TIME:
+    case K_TS:
+        sb_printf(s, "\"type\":\"%s\",\"unit\":\"%s\",\"utc\":%s",
+                  t->kind == K_TS ? "timestamp" : "time", unit_name(t->unit),
+                  t->utc ? "true" : "false");
+        break;
+    case K_DEC:
+        sb_printf(s, "\"type\":\"decimal\",\"precision\":%d,\"scale\":%d,\"physical\":\"%s\"",
+                  t->precision, t->scale,
+                  phys_of(t) == INLAY_INT32 ? "int32" : phys_of(t) == INLAY_INT64 ? "int64" : "fixed");
+        if (phys_of(t) == INLAY_FIXED_LEN_BYTE_ARRAY)
+            sb_printf(s, ",\"width\":%d", t->width);
+        break;
+    }
+}
+
+/*----------------------------------------------------------------------
+ *  Values
+ *--------------------------------------------------------------------*/
+
+typedef struct cell {
+    bool null;
+    bool b;
+    int32_t i32;
+    int64_t i64;
+    float f;
+    double d;
+    const unsigned char *bytes;
+    size_t len;
+} cell;
+
+static void set_bytes(cell *c, const void *p, size_t n)
+{
+    unsigned char *q = arena_alloc(n);
+    if (n)
+        memcpy(q, p, n);
+    c->bytes = q;
+    c->len = n;
+}
+
+static void set_str(cell *c, const char *s) { set_bytes(c, s, strlen(s)); }
+
+/* A decimal of up to `precision` digits as an exact string of digits with a
+ * sign, stored for the physical type. */
+static void set_decimal_digits(const tspec *t, cell *c, bool neg, const char *digits)
+{
+    /* strip leading zeros */
+    while (digits[0] == '0' && digits[1])
+        digits++;
+    if (strcmp(digits, "0") == 0)
+        neg = false;
+    if (phys_of(t) == INLAY_INT32 || phys_of(t) == INLAY_INT64) {
+        int64_t v = 0;
+        for (const char *p = digits; *p; p++)
+            v = v * 10 + (*p - '0');
+        if (neg)
+            v = -v;
+        c->i32 = (int32_t)v;
+        c->i64 = v;
+        return;
+    }
+    /* big-endian magnitude, then two's complement */
+    int w = t->width;
+    unsigned char *b = arena_alloc((size_t)w);
+    memset(b, 0, (size_t)w);
+    for (const char *p = digits; *p; p++) {
+        unsigned carry = (unsigned)(*p - '0');
+        for (int i = w - 1; i >= 0; i--) {
+            unsigned v = b[i] * 10u + carry;
+            b[i] = (unsigned char)(v & 0xff);
+            carry = v >> 8;
+        }
+        if (carry)
+            die("decimal digits overflow width %d", w);
+    }
+    if (neg) {
+        unsigned carry = 1;
+        for (int i = w - 1; i >= 0; i--) {
+            unsigned v = (unsigned)(unsigned char)~b[i] + carry;
+            b[i] = (unsigned char)(v & 0xff);
+            carry = v >> 8;
+        }
+    }
+    c->bytes = b;
+    c->len = (size_t)w;
+}
+
+static int64_t time_units_per_second(inlay_time_unit u)
+{
+    return u == INLAY_MILLIS ? 1000 : u == INLAY_MICROS ? 1000000 : 1000000000;
+}
+
+static void put_utf8_random(rng *r, char *buf, size_t *n, size_t max_chars)
+{
+    static const char *const pieces[] = {
+        "a", "b", "c", "x", "y", "z", "Q", "0", "7", " ", "-", "_", ".", "é", "ß", "ø",
+        "Ж", "中", "文", "日", "€", "✓", "😀", "🦆", "\"", "\\", "\t",
+    };
+    size_t chars = (size_t)rbelow(r, max_chars + 1);
+    for (size_t i = 0; i < chars; i++) {
+        const char *p = pieces[rbelow(r, sizeof pieces / sizeof pieces[0])];
+        size_t l = strlen(p);
+        memcpy(buf + *n, p, l);
+        *n += l;
+    }
+}
+
+/* Edge values of a type: returns false once idx is past the last one. */
+static bool gen_edge(const tspec *t, int idx, cell *c)
+{
+    memset(c, 0, sizeof *c);
+    switch (t->kind) {
+    case K_BOOL:
+        if (idx > 1)
+            return false;
+        c->b = idx == 1;
+        return true;
+    case K_INT: {
+        int64_t v;
+        if (t->is_signed) {
+            int64_t mx = t->bits == 64 ? INT64_MAX : (int64_t)((1ull << (t->bits - 1)) - 1);
+            int64_t mn = -mx - 1;
+            int64_t e[] = {mn, mx, 0, -1, 1, mn + 1, mx - 1};
+            if (idx >= (int)(sizeof e / sizeof e[0]))
+                return false;
+            v = e[idx];
+        } else {
+            uint64_t mx = t->bits == 64 ? UINT64_MAX : (1ull << t->bits) - 1;
+            uint64_t e[] = {mx, 0, 1, mx - 1, mx >> 1, (mx >> 1) + 1};
+            if (idx >= (int)(sizeof e / sizeof e[0]))
+                return false;
+            v = (int64_t)e[idx];
+        }
+        c->i64 = v;
+        c->i32 = (int32_t)(uint32_t)(uint64_t)v;
+        return true;
+    }
+    case K_FLOAT: {
+        float e[] = {0.0f, -0.0f, NAN, INFINITY, -INFINITY, FLT_MAX, -FLT_MAX,
+                     FLT_MIN, -FLT_MIN, 1.4e-45f, 1.0f, -1.5f, 0.1f, 16777217.0f};
+        if (idx >= (int)(sizeof e / sizeof e[0]))
+            return false;
+        c->f = e[idx];
+        return true;
+    }
+    case K_DOUBLE: {
+        double e[] = {0.0, -0.0, NAN, INFINITY, -INFINITY, DBL_MAX, -DBL_MAX,
+                      DBL_MIN, -DBL_MIN, 4.9406564584124654e-324, 1.0, -1.5, 0.1,
+                      9007199254740993.0, 1e300, -1e-300};
+        if (idx >= (int)(sizeof e / sizeof e[0]))
+            return false;
+        c->d = e[idx];
+        return true;
+    }
+    case K_STRING: {
+        static const char *const e[] = {
+            "", "a", "é", "日本語のテキスト", "emoji 😀🦆 mix", "quote \" backslash \\ tab \t nl \n",
+            "ctrl \x01\x1f", "Ünïcödé ßtring ✓", " leading and trailing ",
+        };
+        if (idx < (int)(sizeof e / sizeof e[0])) {
+            set_str(c, e[idx]);
+            return true;
+        }
+        if (idx == (int)(sizeof e / sizeof e[0])) { /* a long one */
+            char buf[512];
+            size_t n = 0;
+            for (int i = 0; i < 60; i++) {
+                memcpy(buf + n, "long✓", 7);
+                n += 7;
+            }
+            set_bytes(c, buf, n);
+            return true;
+        }
+        return false;
+    }
+    case K_BINARY: {
+        static const unsigned char b3[] = {0xff, 0x00, 0x80};
+        static const unsigned char b1[] = {0x00};
+        static const unsigned char b4[] = {0xde, 0xad, 0xbe, 0xef};
+        switch (idx) {
+        case 0: set_bytes(c, "", 0); return true;
+        case 1: set_bytes(c, b1, 1); return true;
+        case 2: set_bytes(c, b3, 3); return true;
+        case 3: set_bytes(c, b4, 4); return true;
+        case 4: {
+            unsigned char buf[256];
+            for (int i = 0; i < 256; i++)
+                buf[i] = (unsigned char)i;
+            set_bytes(c, buf, 256);
+            return true;
+        }
+        default: return false;
+        }
+    }
+    case K_ENUM: {
+        static const char *const e[] = {"RED", "GREEN", "BLUE", "", "GRÜN", "紅"};
+        if (idx >= (int)(sizeof e / sizeof e[0]))
+            return false;
+        set_str(c, e[idx]);
+        return true;
+    }
+    case K_JSON: {
+        static const char *const e[] = {
+            "{}", "[]", "null", "0", "-1.5e3", "\"text\"", "true",
+            "{\"a\":[1,2,{\"b\":null}],\"ü\":\"✓\"}", "[\"x\",{\"y\":[]}]",
+        };
+        if (idx >= (int)(sizeof e / sizeof e[0]))
+            return false;
+        set_str(c, e[idx]);
+        return true;
+    }
+    case K_UUID:
+    case K_FIXED: {
+        unsigned char buf[16];
+        int w = t->width;
+        if (idx == 0)
+            memset(buf, 0, sizeof buf);
+        else if (idx == 1)
+            memset(buf, 0xff, sizeof buf);
+        else if (idx == 2) {
+            static const unsigned char u[16] = {0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x12, 0xd3,
+                                                0xa4, 0x56, 0x42, 0x66, 0x14, 0x17, 0x40, 0x00};
+            memcpy(buf, u, 16);
+        } else if (idx == 3) {
+            for (int i = 0; i < 16; i++)
+                buf[i] = (unsigned char)(i * 17);
+        } else
+            return false;
+        set_bytes(c, buf, (size_t)w);
+        return true;
+    }
+    case K_F16: {
+        static const uint16_t e[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7bff, 0xfbff,
+                                     0x0001, 0x8001, 0x0400, 0x3c00, 0xbc00, 0x3555, 0x03ff};
+        if (idx >= (int)(sizeof e / sizeof e[0]))
+            return false;
+        unsigned char b[2] = {(unsigned char)(e[idx] & 0xff), (unsigned char)(e[idx] >> 8)};
+        set_bytes(c, b, 2);
+        return true;
+    }
+    case K_DATE: {
+        /* 0001-01-01 .. 9999-12-31, the epoch, around it, a leap day */
+        static const int32_t e[] = {0, -1, 1, -719162, 2932896, 11016, 19782, -25567};
+        if (idx >= (int)(sizeof e / sizeof e[0]))
+            return false;
+        c->i32 = e[idx];
+        c->i64 = e[idx];
+        return true;
+    }
+    case K_TIME: {
+        int64_t ups = time_units_per_second(t->unit);
+        int64_t e[] = {0, 86400 * ups - 1, 1, 43200 * ups, 3600 * ups + 1};
+        if (idx >= (int)(sizeof e / sizeof e[0]))
+            return false;
+        c->i64 = e[idx];
+        c->i32 = (int32_t)e[idx];
+        return true;
+    }
+    case K_TS: {
+        int64_t ups = time_units_per_second(t->unit);
+        int64_t e[] = {0, -1, 1, 7000000000ll * ups, -7000000000ll * ups,
+                       951782400ll * ups, 1700000000ll * ups + ups / 3};
+        if (idx >= (int)(sizeof e / sizeof e[0]))
+            return false;
+        c->i64 = e[idx];
+        return true;
+    }
+    case K_DEC: {
+        char nines[64];
+        memset(nines, '9', (size_t)t->precision);
+        nines[t->precision] = 0;
+        switch (idx) {
+        case 0: set_decimal_digits(t, c, false, "0"); return true;
+        case 1: set_decimal_digits(t, c, false, nines); return true;
+        case 2: set_decimal_digits(t, c, true, nines); return true;
+        case 3: set_decimal_digits(t, c, false, "1"); return true;
+        case 4: set_decimal_digits(t, c, true, "1"); return true;
+        case 5: set_decimal_digits(t, c, true, "5"); return true;
+        case 6: {
+            char d[64];
+            int n = t->precision < 5 ? t->precision : 5;
+            memcpy(d, "12345", (size_t)n);
+            d[n] = 0;
+            set_decimal_digits(t, c, true, d);
+            return true;
+        }
+        default: return false;
+        }
+    }
+    }
+    return false;
+}
+
+/* A random value over the type's whole domain (high cardinality). */
+static void gen_random(const tspec *t, rng *r, cell *c)
+{
+    memset(c, 0, sizeof *c);
+    switch (t->kind) {
+    case K_BOOL:
+        c->b = rnext(r) & 1;
+        break;
+    case K_INT: {
+        uint64_t bits = rnext(r);
+        int64_t v;
+        if (t->bits == 64)
+            v = (int64_t)bits;
+        else if (t->is_signed) {
+            uint64_t m = 1ull << t->bits;
+            uint64_t u = bits & (m - 1);
+            v = u >= (m >> 1) ? (int64_t)u - (int64_t)m : (int64_t)u;
+        } else
+            v = (int64_t)(bits & ((1ull << t->bits) - 1));
+        /* unsigned: lean to the top of the range */
+        if (!t->is_signed && rchance(r, 30)) {
+            uint64_t mx = t->bits == 64 ? UINT64_MAX : (1ull << t->bits) - 1;
+            v = (int64_t)(mx - (rnext(r) % (t->bits == 8 ? 64 : 100000)));
+        }
+        c->i64 = v;
+        c->i32 = (int32_t)(uint32_t)(uint64_t)v;
+        break;
+    }
+    case K_FLOAT:
+        if (rchance(r, 50)) {
+            uint32_t u = (uint32_t)rnext(r);
+            memcpy(&c->f, &u, 4);
+        } else {
+            c->f = (float)rrange(r, -1000000, 1000000) / 64.0f;
+        }
+        break;
+    case K_DOUBLE:
+        if (rchance(r, 50)) {
+            uint64_t u = rnext(r);
+            memcpy(&c->d, &u, 8);
+        } else {
+            c->d = (double)rrange(r, -1000000000, 1000000000) / 1000.0;
+        }
+        break;
+    case K_STRING: {
+        char buf[4 * 60 + 8];
+        size_t n = 0;
+        put_utf8_random(r, buf, &n, rchance(r, 5) ? 60 : 12);
+        set_bytes(c, buf, n);
+        break;
+    }
+    case K_BINARY: {
+        unsigned char buf[48];
+        size_t n = (size_t)rbelow(r, sizeof buf + 1);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (unsigned char)rnext(r);
+        set_bytes(c, buf, n);
+        break;
+    }
+    case K_ENUM: {
+        char buf[32];
+        snprintf(buf, sizeof buf, "VALUE_%05u", (unsigned)rbelow(r, 100000));
+        set_str(c, buf);
+        break;
+    }
+    case K_JSON: {
+        char name[4 * 12 + 8];
+        size_t n = 0;
+        put_utf8_random(r, name, &n, 8);
+        name[n] = 0;
+        /* keep it valid JSON: drop quote, backslash and control chars */
+        for (size_t i = 0; i < n; i++)
+            if (name[i] == '"' || name[i] == '\\' || name[i] == '\t')
+                name[i] = '_';
+        char buf[160];
+        snprintf(buf, sizeof buf, "{\"id\":%u,\"name\":\"%s\",\"v\":[%d,%d.5],\"ok\":%s}",
+                 (unsigned)rbelow(r, 1000000), name, (int)rrange(r, -999, 999),
+                 (int)rrange(r, -99, 99), rchance(r, 50) ? "true" : "false");
+        set_str(c, buf);
+        break;
+    }
+    case K_UUID:
+    case K_FIXED: {
+        unsigned char buf[16];
+        for (int i = 0; i < t->width; i++)
+            buf[i] = (unsigned char)rnext(r);
+        if (t->kind == K_UUID) { /* version 4, variant 1 */
+            buf[6] = (unsigned char)((buf[6] & 0x0f) | 0x40);
+            buf[8] = (unsigned char)((buf[8] & 0x3f) | 0x80);
+        }
+        set_bytes(c, buf, (size_t)t->width);
+        break;
+    }
+    case K_F16: {
+        uint16_t h = (uint16_t)rnext(r);
+        unsigned char b[2] = {(unsigned char)(h & 0xff), (unsigned char)(h >> 8)};
+        set_bytes(c, b, 2);
+        break;
+    }
+    case K_DATE:
+        c->i32 = (int32_t)rrange(r, -719162, 2932896);
+        c->i64 = c->i32;
+        break;
+    case K_TIME:
+        c->i64 = rrange(r, 0, 86400 * time_units_per_second(t->unit) - 1);
+        c->i32 = (int32_t)c->i64;
+        break;
+    case K_TS: {
+        int64_t ups = time_units_per_second(t->unit);
+        c->i64 = rrange(r, -7000000000ll * ups, 7000000000ll * ups);
+        break;
+    }
+    case K_DEC: {
+        char d[64];
+        int n = 1 + (int)rbelow(r, (uint64_t)t->precision);
+        if (rchance(r, 40))
+            n = t->precision;
+        for (int i = 0; i < n; i++)
+            d[i] = (char)('0' + rbelow(r, 10));
+        d[n] = 0;
+        set_decimal_digits(t, c, rchance(r, 50), d);
+        break;
+    }
+    }
+}
+
+/*----------------------------------------------------------------------
+ *  Canonical JSON of a value
+ *--------------------------------------------------------------------*/
+
+static void emit_double(sbuf *s, double v, int digits)
+{
+    if (isnan(v))
+        sb_puts(s, "\"NaN\"");
+    else if (isinf(v))
+        sb_puts(s, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+    else if (v == 0 && signbit(v))
+        sb_puts(s, "\"-0\"");
+    else
+        sb_printf(s, "%.*g", digits, v);
+}
+
+static double half_to_double(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    double v;
+    if (e == 0)
+        v = ldexp((double)f, -24);
+    else if (e == 31)
+        v = f ? NAN : INFINITY;
+    else
+        v = ldexp((double)(f + 1024), e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Big-endian two's complement bytes -> signed decimal digit string. */
+static void be_twos_to_digits(const unsigned char *b, size_t w, bool *neg, char *out)
+{
+    unsigned char m[64];
+    memcpy(m, b, w);
+    *neg = (m[0] & 0x80) != 0;
+    if (*neg) {
+        unsigned carry = 1;
+        for (size_t i = w; i-- > 0;) {
+            unsigned v = (unsigned)(unsigned char)~m[i] + carry;
+            m[i] = (unsigned char)(v & 0xff);
+            carry = v >> 8;
+        }
+    }
+    char rev[128];
+    size_t nd = 0;
+    for (;;) {
+        bool zero = true;
+        unsigned rem = 0;
+        for (size_t i = 0; i < w; i++) {
+            unsigned cur = rem * 256 + m[i];
+            m[i] = (unsigned char)(cur / 10);
+            rem = cur % 10;
+            if (m[i])
+                zero = false;
+        }
+        rev[nd++] = (char)('0' + rem);
+        if (zero)
+            break;
+    }
+    for (size_t i = 0; i < nd; i++)
+        out[i] = rev[nd - 1 - i];
+    out[nd] = 0;
+}
+
+static void emit_decimal_text(sbuf *s, bool neg, const char *digits, int scale)
+{
+    char buf[160];
+    size_t nd = strlen(digits);
+    size_t k = 0;
+    if (neg && strcmp(digits, "0") != 0)
+        buf[k++] = '-';
+    if (scale == 0) {
+        memcpy(buf + k, digits, nd);
+        k += nd;
+    } else {
+        size_t need = (size_t)scale + 1; /* at least one integer digit */
+        size_t pad = nd < need ? need - nd : 0;
+        char full[160];
+        memset(full, '0', pad);
+        memcpy(full + pad, digits, nd);
+        size_t nf = pad + nd;
+        memcpy(buf + k, full, nf - (size_t)scale);
+        k += nf - (size_t)scale;
+        buf[k++] = '.';
+        memcpy(buf + k, full + nf - (size_t)scale, (size_t)scale);
+        k += (size_t)scale;
+    }
+    buf[k] = 0;
+    sb_printf(s, "\"%s\"", buf);
+}
+
+static void emit_value(sbuf *s, const tspec *t, const cell *c)
+{
+    if (c->null) {
+        sb_puts(s, "null");
+        return;
+    }
+    switch (t->kind) {
+    case K_BOOL: sb_puts(s, c->b ? "true" : "false"); break;
+    case K_INT:
+        if (t->is_signed)
+            sb_printf(s, "\"%lld\"", (long long)c->i64);
+        else if (t->bits == 64)
+            sb_printf(s, "\"%llu\"", (unsigned long long)(uint64_t)c->i64);
+        else
+            sb_printf(s, "\"%lu\"", (unsigned long)(uint32_t)c->i32);
+        break;
+    case K_FLOAT: emit_double(s, (double)c->f, 9); break;
+    case K_DOUBLE: emit_double(s, c->d, 17); break;
+    case K_STRING:
+    case K_ENUM:
+    case K_JSON: sb_json_str(s, c->bytes, c->len); break;
+    case K_BINARY:
+    case K_FIXED: sb_hex(s, c->bytes, c->len); break;
+    case K_UUID: {
+        static const char hx[] = "0123456789abcdef";
+        char u[40];
+        size_t k = 0;
+        for (int i = 0; i < 16; i++) {
+            if (i == 4 || i == 6 || i == 8 || i == 10)
+                u[k++] = '-';
+            u[k++] = hx[c->bytes[i] >> 4];
+            u[k++] = hx[c->bytes[i] & 15];
+        }
+        u[k] = 0;
+        sb_printf(s, "\"%s\"", u);
+        break;
+    }
+    case K_F16: emit_double(s, half_to_double((uint16_t)(c->bytes[0] | (c->bytes[1] << 8))), 17); break;
+    case K_DATE: sb_printf(s, "\"%ld\"", (long)c->i32); break;
+    case K_TIME:
+    case K_TS: sb_printf(s, "\"%lld\"", (long long)c->i64); break;
+    case K_DEC: {
+        char digits[128];
+        bool neg;
+        if (phys_of(t) == INLAY_FIXED_LEN_BYTE_ARRAY) {
+            be_twos_to_digits(c->bytes, c->len, &neg, digits);
+        } else {
+            int64_t v = phys_of(t) == INLAY_INT32 ? c->i32 : c->i64;
+            neg = v < 0;
+            snprintf(digits, sizeof digits, "%llu",
+                     neg ? (unsigned long long)(-(uint64_t)v) : (unsigned long long)v);
+        }
+        emit_decimal_text(s, neg, digits, t->scale);
+        break;
+    }
+    }
+}
+
+/*----------------------------------------------------------------------
+ *  Columns of a file and how they are appended
+ *--------------------------------------------------------------------*/
+
+enum nullmode {
+    NM_REQUIRED,   /* required column, levels NULL */
+    NM_DEF,        /* optional, nulls given by def levels */
+    NM_VALIDITY,   /* optional, nulls given by an Arrow-style validity bitmap */
+};
+
+typedef struct column {
+    char name[48];
+    const tspec *t;
+    inlay_encoding_choice enc;
+    enum nullmode nm;
+    bool all_null;
+    cell *cells;
+    size_t next;       /* rows appended so far */
+    int index;         /* leaf index in the schema */
+} column;
+
+enum encmode { E_DICT, E_PLAIN, E_FALLBACK, E_AUTO };
+
+static const char *encmode_name(enum encmode e)
+{
+    return e == E_DICT ? "dictionary" : e == E_PLAIN ? "plain" : e == E_FALLBACK ? "fallback" : "auto";
+}
+
+static const char *encmode_short(enum encmode e)
+{
+    return e == E_DICT ? "dict" : e == E_PLAIN ? "plain" : e == E_FALLBACK ? "fallback" : "auto";
+}
+
+/* Generate a column's values.
+ *  E_DICT:     draws from a pool of ~24 values (edges first): low cardinality
+ *  E_PLAIN/E_AUTO: random over the whole domain, with edges sprinkled in
+ *  E_FALLBACK: each row group starts with a stretch of pool values, then turns
+ *              high-cardinality, so the dictionary overflows mid-chunk */
+static void gen_column(column *col, size_t rows, enum encmode em, size_t rg_rows,
+                       size_t page_rows, rng *r, int null_variant)
+{
+    const tspec *t = col->t;
+    cell pool[32];
+    int npool = 0;
+    while (npool < 24 && gen_edge(t, npool, &pool[npool]))
+        npool++;
+    int nedges = npool;
+    while (npool < 24)
+        gen_random(t, r, &pool[npool++]);
+
+    col->cells = xcalloc(rows, sizeof(cell));
+    for (size_t i = 0; i < rows; i++) {
+        cell *c = &col->cells[i];
+        switch (em) {
+        case E_DICT:
+            *c = pool[rbelow(r, (uint64_t)npool)];
+            break;
+        case E_FALLBACK:
+            if (t->kind != K_BOOL && i % rg_rows < rg_rows / 4) {
+                *c = pool[rbelow(r, (uint64_t)npool)];
+                break;
+            }
+            /* fall through */
+        case E_PLAIN:
+        case E_AUTO:
+            if (rchance(r, 4))
+                *c = pool[rbelow(r, (uint64_t)nedges)];
+            else
+                gen_random(t, r, c);
+            break;
+        }
+    }
+    /* make sure every edge value occurs at least once (rows permitting) */
+    if (em != E_FALLBACK)
+        for (int e = 0; e < nedges && (size_t)e * 7 + 5 < rows; e++)
+            col->cells[(size_t)e * 7 + 5] = pool[e];
+
+    if (col->nm == NM_REQUIRED)
+        return;
+    if (col->all_null) {
+        for (size_t i = 0; i < rows; i++)
+            col->cells[i].null = true;
+        return;
+    }
+    /* nulls at the start, at the end, scattered in the middle, and one
+     * stretch long enough to fill several whole pages */
+    size_t run_len = 3 * page_rows + 17;
+    size_t run_at = rows / 4;
+    if (null_variant && (2 * rows) / 3 > run_len / 2)
+        run_at = (2 * rows) / 3 - run_len / 2;
+    for (size_t i = 0; i < rows; i++) {
+        bool nul = rchance(r, 15);
+        if (i < 3 || i + 3 >= rows)
+            nul = true;
+        if (i >= run_at && i < run_at + run_len)
+            nul = true;
+        if (i == 3 || i + 4 == rows)
+            nul = false; /* a value right after/before the edge nulls */
+        col->cells[i].null = nul;
+    }
+}
+
+static const char *g_file; /* for messages */
+
+static void check(inlay_writer *w, int st, const char *what, const column *col)
+{
+    if (st != INLAY_OK)
+        die("%s: %s%s%s failed: %s (%s)", g_file, what, col ? " of column " : "",
+            col ? col->name : "", inlay_strerror(st), w ? inlay_writer_errmsg(w) : "");
+}
+
+/* Append rows [a, a+n) of a column in one call. */
+static void append_batch(inlay_writer *w, column *col, size_t a, size_t n, rng *r)
+{
+    const tspec *t = col->t;
+    const cell *cells = col->cells + a;
+    inlay_levels lv;
+    memset(&lv, 0, sizeof lv);
+    const inlay_levels *plv = NULL;
+    int16_t *def = NULL;
+    uint8_t *validity = NULL;
+    size_t nnull = 0;
+    for (size_t i = 0; i < n; i++)
+        nnull += cells[i].null;
+
+    bool spaced = false;
+    if (col->nm == NM_DEF && (nnull > 0 || rchance(r, 50))) {
+        def = xmalloc(n * sizeof *def);
+        for (size_t i = 0; i < n; i++)
+            def[i] = cells[i].null ? 0 : 1;
+        lv.def = def;
+        plv = &lv;
+    } else if (col->nm == NM_VALIDITY && (nnull > 0 || rchance(r, 50))) {
+        validity = xcalloc((n + 7) / 8, 1);
+        for (size_t i = 0; i < n; i++)
+            if (!cells[i].null)
+                validity[i / 8] |= (uint8_t)(1u << (i % 8));
+        lv.validity = validity;
+        plv = &lv;
+        spaced = true;
+    }
+    if (!plv && nnull)
+        die("internal: nulls without levels");
+
+    /* the values: dense (one per present value) or spaced (one per row, null
+     * slots hold junk that must be ignored) */
+    size_t nv = spaced ? n : n - nnull;
+    cell *vals = xcalloc(nv, sizeof(cell));
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!cells[i].null)
+            vals[k++] = cells[i];
+        else if (spaced)
+            gen_random(t, r, &vals[k++]); /* junk */
+    }
+    if (k != nv)
+        die("internal: value count");
+
+    int st = INLAY_ERR_ARGUMENT;
+    switch (phys_of(t)) {
+    case INLAY_BOOLEAN: {
+        bool *v = xcalloc(nv, sizeof *v);
+        for (size_t i = 0; i < nv; i++)
+            v[i] = vals[i].b;
+        st = inlay_writer_append_bool(w, col->index, v, n, plv);
+        free(v);
+        break;
+    }
+    case INLAY_INT32: {
+        int32_t *v = xcalloc(nv, sizeof *v);
+        for (size_t i = 0; i < nv; i++)
+            v[i] = vals[i].i32;
+        st = inlay_writer_append_i32(w, col->index, v, n, plv);
+        free(v);
+        break;
+    }
+    case INLAY_INT64: {
+        int64_t *v = xcalloc(nv, sizeof *v);
+        for (size_t i = 0; i < nv; i++)
+            v[i] = vals[i].i64;
+        st = inlay_writer_append_i64(w, col->index, v, n, plv);
+        free(v);
+        break;
+    }
+    case INLAY_FLOAT: {
+        float *v = xcalloc(nv, sizeof *v);
+        for (size_t i = 0; i < nv; i++)
+            v[i] = vals[i].f;
+        st = inlay_writer_append_float(w, col->index, v, n, plv);
+        free(v);
+        break;
+    }
+    case INLAY_DOUBLE: {
+        double *v = xcalloc(nv, sizeof *v);
+        for (size_t i = 0; i < nv; i++)
+            v[i] = vals[i].d;
+        st = inlay_writer_append_double(w, col->index, v, n, plv);
+        free(v);
+        break;
+    }
+    case INLAY_BYTE_ARRAY:
+    case INLAY_FIXED_LEN_BYTE_ARRAY: {
+        inlay_bytes *v = xcalloc(nv, sizeof *v);
+        for (size_t i = 0; i < nv; i++) {
+            v[i].data = vals[i].bytes;
+            v[i].len = vals[i].len;
+        }
+        st = inlay_writer_append_bytes(w, col->index, v, n, plv);
+        free(v);
+        break;
+    }
+    }
+    char what[64];
+    snprintf(what, sizeof what, "append of rows %zu..%zu", a, a + n);
+    check(w, st, what, col);
+    free(vals);
+    free(def);
+    free(validity);
+    col->next = a + n;
+}
+
+/* Batch sizes: mostly small and uneven, sometimes exactly a page, sometimes
+ * large, so batches straddle page and row-group boundaries. */
+static size_t batch_size(rng *r, size_t page_rows)
+{
+    switch (rbelow(r, 8)) {
+    case 0: return 1;
+    case 1: return page_rows;
+    case 2: return 700 + (size_t)rbelow(r, 400);
+    default: return 1 + (size_t)rbelow(r, 300);
+    }
+}
+
+/*----------------------------------------------------------------------
+ *  One file
+ *--------------------------------------------------------------------*/
+
+typedef struct fspec {
+    char name[128];
+    column *cols;
+    int ncols;
+    size_t rows;
+    enum encmode em;
+    bool zstd;
+    size_t page_rows, page_bytes, rg_rows, dict_bytes;
+    bool column_at_a_time;  /* append each column whole, one after another */
+    bool memory_sink;       /* write through inlay_buffer_sink */
+    const inlay_kv *kv;
+    size_t nkv;
+} fspec;
+
+static const char *g_outdir;
+static int g_files;
+
+static void emit_json(const fspec *f, inlay_writer *w)
+{
+    sbuf s = {0};
+    sb_printf(&s, "{\n\"name\":\"%s\",\n\"rows\":%zu,\n", f->name, f->rows);
+    sb_printf(&s, "\"compression\":\"%s\",\n\"encoding\":\"%s\",\n",
+              f->zstd ? "ZSTD" : "UNCOMPRESSED", encmode_name(f->em));
+    sb_printf(&s, "\"options\":{\"page_rows\":%zu,\"page_bytes\":%zu,\"row_group_rows\":%zu,"
+                  "\"dictionary_bytes\":%zu,\"column_at_a_time\":%s,\"memory_sink\":%s},\n",
+              f->page_rows, f->page_bytes, f->rg_rows, f->dict_bytes,
+              f->column_at_a_time ? "true" : "false", f->memory_sink ? "true" : "false");
+    sb_printf(&s, "\"expect\":{\"row_groups\":%zu},\n", (f->rows + f->rg_rows - 1) / f->rg_rows);
+    sb_printf(&s, "\"writer\":{\"rows\":%llu,\"row_groups\":%llu,\"bytes\":%llu},\n",
+              (unsigned long long)inlay_writer_rows(w),
+              (unsigned long long)inlay_writer_row_groups(w),
+              (unsigned long long)inlay_writer_bytes(w));
+    sb_printf(&s, "\"created_by\":\"inlay version %s\",\n", inlay_version());
+    if (f->nkv) {
+        sb_puts(&s, "\"key_value_metadata\":{");
+        for (size_t i = 0; i < f->nkv; i++) {
+            if (i)
+                sb_puts(&s, ",");
+            sb_json_str(&s, (const unsigned char *)f->kv[i].key, strlen(f->kv[i].key));
+            sb_puts(&s, ":");
+            sb_json_str(&s, (const unsigned char *)f->kv[i].value, strlen(f->kv[i].value));
+        }
+        sb_puts(&s, "},\n");
+    }
+    sb_puts(&s, "\"columns\":[\n");
+    for (int c = 0; c < f->ncols; c++) {
+        const column *col = &f->cols[c];
+        sb_printf(&s, "%s{\"name\":\"%s\",", c ? ",\n" : "", col->name);
+        emit_type(&s, col->t);
+        sb_printf(&s, ",\"nullable\":%s,\"all_null\":%s,\"encoding\":\"%s\",\"values\":[",
+                  col->nm == NM_REQUIRED ? "false" : "true", col->all_null ? "true" : "false",
+                  col->enc == INLAY_ENCODING_PLAIN ? "plain"
+                  : col->enc == INLAY_ENCODING_DICTIONARY ? "dictionary" : "auto");
+        for (size_t i = 0; i < f->rows; i++) {
+            if (i)
+                sb_puts(&s, i % 16 ? "," : ",\n");
+            emit_value(&s, col->t, &col->cells[i]);
+        }
+        sb_puts(&s, "]}");
+    }
+    sb_puts(&s, "\n]\n}\n");
+
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.json", g_outdir, f->name);
+    write_file(path, s.p, s.len);
+    free(s.p);
+}
+
+static void write_parquet(fspec *f, rng *r)
+{
+    g_file = f->name;
+    inlay_schema *s = inlay_schema_create(NULL);
+    if (!s)
+        die("%s: inlay_schema_create failed", f->name);
+    for (int c = 0; c < f->ncols; c++) {
+        column *col = &f->cols[c];
+        inlay_column_options co;
+        inlay_column_options_init(&co);
+        co.encoding = col->enc;
+        int id = inlay_schema_add(s, 0, col->name,
+                                  col->nm == NM_REQUIRED ? INLAY_REQUIRED : INLAY_OPTIONAL,
+                                  col->t->type, &co);
+        if (id <= 0)
+            die("%s: inlay_schema_add(%s) failed: %s", f->name, col->name, inlay_schema_errmsg(s));
+    }
+    if (inlay_schema_num_columns(s) != f->ncols)
+        die("%s: schema has %d leaves, expected %d", f->name, inlay_schema_num_columns(s), f->ncols);
+
+    inlay_options o;
+    inlay_options_init(&o);
+    o.compression = f->zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
+    o.page_rows = f->page_rows;
+    o.page_bytes = f->page_bytes;
+    o.row_group_rows = f->rg_rows;
+    o.dictionary_bytes = f->dict_bytes;
+    o.metadata = f->kv;
+    o.metadata_count = f->nkv;
+
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.parquet", g_outdir, f->name);
+    inlay_writer *w = NULL;
+    inlay_buffer buf;
+    int st;
+    if (f->memory_sink) {
+        inlay_buffer_init(&buf, NULL);
+        st = inlay_writer_open(&w, inlay_buffer_sink(&buf), s, &o);
+    } else {
+        st = inlay_writer_open_file(&w, path, s, &o);
+    }
+    check(w, st, "open", NULL);
+    inlay_schema_free(s);
+
+    for (int c = 0; c < f->ncols; c++) {
+        f->cols[c].index = inlay_writer_column(w, f->cols[c].name);
+        if (f->cols[c].index != c)
+            die("%s: inlay_writer_column(%s) = %d, expected %d", f->name, f->cols[c].name,
+                f->cols[c].index, c);
+        f->cols[c].next = 0;
+    }
+
+    if (f->column_at_a_time) {
+        for (int c = 0; c < f->ncols; c++)
+            while (f->cols[c].next < f->rows) {
+                size_t a = f->cols[c].next, n = batch_size(r, f->page_rows);
+                append_batch(w, &f->cols[c], a, n < f->rows - a ? n : f->rows - a, r);
+            }
+    } else {
+        /* round robin: each column its own batch sizes, so the columns run
+         * ahead of one another by up to a batch */
+        bool more = true;
+        while (more) {
+            more = false;
+            for (int c = 0; c < f->ncols; c++) {
+                column *col = &f->cols[c];
+                if (col->next >= f->rows)
+                    continue;
+                size_t a = col->next, n = batch_size(r, f->page_rows);
+                append_batch(w, col, a, n < f->rows - a ? n : f->rows - a, r);
+                more = true;
+            }
+        }
+    }
+    if (inlay_writer_rows(w) != f->rows)
+        die("%s: inlay_writer_rows = %llu before close, expected %zu", f->name,
+            (unsigned long long)inlay_writer_rows(w), f->rows);
+    check(w, inlay_writer_close(w), "close", NULL);
+    if (f->memory_sink) {
+        if (buf.len != inlay_writer_bytes(w))
+            die("%s: memory sink holds %zu bytes, writer says %llu", f->name, buf.len,
+                (unsigned long long)inlay_writer_bytes(w));
+        write_file(path, buf.data, buf.len);
+        inlay_buffer_free(&buf);
+    } else {
+        struct stat st_;
+        if (stat(path, &st_) != 0)
+            die("%s: not published after close: %s", path, strerror(errno));
+        if ((uint64_t)st_.st_size != inlay_writer_bytes(w))
+            die("%s: file has %lld bytes, writer says %llu", path, (long long)st_.st_size,
+                (unsigned long long)inlay_writer_bytes(w));
+    }
+    emit_json(f, w);
+    inlay_writer_free(w);
+    g_files++;
+}
+
+static void free_file(fspec *f)
+{
+    for (int c = 0; c < f->ncols; c++)
+        free(f->cols[c].cells);
+    free(f->cols);
+    arena_reset();
+}
+
+static column *add_col(fspec *f, int *cap, const char *name, const tspec *t,
+                       inlay_encoding_choice enc, enum nullmode nm, bool all_null)
+{
+    if (f->ncols == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        f->cols = realloc(f->cols, (size_t)*cap * sizeof(column));
+        if (!f->cols)
+            die("out of memory");
+    }
+    column *c = &f->cols[f->ncols++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->t = t;
+    c->enc = enc;
+    c->nm = nm;
+    c->all_null = all_null;
+    return c;
+}
+
+static inlay_encoding_choice enc_choice(enum encmode em)
+{
+    return em == E_DICT ? INLAY_ENCODING_DICTIONARY : em == E_PLAIN ? INLAY_ENCODING_PLAIN
+                                                                    : INLAY_ENCODING_AUTO;
+}
+
+/* The main matrix: one type per file, four columns (required; optional with
+ * def levels; optional with validity bitmaps; optional and all null). */
+static void matrix_file(const tspec *t, enum encmode em, bool zstd)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "%s__%s__%s", t->tag, encmode_short(em),
+             zstd ? "zstd" : "none");
+    rng r;
+    rng_seed_str(&r, f.name);
+
+    static const size_t rows_choice[] = {2000, 2500, 3001};
+    static const size_t page_rows_choice[] = {100, 256, 500};
+    static const size_t page_bytes_choice[] = {1024, 4096, 65536};
+    f.rows = rows_choice[rbelow(&r, 3)];
+    f.page_rows = page_rows_choice[rbelow(&r, 3)];
+    f.page_bytes = page_bytes_choice[rbelow(&r, 3)];
+    f.em = em;
+    f.zstd = zstd;
+    if (em == E_FALLBACK) {
+        f.rg_rows = 2000;
+        /* 1- and 2-byte values: a smaller dictionary limit, so that the
+         * high-cardinality stretch still overflows it */
+        bool small = (t->kind == K_INT && t->bits == 8) || t->kind == K_F16;
+        f.dict_bytes = small ? 512 : 4096;
+    } else {
+        static const size_t rg_choice[] = {700, 1000, 1500};
+        f.rg_rows = rg_choice[rbelow(&r, 3)];
+        f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    }
+    f.column_at_a_time = rchance(&r, 20);
+
+    int cap = 0;
+    inlay_encoding_choice enc = enc_choice(em);
+    add_col(&f, &cap, "req", t, enc, NM_REQUIRED, false);
+    add_col(&f, &cap, "opt_def", t, enc, NM_DEF, false);
+    add_col(&f, &cap, "opt_validity", t, enc, NM_VALIDITY, false);
+    add_col(&f, &cap, "all_null", t, enc, rchance(&r, 50) ? NM_DEF : NM_VALIDITY, true);
+    for (int c = 0; c < f.ncols; c++)
+        gen_column(&f.cols[c], f.rows, em, f.rg_rows, f.page_rows, &r, c == 2);
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+/* Every type side by side in one file: required and optional columns of each,
+ * appended one whole column after another. */
+static void wide_file(const char *name, enum encmode em, bool zstd, bool column_at_a_time,
+                      bool memory_sink, size_t rows, const inlay_kv *kv, size_t nkv)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "%s", name);
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.rows = rows;
+    f.page_rows = 400;
+    f.page_bytes = 8192;
+    f.rg_rows = 1800;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.em = em;
+    f.zstd = zstd;
+    f.column_at_a_time = column_at_a_time;
+    f.memory_sink = memory_sink;
+    f.kv = kv;
+    f.nkv = nkv;
+    int cap = 0;
+    for (int i = 0; i < g_ntypes; i++) {
+        char nm[48];
+        snprintf(nm, sizeof nm, "r_%s", g_types[i].tag);
+        add_col(&f, &cap, nm, &g_types[i], enc_choice(em), NM_REQUIRED, false);
+        snprintf(nm, sizeof nm, "o_%s", g_types[i].tag);
+        add_col(&f, &cap, nm, &g_types[i], enc_choice(em), i % 2 ? NM_DEF : NM_VALIDITY, false);
+    }
+    for (int c = 0; c < f.ncols; c++)
+        gen_column(&f.cols[c], f.rows, em, f.rg_rows, f.page_rows, &r, c % 4 == 1);
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+/* A small file through the memory sink, a file with key-value metadata, a
+ * file with no rows and one with a single row. */
+static void special_files(void)
+{
+    static const inlay_kv kv[] = {
+        {"inlay.test", "interop"},
+        {"unicode", "Ærøskøbing ✓ 日本"},
+        {"empty", ""},
+        {"json", "{\"a\":[1,2,3]}"},
+    };
+    wide_file("special__wide__memory_sink", E_AUTO, true, false, true, 1200, NULL, 0);
+    wide_file("special__wide__kv_metadata", E_AUTO, false, false, false, 50, kv,
+              sizeof kv / sizeof kv[0]);
+    wide_file("special__wide__column_at_a_time", E_AUTO, true, true, false, 5000, NULL, 0);
+    wide_file("special__wide__plain", E_PLAIN, true, false, false, 3000, NULL, 0);
+    wide_file("special__wide__one_row", E_AUTO, true, false, false, 1, NULL, 0);
+}
+
+static void empty_file(void)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "special__empty");
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.rows = 0;
+    f.page_rows = 100;
+    f.page_bytes = 4096;
+    f.rg_rows = 1000;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.em = E_AUTO;
+    f.zstd = true;
+    int cap = 0;
+    add_col(&f, &cap, "id", &g_types[4], INLAY_ENCODING_AUTO, NM_REQUIRED, false); /* int64 */
+    for (int i = 0; i < g_ntypes; i++)
+        if (g_types[i].kind == K_STRING)
+            add_col(&f, &cap, "name", &g_types[i], INLAY_ENCODING_AUTO, NM_DEF, false);
+    for (int c = 0; c < f.ncols; c++)
+        f.cols[c].cells = xcalloc(1, sizeof(cell));
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
+        return 2;
+    }
+    g_outdir = argv[1];
+    if (mkdir(g_outdir, 0777) != 0 && errno != EEXIST)
+        die("cannot create %s: %s", g_outdir, strerror(errno));
+
+    build_types();
+    if (strcmp(g_types[4].tag, "int64") != 0)
+        die("internal: type table order");
+
+    for (int i = 0; i < g_ntypes; i++) {
+        const tspec *t = &g_types[i];
+        for (int e = E_DICT; e <= E_FALLBACK; e++) {
+            enum encmode em = (enum encmode)e;
+            if (t->kind == K_BOOL && em != E_PLAIN)
+                em = e == E_DICT ? E_AUTO : E_PLAIN; /* booleans are not dictionary encoded */
+            if (t->kind == K_BOOL && e == E_FALLBACK)
+                continue;
+            for (int z = 0; z < 2; z++)
+                matrix_file(t, em, z == 1);
+        }
+    }
+    special_files();
+    empty_file();
+    printf("interop_fixtures: wrote %d files to %s\n", g_files, g_outdir);
+    return 0;
+}
