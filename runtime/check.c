@@ -39,8 +39,27 @@ int check_levels(const column *c, const int16_t *def, const int16_t *rep, size_t
     return 0;
 }
 
+/* True when no byte of p[0..n) has its high bit set. */
+static bool all_ascii(const uint8_t *p, size_t n)
+{
+    uint64_t acc = 0, w;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            memcpy(&w, p + i, 8);
+            acc |= w;
+        }
+        memcpy(&w, p + n - 8, 8);   /* the tail, overlapping */
+        acc |= w;
+    } else {
+        for (size_t i = 0; i < n; i++) acc |= p[i];
+    }
+    return !(acc & 0x8080808080808080ull);
+}
+
 bool check_utf8(const uint8_t *p, size_t n)
 {
+    if (INLAY_LIKELY(all_ascii(p, n))) return true;
     size_t i = 0;
     while (i < n) {
         /* ASCII fast path, 8 bytes at a time */

@@ -52,6 +52,7 @@ int column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
     c->width = physical_width(c->type);
     c->statistics = node->opts.statistics;
     c->dict_allowed = c->type->physical != INLAY_BOOLEAN && node->opts.encoding != INLAY_ENCODING_PLAIN;
+    c->cost_check = node->opts.encoding == INLAY_ENCODING_AUTO;
     c->use_dict = c->dict_allowed;
     if (is_bytes(c))
         memo_bytes_init(&c->memo_bytes, A(e),
@@ -126,9 +127,73 @@ static int put_levels(buf *out, const inlay_allocator *a, const buf *levels, siz
     return 0;
 }
 
+/* The page's values PLAIN-encoded from their dictionary indices, into out. */
+static int materialize_plain(column *c, column_env *e, buf *out)
+{
+    const uint32_t *idx = (const uint32_t *)c->vals.data;
+    const size_t n = c->page_values;
+    out->len = 0;
+    if (!is_bytes(c)) {
+        if (buf_reserve(out, A(e), n * c->width)) return INLAY_ERR_NOMEM;
+        const uint8_t *dict = c->memo_fixed.values.data;
+        for (size_t i = 0; i < n; i++) memcpy(out->data + i * c->width, dict + idx[i] * c->width, c->width);
+        out->len = n * c->width;
+        return 0;
+    }
+    const size_t prefix = c->memo_bytes.fixed_width ? 0 : 4;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *v = memo_bytes_value(&c->memo_bytes, idx[i], &len);
+        if (buf_append(out, A(e), v - prefix, prefix + len)) return INLAY_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* Before the first dictionary page of a chunk is committed: keep the
+ * dictionary only if dictionary + indices would be smaller than PLAIN
+ * (the parquet-mr rule). Otherwise the page goes out PLAIN and so does the
+ * rest of the chunk. */
+static int dictionary_pays(column *c, column_env *e, bool *pays)
+{
+    *pays = true;
+    if (c->dict_used || !c->cost_check || c->page_values == 0) return 0;
+    size_t dict = dict_bytes(c);
+    size_t indices = c->page_values * (size_t)index_bit_width(c) / 8 + 1;
+    size_t plain;
+    if (!is_bytes(c) || c->memo_bytes.fixed_width) {
+        plain = c->page_values * c->width;
+    } else {
+        /* each dictionary entry's size, weighted by its uses in the page */
+        plain = 0;
+        const uint32_t *idx = (const uint32_t *)c->vals.data;
+        const size_t *off = c->memo_bytes.offsets;
+        const uint8_t *arena = c->memo_bytes.arena.data;
+        for (size_t i = 0; i < c->page_values; i++) {
+            const uint8_t *p = arena + off[idx[i]] - 4;
+            plain += 4 + ((size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24);
+        }
+    }
+    if (dict + indices < plain) return 0;
+    *pays = false;
+    int st = materialize_plain(c, e, &e->encoded);
+    if (st) return st;
+    buf t = c->vals;
+    c->vals = e->encoded;
+    e->encoded = t;
+    c->use_dict = false;
+    if (is_bytes(c)) memo_bytes_reset(&c->memo_bytes);
+    else memo_fixed_reset(&c->memo_fixed);
+    return 0;
+}
+
 static int flush_page(column *c, column_env *e)
 {
     if (c->page_entries == 0) return 0;
+    if (c->use_dict) {
+        bool pays;
+        int st = dictionary_pays(c, e, &pays);
+        if (st) return st;
+    }
     chunk *k = open_chunk(c);
     page_desc d;
     memset(&d, 0, sizeof d);
@@ -385,7 +450,8 @@ int column_append(column *c, column_env *e, const void *values, size_t count,
         if (c->page_rows >= e->page_rows || page_size_estimate(c) >= e->page_bytes) {
             if ((st = flush_page(c, e))) return st;
         }
-        if (c->use_dict && dict_bytes(c) > e->dictionary_bytes) {
+        /* indices are 32-bit; keep well inside them */
+        if (c->use_dict && (dict_bytes(c) > e->dictionary_bytes || dict_count(c) > INT32_MAX / 2)) {
             if ((st = flush_page(c, e))) return st;
             c->use_dict = false;
         }

@@ -14,7 +14,10 @@
  *
  * The dictionary path: every value is looked up in the memo table; when the
  * dictionary passes dictionary_bytes, the current page is finished
- * dictionary-encoded and the rest of the chunk is PLAIN.
+ * dictionary-encoded and the rest of the chunk is PLAIN. With the AUTO
+ * encoding, the first page of a chunk also decides whether the dictionary
+ * pays at all: if dictionary + indices are not smaller than PLAIN, that
+ * page and the rest of the chunk are PLAIN.
  */
 #ifndef INLAY_COLUMN_H
 #define INLAY_COLUMN_H
@@ -53,6 +56,7 @@ typedef struct column {
     const char *path;
     size_t width;             /* bytes per PLAIN value; 0 for BYTE_ARRAY */
     bool dict_allowed, use_dict, dict_used, statistics;
+    bool cost_check;          /* AUTO: drop a dictionary that does not pay */
     memo_fixed memo_fixed;
     memo_bytes memo_bytes;
     /* the page being filled */

@@ -109,8 +109,9 @@ static int check_options(inlay_writer *w, const inlay_options *o)
         return set_error(w, INLAY_ERR_ARGUMENT, "options not initialised with inlay_options_init");
     if (!o->page_bytes || !o->page_rows || !o->row_group_rows || !o->row_group_bytes)
         return set_error(w, INLAY_ERR_ARGUMENT, "page and row group limits must be positive");
-    if (o->page_bytes > INT32_MAX / 2)
-        return set_error(w, INLAY_ERR_ARGUMENT, "page_bytes %zu is too large", o->page_bytes);
+    if (o->page_bytes > INT32_MAX / 2 || o->page_rows > INT32_MAX / 2)
+        return set_error(w, INLAY_ERR_ARGUMENT, "page_bytes %zu or page_rows %zu is too large",
+                         o->page_bytes, o->page_rows);
     if (o->metadata_count && !o->metadata)
         return set_error(w, INLAY_ERR_ARGUMENT, "metadata_count without metadata");
     for (size_t i = 0; i < o->metadata_count; i++)
