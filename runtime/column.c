@@ -69,6 +69,8 @@ void column_free(column *c, column_env *e)
     buf_free(&c->defs, A(e));
     buf_free(&c->reps, A(e));
     buf_free(&c->vals, A(e));
+    buf_free(&c->validity_defs, A(e));
+    buf_free(&c->validity_vals, A(e));
     for (int i = 0; i < c->nchunks; i++) {
         buf_free(&c->chunks[i].dict, A(e));
         buf_free(&c->chunks[i].pages, A(e));

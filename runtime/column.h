@@ -67,6 +67,7 @@ typedef struct column {
     chunk *chunks;
     int nsealed, nchunks;
     uint64_t rows;            /* rows appended in total */
+    buf validity_defs, validity_vals;   /* a validity-bitmap batch as levels + dense values */
 } column;
 
 int column_init(column *c, column_env *e, const inlay_schema *s, int leaf);

@@ -22,6 +22,15 @@
 
 enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
 
+/* A batch checked and ready to go into its column. */
+typedef struct prepared {
+    column *c;
+    const void *values;
+    size_t count;
+    const int16_t *def, *rep;
+} prepared;
+
+
 struct inlay_writer {
     inlay_allocator alloc;
     column_env env;
@@ -39,7 +48,7 @@ struct inlay_writer {
     buf footer;
     inlay_kv *kv;
     size_t nkv;
-    buf scratch_defs, scratch_vals;   /* validity bitmaps turned into levels */
+    prepared *prepared;        /* one per column, for append_columns */
     const chunk **tmp_chunks;
     uint64_t *tmp_starts;
     char err[512];
@@ -168,7 +177,8 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     w->cols = mem_alloc(&w->alloc, (size_t)n * sizeof *w->cols);
     w->tmp_chunks = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_chunks);
     w->tmp_starts = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_starts);
-    if (!w->cols || !w->tmp_chunks || !w->tmp_starts) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    w->prepared = mem_alloc(&w->alloc, (size_t)n * sizeof *w->prepared);
+    if (!w->cols || !w->tmp_chunks || !w->tmp_starts || !w->prepared) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         if (column_init(&w->cols[i], &w->env, w->schema, i)) {
             w->ncols = i + 1;
@@ -339,12 +349,12 @@ static int from_validity(inlay_writer *w, column *c, const uint8_t *validity, co
         *dense = values;
         return 0;
     }
-    w->scratch_defs.len = w->scratch_vals.len = 0;
-    if (buf_reserve(&w->scratch_defs, &w->alloc, count * 2) ||
-        buf_reserve(&w->scratch_vals, &w->alloc, count * vsize))
+    c->validity_defs.len = c->validity_vals.len = 0;
+    if (buf_reserve(&c->validity_defs, &w->alloc, count * 2) ||
+        buf_reserve(&c->validity_vals, &w->alloc, count * vsize))
         return set_failed(w, INLAY_ERR_NOMEM, "converting a validity bitmap");
-    int16_t *d = (int16_t *)w->scratch_defs.data;
-    uint8_t *v = w->scratch_vals.data;
+    int16_t *d = (int16_t *)c->validity_defs.data;
+    uint8_t *v = c->validity_vals.data;
     const uint8_t *src = values;
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
@@ -357,21 +367,32 @@ static int from_validity(inlay_writer *w, column *c, const uint8_t *validity, co
     return 0;
 }
 
-static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
-                  const void *values, size_t vsize, size_t count, const inlay_levels *lv)
+static size_t value_size(const column *c)
 {
-    if (!w) return INLAY_ERR_ARGUMENT;
-    int st = ready(w, col, phys, fn);
-    if (st) return st;
+    return c->type->physical == INLAY_BYTE_ARRAY || c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY
+               ? sizeof(inlay_bytes) : c->width;
+}
+
+/* Check a batch whole; nothing is buffered yet. */
+static int prepare(inlay_writer *w, int col, const void *values, size_t count,
+                   const inlay_levels *lv, prepared *p)
+{
     column *c = &w->cols[col];
-    if (!count) return 0;
     const int16_t *def = lv ? lv->def : NULL, *rep = lv ? lv->rep : NULL;
-    if (!values && (def || (lv && lv->validity) || true)) {
-        /* values may be NULL only when every entry is null */
+    int st;
+    p->c = c;
+    p->count = count;
+    if (!count) {
+        p->values = NULL;
+        p->def = p->rep = NULL;
+        return 0;
     }
     if (lv && lv->validity) {
-        if (def) return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': give def levels or a validity bitmap, not both", c->path);
-        if ((st = from_validity(w, c, lv->validity, values, vsize, count, &def, &values))) return st;
+        if (def)
+            return set_error(w, INLAY_ERR_ARGUMENT,
+                             "column '%s': give def levels or a validity bitmap, not both", c->path);
+        if ((st = from_validity(w, c, lv->validity, values, value_size(c), count, &def, &values)))
+            return st;
     }
     check_error ce;
     if ((st = check_levels(c, def, rep, count, &ce)))
@@ -395,39 +416,82 @@ static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
         return set_error(w, st, "column '%s' row %llu: %s", c->path,
                          (unsigned long long)row_of(c, rep, entry), ce.what);
     }
-    if ((st = column_append(c, &w->env, values, count, def, rep)))
-        return set_failed(w, st, c->path);
+    p->values = values;
+    p->def = def;
+    p->rep = rep;
+    return 0;
+}
+
+static int commit(inlay_writer *w, const prepared *p)
+{
+    if (!p->count) return 0;
+    int st = column_append(p->c, &w->env, p->values, p->count, p->def, p->rep);
+    return st ? set_failed(w, st, p->c->path) : 0;
+}
+
+static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
+                  const void *values, size_t count, const inlay_levels *lv)
+{
+    if (!w) return INLAY_ERR_ARGUMENT;
+    int st = ready(w, col, phys, fn);
+    if (st) return st;
+    prepared p;
+    if ((st = prepare(w, col, values, count, lv, &p)) || (st = commit(w, &p))) return st;
+    return flush_ready(w);
+}
+
+int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n)
+{
+    if (!w || (n && !batches) || n < 0) return INLAY_ERR_ARGUMENT;
+    int st;
+    for (int i = 0; i < n; i++) {
+        int col = batches[i].column;
+        inlay_physical phys = col >= 0 && col < w->ncols ? w->cols[col].type->physical : INLAY_BOOLEAN;
+        if ((st = ready(w, col, phys, "append_columns"))) return st;
+        for (int j = 0; j < i; j++)
+            if (batches[j].column == col)
+                return set_error(w, INLAY_ERR_ARGUMENT, "column '%s' appears twice in one call",
+                                 w->cols[col].path);
+    }
+    if (n > w->ncols) return set_error(w, INLAY_ERR_ARGUMENT, "more batches than columns");
+    prepared *p = w->prepared;
+    for (int i = 0; i < n; i++)
+        if ((st = prepare(w, batches[i].column, batches[i].values, batches[i].count,
+                          &batches[i].levels, &p[i])))
+            return st;
+    for (int i = 0; i < n; i++)
+        if ((st = commit(w, &p[i]))) return st;
     return flush_ready(w);
 }
 
 int inlay_writer_append_bool(inlay_writer *w, int col, const bool *values, size_t count,
                              const inlay_levels *levels)
 {
-    return append(w, col, INLAY_BOOLEAN, "append_bool", values, 1, count, levels);
+    return append(w, col, INLAY_BOOLEAN, "append_bool", values, count, levels);
 }
 
 int inlay_writer_append_i32(inlay_writer *w, int col, const int32_t *values, size_t count,
                             const inlay_levels *levels)
 {
-    return append(w, col, INLAY_INT32, "append_i32", values, 4, count, levels);
+    return append(w, col, INLAY_INT32, "append_i32", values, count, levels);
 }
 
 int inlay_writer_append_i64(inlay_writer *w, int col, const int64_t *values, size_t count,
                             const inlay_levels *levels)
 {
-    return append(w, col, INLAY_INT64, "append_i64", values, 8, count, levels);
+    return append(w, col, INLAY_INT64, "append_i64", values, count, levels);
 }
 
 int inlay_writer_append_float(inlay_writer *w, int col, const float *values, size_t count,
                               const inlay_levels *levels)
 {
-    return append(w, col, INLAY_FLOAT, "append_float", values, 4, count, levels);
+    return append(w, col, INLAY_FLOAT, "append_float", values, count, levels);
 }
 
 int inlay_writer_append_double(inlay_writer *w, int col, const double *values, size_t count,
                                const inlay_levels *levels)
 {
-    return append(w, col, INLAY_DOUBLE, "append_double", values, 8, count, levels);
+    return append(w, col, INLAY_DOUBLE, "append_double", values, count, levels);
 }
 
 int inlay_writer_append_bytes(inlay_writer *w, int col, const inlay_bytes *values, size_t count,
@@ -438,7 +502,7 @@ int inlay_writer_append_bytes(inlay_writer *w, int col, const inlay_bytes *value
     inlay_physical p = INLAY_BYTE_ARRAY;
     if (col >= 0 && col < w->ncols && w->cols[col].type->physical == INLAY_FIXED_LEN_BYTE_ARRAY)
         p = INLAY_FIXED_LEN_BYTE_ARRAY;
-    return append(w, col, p, "append_bytes", values, sizeof(inlay_bytes), count, levels);
+    return append(w, col, p, "append_bytes", values, count, levels);
 }
 
 /* ---- closing --------------------------------------------------------------- */
@@ -496,6 +560,7 @@ void inlay_writer_free(inlay_writer *w)
     for (int i = 0; i < w->ncols; i++) column_free(&w->cols[i], &w->env);
     if (w->cols) mem_free(&a, w->cols, (size_t)w->schema->num_leaves * sizeof *w->cols);
     if (w->tmp_chunks) mem_free(&a, (void *)w->tmp_chunks, (size_t)w->schema->num_leaves * sizeof *w->tmp_chunks);
+    if (w->prepared) mem_free(&a, w->prepared, (size_t)w->schema->num_leaves * sizeof *w->prepared);
     if (w->tmp_starts) mem_free(&a, w->tmp_starts, (size_t)w->schema->num_leaves * sizeof *w->tmp_starts);
     compress_free(&w->env.comp);
     page_scratch_free(&w->env.scratch, &a);
@@ -503,8 +568,6 @@ void inlay_writer_free(inlay_writer *w)
     buf_free(&w->env.encoded, &a);
     buf_free(&w->footer_groups, &a);
     buf_free(&w->footer, &a);
-    buf_free(&w->scratch_defs, &a);
-    buf_free(&w->scratch_vals, &a);
     for (size_t i = 0; i < w->nkv; i++) {
         mem_strfree(&a, (char *)w->kv[i].key);
         mem_strfree(&a, (char *)w->kv[i].value);

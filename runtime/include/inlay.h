@@ -355,6 +355,23 @@ int inlay_writer_append_double(inlay_writer *w, int column, const double *values
 int inlay_writer_append_bytes(inlay_writer *w, int column, const inlay_bytes *values,
                               size_t count, const inlay_levels *levels);
 
+/* One column's part of an inlay_writer_append_columns call. values is typed
+ * as for the column's append function (bool, int32_t, int64_t, float,
+ * double or inlay_bytes). */
+typedef struct inlay_column_batch {
+    int column;
+    const void *values;
+    size_t count;
+    inlay_levels levels;     /* all NULL: every value present */
+} inlay_column_batch;
+
+/* Append to several columns at once, all or nothing: every batch is checked
+ * before any is buffered, so a bad value in one column rejects the whole
+ * call (the message names its column and row). A column may appear once.
+ * The batches need not hold the same number of rows; close requires equal
+ * totals. */
+int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n);
+
 /* Finish the file: flush the last row group, write the footer and finish the
  * sink (for a file: rename it into place). Every column must have the same
  * number of rows (INLAY_ERR_STATE otherwise, and the writer stays open).
