@@ -106,7 +106,15 @@ static int set_failed(inlay_writer *w, int status, const char *where)
 }
 
 const char *inlay_writer_errmsg(const inlay_writer *w) { return w ? w->err : "no writer"; }
-uint64_t inlay_writer_rows(const inlay_writer *w) { return w ? w->rows : 0; }
+uint64_t inlay_writer_rows(const inlay_writer *w)
+{
+    if (!w) return 0;
+    if (w->state != W_OPEN || w->ncols == 0) return w->rows;
+    uint64_t rows = w->cols[0].rows;   /* rows complete in every column */
+    for (int i = 1; i < w->ncols; i++)
+        if (w->cols[i].rows < rows) rows = w->cols[i].rows;
+    return rows;
+}
 uint64_t inlay_writer_row_groups(const inlay_writer *w) { return w ? w->row_groups : 0; }
 uint64_t inlay_writer_bytes(const inlay_writer *w) { return w ? w->bytes : 0; }
 

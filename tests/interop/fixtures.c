@@ -13,13 +13,14 @@
  *     "rows": 2500,                       rows written
  *     "compression": "ZSTD",              or "UNCOMPRESSED"
  *     "encoding": "dictionary",           "dictionary" | "plain" | "fallback" | "auto"
- *     "options": { page_rows, page_bytes, row_group_rows, dictionary_bytes },
+ *     "options": { page_rows, page_bytes, row_group_rows, dictionary_bytes,
+ *                  column_at_a_time, append_columns, memory_sink },
  *     "expect": { "row_groups": 3 },      row groups the options imply
  *     "writer": { rows, row_groups, bytes },  what the writer reported
  *     "created_by": "inlay version 0.1.0",
  *     "key_value_metadata": { ... },      only when some was written
  *     "columns": [ { "name", "type", type parameters, "nullable",
- *                    "all_null", "values": [ ... ] } ]
+ *                    "all_null", "encoding", "values": [ ... ] } ]
  *   }
  *
  * Type tags and their parameters: boolean; int8 int16 int32 int64 uint8
@@ -42,6 +43,17 @@
  *   uuid                     lowercase 8-4-4-4-12 text
  *   decimal                  exact decimal text with exactly `scale`
  *                            fractional digits ("-123.45", "0.0500")
+ *
+ * The matrix: every type x {dictionary, plain, fallback} x {UNCOMPRESSED,
+ * ZSTD} (booleans: auto and plain), each file with a required column, an
+ * optional one whose nulls come as definition levels, one whose nulls come
+ * as validity bitmaps (null slots holding junk), and an all-null one; small
+ * pages and row groups; nulls at the start, the end, scattered and in a run
+ * of whole pages; uneven append batches, round robin over the columns,
+ * column after column, or through inlay_writer_append_columns. Then files
+ * with every type side by side (one through the memory sink, one with
+ * key-value metadata, one row, plain), one of float zeros and NaNs, and one
+ * with no rows.
  *
  * Everything is derived from a deterministic PRNG seeded by the file name,
  * so the files are the same on every run.
@@ -694,7 +706,7 @@ static void gen_random(const tspec *t, rng *r, cell *c)
         /* unsigned: lean to the top of the range */
         if (!t->is_signed && rchance(r, 30)) {
             uint64_t mx = t->bits == 64 ? UINT64_MAX : (1ull << t->bits) - 1;
-            v = (int64_t)(mx - (rnext(r) % (t->bits == 8 ? 64 : 100000)));
+            v = (int64_t)(mx - (rnext(r) % (t->bits == 8 ? 64 : t->bits == 16 ? 1000 : 100000)));
         }
         c->i64 = v;
         c->i32 = (int32_t)(uint32_t)(uint64_t)v;
@@ -1005,7 +1017,7 @@ static void gen_column(column *col, size_t rows, enum encmode em, size_t rg_rows
             *c = pool[rbelow(r, (uint64_t)npool)];
             break;
         case E_FALLBACK:
-            if (t->kind != K_BOOL && i % rg_rows < rg_rows / 4) {
+            if (t->kind != K_BOOL && i % rg_rows < rg_rows / 8) {
                 *c = pool[rbelow(r, (uint64_t)npool)];
                 break;
             }
@@ -1033,7 +1045,7 @@ static void gen_column(column *col, size_t rows, enum encmode em, size_t rg_rows
     }
     /* nulls at the start, at the end, scattered in the middle, and one
      * stretch long enough to fill several whole pages */
-    size_t run_len = 3 * page_rows + 17;
+    size_t run_len = 2 * page_rows + 17;
     size_t run_at = rows / 4;
     if (null_variant && (2 * rows) / 3 > run_len / 2)
         run_at = (2 * rows) / 3 - run_len / 2;
@@ -1058,37 +1070,45 @@ static void check(inlay_writer *w, int st, const char *what, const column *col)
             col ? col->name : "", inlay_strerror(st), w ? inlay_writer_errmsg(w) : "");
 }
 
-/* Append rows [a, a+n) of a column in one call. */
-static void append_batch(inlay_writer *w, column *col, size_t a, size_t n, rng *r)
+/* One column's batch, ready to append: rows [a, a+n) of the column. */
+typedef struct prepared {
+    column *col;
+    size_t a, n;
+    inlay_column_batch b;   /* b.values points into `values` */
+    void *values;
+    int16_t *def;
+    uint8_t *validity;
+} prepared;
+
+static void prepare_batch(prepared *pb, column *col, size_t a, size_t n, rng *r)
 {
     const tspec *t = col->t;
     const cell *cells = col->cells + a;
-    inlay_levels lv;
-    memset(&lv, 0, sizeof lv);
-    const inlay_levels *plv = NULL;
-    int16_t *def = NULL;
-    uint8_t *validity = NULL;
+    memset(pb, 0, sizeof *pb);
+    pb->col = col;
+    pb->a = a;
+    pb->n = n;
+    pb->b.column = col->index;
+    pb->b.count = n;
     size_t nnull = 0;
     for (size_t i = 0; i < n; i++)
         nnull += cells[i].null;
 
     bool spaced = false;
     if (col->nm == NM_DEF && (nnull > 0 || rchance(r, 50))) {
-        def = xmalloc(n * sizeof *def);
+        pb->def = xmalloc(n * sizeof *pb->def);
         for (size_t i = 0; i < n; i++)
-            def[i] = cells[i].null ? 0 : 1;
-        lv.def = def;
-        plv = &lv;
+            pb->def[i] = cells[i].null ? 0 : 1;
+        pb->b.levels.def = pb->def;
     } else if (col->nm == NM_VALIDITY && (nnull > 0 || rchance(r, 50))) {
-        validity = xcalloc((n + 7) / 8, 1);
+        pb->validity = xcalloc((n + 7) / 8, 1);
         for (size_t i = 0; i < n; i++)
             if (!cells[i].null)
-                validity[i / 8] |= (uint8_t)(1u << (i % 8));
-        lv.validity = validity;
-        plv = &lv;
+                pb->validity[i / 8] |= (uint8_t)(1u << (i % 8));
+        pb->b.levels.validity = pb->validity;
         spaced = true;
     }
-    if (!plv && nnull)
+    if (!pb->def && !pb->validity && nnull)
         die("internal: nulls without levels");
 
     /* the values: dense (one per present value) or spaced (one per row, null
@@ -1105,46 +1125,40 @@ static void append_batch(inlay_writer *w, column *col, size_t a, size_t n, rng *
     if (k != nv)
         die("internal: value count");
 
-    int st = INLAY_ERR_ARGUMENT;
     switch (phys_of(t)) {
     case INLAY_BOOLEAN: {
         bool *v = xcalloc(nv, sizeof *v);
         for (size_t i = 0; i < nv; i++)
             v[i] = vals[i].b;
-        st = inlay_writer_append_bool(w, col->index, v, n, plv);
-        free(v);
+        pb->values = v;
         break;
     }
     case INLAY_INT32: {
         int32_t *v = xcalloc(nv, sizeof *v);
         for (size_t i = 0; i < nv; i++)
             v[i] = vals[i].i32;
-        st = inlay_writer_append_i32(w, col->index, v, n, plv);
-        free(v);
+        pb->values = v;
         break;
     }
     case INLAY_INT64: {
         int64_t *v = xcalloc(nv, sizeof *v);
         for (size_t i = 0; i < nv; i++)
             v[i] = vals[i].i64;
-        st = inlay_writer_append_i64(w, col->index, v, n, plv);
-        free(v);
+        pb->values = v;
         break;
     }
     case INLAY_FLOAT: {
         float *v = xcalloc(nv, sizeof *v);
         for (size_t i = 0; i < nv; i++)
             v[i] = vals[i].f;
-        st = inlay_writer_append_float(w, col->index, v, n, plv);
-        free(v);
+        pb->values = v;
         break;
     }
     case INLAY_DOUBLE: {
         double *v = xcalloc(nv, sizeof *v);
         for (size_t i = 0; i < nv; i++)
             v[i] = vals[i].d;
-        st = inlay_writer_append_double(w, col->index, v, n, plv);
-        free(v);
+        pb->values = v;
         break;
     }
     case INLAY_BYTE_ARRAY:
@@ -1154,18 +1168,44 @@ static void append_batch(inlay_writer *w, column *col, size_t a, size_t n, rng *
             v[i].data = vals[i].bytes;
             v[i].len = vals[i].len;
         }
-        st = inlay_writer_append_bytes(w, col->index, v, n, plv);
-        free(v);
+        pb->values = v;
         break;
     }
+    }
+    pb->b.values = pb->values;
+    free(vals);
+}
+
+static void release_batch(prepared *pb)
+{
+    pb->col->next = pb->a + pb->n;
+    free(pb->values);
+    free(pb->def);
+    free(pb->validity);
+}
+
+/* Append rows [a, a+n) of a column with its type's append function. */
+static void append_batch(inlay_writer *w, column *col, size_t a, size_t n, rng *r)
+{
+    prepared pb;
+    prepare_batch(&pb, col, a, n, r);
+    const inlay_levels *plv = (pb.def || pb.validity) ? &pb.b.levels : NULL;
+    int st = INLAY_ERR_ARGUMENT;
+    switch (phys_of(col->t)) {
+    case INLAY_BOOLEAN: st = inlay_writer_append_bool(w, col->index, pb.values, n, plv); break;
+    case INLAY_INT32: st = inlay_writer_append_i32(w, col->index, pb.values, n, plv); break;
+    case INLAY_INT64: st = inlay_writer_append_i64(w, col->index, pb.values, n, plv); break;
+    case INLAY_FLOAT: st = inlay_writer_append_float(w, col->index, pb.values, n, plv); break;
+    case INLAY_DOUBLE: st = inlay_writer_append_double(w, col->index, pb.values, n, plv); break;
+    case INLAY_BYTE_ARRAY:
+    case INLAY_FIXED_LEN_BYTE_ARRAY:
+        st = inlay_writer_append_bytes(w, col->index, pb.values, n, plv);
+        break;
     }
     char what[64];
     snprintf(what, sizeof what, "append of rows %zu..%zu", a, a + n);
     check(w, st, what, col);
-    free(vals);
-    free(def);
-    free(validity);
-    col->next = a + n;
+    release_batch(&pb);
 }
 
 /* Batch sizes: mostly small and uneven, sometimes exactly a page, sometimes
@@ -1193,6 +1233,7 @@ typedef struct fspec {
     bool zstd;
     size_t page_rows, page_bytes, rg_rows, dict_bytes;
     bool column_at_a_time;  /* append each column whole, one after another */
+    bool append_columns;    /* round robin through inlay_writer_append_columns */
     bool memory_sink;       /* write through inlay_buffer_sink */
     const inlay_kv *kv;
     size_t nkv;
@@ -1208,9 +1249,11 @@ static void emit_json(const fspec *f, inlay_writer *w)
     sb_printf(&s, "\"compression\":\"%s\",\n\"encoding\":\"%s\",\n",
               f->zstd ? "ZSTD" : "UNCOMPRESSED", encmode_name(f->em));
     sb_printf(&s, "\"options\":{\"page_rows\":%zu,\"page_bytes\":%zu,\"row_group_rows\":%zu,"
-                  "\"dictionary_bytes\":%zu,\"column_at_a_time\":%s,\"memory_sink\":%s},\n",
+                  "\"dictionary_bytes\":%zu,\"column_at_a_time\":%s,\"append_columns\":%s,"
+                  "\"memory_sink\":%s},\n",
               f->page_rows, f->page_bytes, f->rg_rows, f->dict_bytes,
-              f->column_at_a_time ? "true" : "false", f->memory_sink ? "true" : "false");
+              f->column_at_a_time ? "true" : "false", f->append_columns ? "true" : "false",
+              f->memory_sink ? "true" : "false");
     sb_printf(&s, "\"expect\":{\"row_groups\":%zu},\n", (f->rows + f->rg_rows - 1) / f->rg_rows);
     sb_printf(&s, "\"writer\":{\"rows\":%llu,\"row_groups\":%llu,\"bytes\":%llu},\n",
               (unsigned long long)inlay_writer_rows(w),
@@ -1310,6 +1353,29 @@ static void write_parquet(fspec *f, rng *r)
                 size_t a = f->cols[c].next, n = batch_size(r, f->page_rows);
                 append_batch(w, &f->cols[c], a, n < f->rows - a ? n : f->rows - a, r);
             }
+    } else if (f->append_columns) {
+        /* round robin, every column's next batch in one all-or-nothing call */
+        prepared *pbs = xcalloc((size_t)f->ncols, sizeof *pbs);
+        inlay_column_batch *bs = xcalloc((size_t)f->ncols, sizeof *bs);
+        for (;;) {
+            int nb = 0;
+            for (int c = 0; c < f->ncols; c++) {
+                column *col = &f->cols[c];
+                if (col->next >= f->rows)
+                    continue;
+                size_t a = col->next, n = batch_size(r, f->page_rows);
+                prepare_batch(&pbs[nb], col, a, n < f->rows - a ? n : f->rows - a, r);
+                bs[nb] = pbs[nb].b;
+                nb++;
+            }
+            if (nb == 0)
+                break;
+            check(w, inlay_writer_append_columns(w, bs, nb), "inlay_writer_append_columns", NULL);
+            for (int i = 0; i < nb; i++)
+                release_batch(&pbs[i]);
+        }
+        free(pbs);
+        free(bs);
     } else {
         /* round robin: each column its own batch sizes, so the columns run
          * ahead of one another by up to a batch */
@@ -1326,10 +1392,10 @@ static void write_parquet(fspec *f, rng *r)
             }
         }
     }
-    if (inlay_writer_rows(w) != f->rows)
-        die("%s: inlay_writer_rows = %llu before close, expected %zu", f->name,
-            (unsigned long long)inlay_writer_rows(w), f->rows);
     check(w, inlay_writer_close(w), "close", NULL);
+    if (inlay_writer_rows(w) != f->rows)
+        die("%s: inlay_writer_rows = %llu after close, expected %zu", f->name,
+            (unsigned long long)inlay_writer_rows(w), f->rows);
     if (f->memory_sink) {
         if (buf.len != inlay_writer_bytes(w))
             die("%s: memory sink holds %zu bytes, writer says %llu", f->name, buf.len,
@@ -1388,7 +1454,7 @@ static void matrix_file(const tspec *t, enum encmode em, bool zstd)
 {
     fspec f;
     memset(&f, 0, sizeof f);
-    snprintf(f.name, sizeof f.name, "%s__%s__%s", t->tag, encmode_short(em),
+    snprintf(f.name, sizeof f.name, "%.40s__%s__%s", t->tag, encmode_short(em),
              zstd ? "zstd" : "none");
     rng r;
     rng_seed_str(&r, f.name);
@@ -1402,17 +1468,21 @@ static void matrix_file(const tspec *t, enum encmode em, bool zstd)
     f.em = em;
     f.zstd = zstd;
     if (em == E_FALLBACK) {
+        /* the dictionary is checked as pages end: keep pages small enough
+         * that it overflows well before a chunk's last page */
+        f.page_rows = page_rows_choice[rbelow(&r, 2)];
         f.rg_rows = 2000;
         /* 1- and 2-byte values: a smaller dictionary limit, so that the
          * high-cardinality stretch still overflows it */
         bool small = (t->kind == K_INT && t->bits == 8) || t->kind == K_F16;
-        f.dict_bytes = small ? 512 : 4096;
+        f.dict_bytes = small ? 512 : 1024;
     } else {
         static const size_t rg_choice[] = {700, 1000, 1500};
         f.rg_rows = rg_choice[rbelow(&r, 3)];
         f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
     }
     f.column_at_a_time = rchance(&r, 20);
+    f.append_columns = !f.column_at_a_time && rchance(&r, 35);
 
     int cap = 0;
     inlay_encoding_choice enc = enc_choice(em);
@@ -1445,14 +1515,15 @@ static void wide_file(const char *name, enum encmode em, bool zstd, bool column_
     f.zstd = zstd;
     f.column_at_a_time = column_at_a_time;
     f.memory_sink = memory_sink;
+    f.append_columns = memory_sink && !column_at_a_time;
     f.kv = kv;
     f.nkv = nkv;
     int cap = 0;
     for (int i = 0; i < g_ntypes; i++) {
         char nm[48];
-        snprintf(nm, sizeof nm, "r_%s", g_types[i].tag);
+        snprintf(nm, sizeof nm, "r_%.40s", g_types[i].tag);
         add_col(&f, &cap, nm, &g_types[i], enc_choice(em), NM_REQUIRED, false);
-        snprintf(nm, sizeof nm, "o_%s", g_types[i].tag);
+        snprintf(nm, sizeof nm, "o_%.40s", g_types[i].tag);
         add_col(&f, &cap, nm, &g_types[i], enc_choice(em), i % 2 ? NM_DEF : NM_VALIDITY, false);
     }
     for (int c = 0; c < f.ncols; c++)
@@ -1477,6 +1548,83 @@ static void special_files(void)
     wide_file("special__wide__column_at_a_time", E_AUTO, true, true, false, 5000, NULL, 0);
     wide_file("special__wide__plain", E_PLAIN, true, false, false, 3000, NULL, 0);
     wide_file("special__wide__one_row", E_AUTO, true, false, false, 1, NULL, 0);
+}
+
+/* Zeros of both signs and NaNs: the dictionary must keep -0.0 and +0.0 apart,
+ * statistics must leave NaN out (and write no min/max when nothing else is
+ * there), and a zero extreme is written as -0.0 (min) / +0.0 (max). */
+static void float_edges_file(void)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "special__float_edges");
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.rows = 1000;
+    f.page_rows = 100;
+    f.page_bytes = 4096;
+    f.rg_rows = 400;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.em = E_AUTO;
+    f.zstd = true;
+    const tspec *tf = NULL, *td = NULL, *th = NULL;
+    for (int i = 0; i < g_ntypes; i++) {
+        if (g_types[i].kind == K_FLOAT) tf = &g_types[i];
+        if (g_types[i].kind == K_DOUBLE) td = &g_types[i];
+        if (g_types[i].kind == K_F16) th = &g_types[i];
+    }
+    static const struct { const char *name; int which; inlay_encoding_choice enc; enum nullmode nm; int pattern; } cols[] = {
+        {"d_zeros_dict", 1, INLAY_ENCODING_DICTIONARY, NM_REQUIRED, 0},
+        {"d_zeros_plain", 1, INLAY_ENCODING_PLAIN, NM_DEF, 0},
+        {"f_zeros_dict", 0, INLAY_ENCODING_DICTIONARY, NM_VALIDITY, 0},
+        {"h_zeros_dict", 2, INLAY_ENCODING_DICTIONARY, NM_REQUIRED, 0},
+        {"d_negzero_only", 1, INLAY_ENCODING_AUTO, NM_REQUIRED, 1},
+        {"f_negzero_only", 0, INLAY_ENCODING_PLAIN, NM_REQUIRED, 1},
+        {"d_nan_only", 1, INLAY_ENCODING_DICTIONARY, NM_DEF, 2},
+        {"f_nan_only", 0, INLAY_ENCODING_AUTO, NM_REQUIRED, 2},
+        {"h_nan_only", 2, INLAY_ENCODING_PLAIN, NM_VALIDITY, 2},
+        {"d_nan_and_values", 1, INLAY_ENCODING_AUTO, NM_DEF, 3},
+        {"f_nan_and_values", 0, INLAY_ENCODING_DICTIONARY, NM_REQUIRED, 3},
+        {"h_nan_and_values", 2, INLAY_ENCODING_AUTO, NM_REQUIRED, 3},
+    };
+    int cap = 0;
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+        const tspec *t = cols[c].which == 0 ? tf : cols[c].which == 1 ? td : th;
+        column *col = add_col(&f, &cap, cols[c].name, t, cols[c].enc, cols[c].nm, false);
+        col->cells = xcalloc(f.rows, sizeof(cell));
+        for (size_t i = 0; i < f.rows; i++) {
+            cell *ce = &col->cells[i];
+            double v;
+            switch (cols[c].pattern) {
+            case 0: v = (rnext(&r) & 1) ? 0.0 : -0.0; break;
+            case 1: v = -0.0; break;
+            case 2: v = NAN; break;
+            default: v = rchance(&r, 50) ? NAN : (double)rrange(&r, -50, 50) / 4; break;
+            }
+            ce->d = v;
+            ce->f = (float)v;
+            /* float16: +-0, NaN with a few payloads, or the value (exact in half) */
+            uint16_t h;
+            if (isnan(v))
+                h = (uint16_t)(0x7c01 + rbelow(&r, 0x3ff) + ((rnext(&r) & 1) ? 0x8000 : 0));
+            else if (v == 0)
+                h = signbit(v) ? 0x8000 : 0x0000;
+            else {
+                /* quarter steps in [-12.5, 12.5]: exact in half precision */
+                double a = fabs(v);
+                int e = 0;
+                double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+                uint16_t frac = (uint16_t)((m * 2 - 1) * 1024);
+                h = (uint16_t)(((e - 1 + 15) << 10) | frac | (v < 0 ? 0x8000 : 0));
+            }
+            unsigned char b[2] = {(unsigned char)(h & 0xff), (unsigned char)(h >> 8)};
+            set_bytes(ce, b, 2);
+            if (cols[c].nm != NM_REQUIRED && (i < 2 || rchance(&r, 10)))
+                ce->null = true;
+        }
+    }
+    write_parquet(&f, &r);
+    free_file(&f);
 }
 
 static void empty_file(void)
@@ -1531,6 +1679,7 @@ int main(int argc, char **argv)
         }
     }
     special_files();
+    float_edges_file();
     empty_file();
     printf("interop_fixtures: wrote %d files to %s\n", g_files, g_outdir);
     return 0;

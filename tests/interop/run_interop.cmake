@@ -1,0 +1,29 @@
+# Driver of the `interop` ctest test (see CMakeLists.txt beside this file).
+# Inputs: FIXTURES (the interop_fixtures program), NODE, SOURCE_DIR
+# (tests/interop, holding check.mjs and node_modules), WORK_DIR (made afresh).
+
+foreach(pkg @duckdb/node-api parquet-wasm apache-arrow hyparquet hyparquet-compressors)
+  if(NOT EXISTS "${SOURCE_DIR}/node_modules/${pkg}/package.json")
+    message(FATAL_ERROR
+      "interop: the Node package ${pkg} is not installed in ${SOURCE_DIR}/node_modules.\n"
+      "Run the install step first:  (cd ${SOURCE_DIR} && npm ci)\n"
+      "or:  cmake --build <build dir> --target interop_npm_ci")
+  endif()
+endforeach()
+if(NOT NODE OR NODE MATCHES "NOTFOUND$")
+  message(FATAL_ERROR "interop: node (Node.js >= 20) was not found when configuring; install it and re-run cmake")
+endif()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+execute_process(COMMAND "${FIXTURES}" "${WORK_DIR}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "interop: interop_fixtures failed (${rc})")
+endif()
+
+execute_process(COMMAND "${NODE}" "${SOURCE_DIR}/check.mjs" "${WORK_DIR}"
+  WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "interop: check.mjs found problems (exit ${rc}); the files are in ${WORK_DIR}")
+endif()
