@@ -60,6 +60,9 @@ value() {
 }
 
 rows2=$((rows * 2))
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+echo "== machine: ${cpu:-unknown cpu}, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null), node $(node --version 2>/dev/null || echo missing)"
+echo
 echo "== inlay: $rows rows, $repeat runs"
 "$bin" --rows "$rows" --repeat "$repeat" --out "$workdir/inlay.parquet" | tee "$workdir/inlay.txt"
 echo
@@ -83,8 +86,8 @@ d=$workdir/duckdb.txt
 it=$(value seconds "$i")
 ig=$(value gen_seconds "$i")
 is=$(value out_bytes "$i")
-ir=$(value maxrss_kb "$i")
-ir2=$(value maxrss_kb "$i2")
+ir=$(value maxrss_first_kb "$i")
+ir2=$(value maxrss_first_kb "$i2")
 il=$(value peak_live "$i")
 il2=$(value peak_live "$i2")
 bypass=$(value bypass "$i2")
@@ -107,7 +110,7 @@ else
     echo "duckdb peer failed: no ratios"
 fi
 awk -v a="$ir" -v b="$ir2" -v la="$il" -v lb="$il2" -v n="$rows" -v n2="$rows2" 'BEGIN {
-    printf "peak RSS inlay           %.1f MiB for %d rows, %.1f MiB for %d rows (x%.2f)\n", a/1024, n, b/1024, n2, b/a
+    printf "peak RSS inlay, 1st run  %.1f MiB for %d rows, %.1f MiB for %d rows (x%.2f)\n", a/1024, n, b/1024, n2, b/a
     printf "library peak live        %.1f MiB for %d rows, %.1f MiB for %d rows\n", la/1048576, n, lb/1048576, n2
 }'
 case $bypass in

@@ -272,12 +272,13 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: bench_write_table [--rows N] [--repeat K] [--batch B] [--out PATH]\n"
-            "                         [--level L] [--seed S]\n"
+            "                         [--level L] [--codec zstd|none] [--seed S]\n"
             "  --rows N    rows to write (default 10000000)\n"
             "  --repeat K  write the file K times and report the median (default 1)\n"
             "  --batch B   rows per append batch (default 65536)\n"
             "  --out PATH  the file to write (default bench_write_table.parquet)\n"
             "  --level L   zstd level (default: the library's, %d)\n"
+            "  --codec C   zstd (default) or none, to see what compression costs\n"
             "  --seed S    PRNG seed (default 42)\n",
             INLAY_DEFAULT_ZSTD_LEVEL);
 }
@@ -307,7 +308,7 @@ typedef struct run_result {
 } run_result;
 
 static void write_once(const char *path, const inlay_schema *schema, uint64_t rows,
-                       batch *b, uint64_t seed, int level, run_result *res)
+                       batch *b, uint64_t seed, bool zstd, int level, run_result *res)
 {
     counting cnt;
     memset(&cnt, 0, sizeof cnt);
@@ -315,7 +316,7 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
     inlay_options_init(&opt);
     opt.alloc.fn = counting_alloc;
     opt.alloc.ud = &cnt;
-    opt.compression = INLAY_ZSTD;
+    opt.compression = zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
     if (level >= 0)
         opt.compression_level = level;
 
@@ -402,6 +403,7 @@ int main(int argc, char **argv)
 {
     uint64_t rows = 10000000, seed = 42;
     int repeat = 1, level = -1;
+    bool zstd = true;
     size_t batch_rows = 65536;
     const char *path = "bench_write_table.parquet";
 
@@ -428,13 +430,15 @@ int main(int argc, char **argv)
             level = (int)parse_u64(a, v);
         else if (!strcmp(a, "--seed"))
             seed = parse_u64(a, v);
+        else if (!strcmp(a, "--codec") && (!strcmp(v, "zstd") || !strcmp(v, "none")))
+            zstd = !strcmp(v, "zstd");
         else {
             usage(stderr);
             return 2;
         }
     }
-    if (repeat < 1 || repeat > 1000 || batch_rows < 1) {
-        fprintf(stderr, "bench_write_table: --repeat must be 1..1000 and --batch at least 1\n");
+    if (rows < 1 || repeat < 1 || repeat > 1000 || batch_rows < 1) {
+        fprintf(stderr, "bench_write_table: --rows and --batch must be at least 1, --repeat 1..1000\n");
         return 2;
     }
 
@@ -474,10 +478,13 @@ int main(int argc, char **argv)
 
     inlay_options defaults;
     inlay_options_init(&defaults);
-    printf("inlay %s write_table: %" PRIu64 " rows in batches of %zu, zstd level %d%s, "
+    char codec[48] = "uncompressed";
+    if (zstd)
+        snprintf(codec, sizeof codec, "zstd level %d%s",
+                 level >= 0 ? level : defaults.compression_level, level >= 0 ? "" : " (default)");
+    printf("inlay %s write_table: %" PRIu64 " rows in batches of %zu, %s, "
            "row groups of %zu rows / %zu MiB, pages of %zu rows / %zu KiB\n",
-           inlay_version(), rows, batch_rows, level >= 0 ? level : defaults.compression_level,
-           level >= 0 ? "" : " (default)", defaults.row_group_rows,
+           inlay_version(), rows, batch_rows, codec, defaults.row_group_rows,
            defaults.row_group_bytes >> 20, defaults.page_rows, defaults.page_bytes >> 10);
     printf("columns: id INT64, ts TIMESTAMP(us,utc), category STRING (%d values, %d..%d B), "
            "value DOUBLE, flag BOOLEAN; all required\n",
@@ -490,9 +497,15 @@ int main(int argc, char **argv)
     run_result res;
     memset(&res, 0, sizeof res);
     uint64_t gen_in = 0;
+    long maxrss_first = 0; /* after the first run: comparable between runs of any --repeat */
+    struct rusage ru;
     for (int k = 0; k < repeat; k++) {
-        write_once(path, s, rows, &b, seed, level, &res);
+        write_once(path, s, rows, &b, seed, zstd, level, &res);
         times[k] = res.seconds;
+        if (k == 0) {
+            getrusage(RUSAGE_SELF, &ru);
+            maxrss_first = ru.ru_maxrss;
+        }
         printf("  run %d/%d: %.3f s\n", k + 1, repeat, res.seconds);
         fflush(stdout);
     }
@@ -505,7 +518,6 @@ int main(int argc, char **argv)
 
     double t = median(times, repeat);
     double gt = median(gtimes, repeat);
-    struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double r = (double)rows;
 
@@ -523,7 +535,8 @@ int main(int argc, char **argv)
            gt * 1e9 / r, repeat);
     printf("without gen       %.3f s  (%.1f ns/row, %.0f rows/s, input %.1f MB/s)\n", t - gt,
            (t - gt) * 1e9 / r, r / (t - gt), res.in_bytes / (t - gt) / 1e6);
-    printf("peak RSS          %.1f MiB (ru_maxrss, whole process)\n", ru.ru_maxrss / 1024.0);
+    printf("peak RSS          %.1f MiB after the first run, %.1f MiB after all (ru_maxrss, whole process)\n",
+           maxrss_first / 1024.0, ru.ru_maxrss / 1024.0);
     printf("lib allocator     %" PRIu64 " allocations + %" PRIu64 " reallocations, %" PRIu64
            " bytes asked, peak live %.1f MiB, %" PRId64 " bytes live after free (per run)\n",
            res.alloc.allocs, res.alloc.reallocs, res.alloc.bytes, res.alloc.peak / 1048576.0,
@@ -547,11 +560,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_write_table: the library still held %" PRId64
                 " bytes after inlay_writer_free\n", res.live_after);
     printf("RESULT rows=%" PRIu64 " repeat=%d seconds=%.6f gen_seconds=%.6f out_bytes=%" PRIu64
-           " in_bytes=%" PRIu64 " row_groups=%" PRIu64 " maxrss_kb=%ld allocs=%" PRIu64
+           " in_bytes=%" PRIu64 " row_groups=%" PRIu64 " maxrss_kb=%ld maxrss_first_kb=%ld allocs=%" PRIu64
            " reallocs=%" PRIu64 " alloc_bytes=%" PRIu64 " peak_live=%" PRId64
            " live_after=%" PRId64 " bypass=%s\n",
            rows, repeat, t, gt, res.out_bytes, res.in_bytes, res.row_groups, ru.ru_maxrss,
-           res.alloc.allocs, res.alloc.reallocs, res.alloc.bytes, res.alloc.peak,
+           maxrss_first, res.alloc.allocs, res.alloc.reallocs, res.alloc.bytes, res.alloc.peak,
            res.live_after, bypass);
 
     free(times);
