@@ -3,13 +3,18 @@
  */
 #include "check.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
-static int fail(check_error *err, int status, size_t entry, const char *fmt, long long a, long long b)
+__attribute__((format(printf, 4, 5)))
+static int fail(check_error *err, int status, size_t entry, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     err->status = status;
     err->entry = entry;
-    snprintf(err->what, sizeof err->what, fmt, a, b);
+    vsnprintf(err->what, sizeof err->what, fmt, ap);
+    va_end(ap);
     return status;
 }
 
@@ -20,21 +25,19 @@ int check_levels(const column *c, const int16_t *def, const int16_t *rep, size_t
     if (def) {
         for (size_t i = 0; i < count; i++) {
             if (INLAY_UNLIKELY(def[i] < 0 || def[i] > max_def))
-                return fail(err, INLAY_ERR_LEVEL, i, "definition level %lld out of range 0..%lld",
+                return fail(err, INLAY_ERR_LEVEL, i, "definition level %d out of range 0..%d",
                             def[i], max_def);
         }
     }
     if (rep) {
         if (count && rep[0] != 0)
             return fail(err, INLAY_ERR_LEVEL, 0,
-                        "repetition level %lld: a batch must start a row (level 0)%.0lld", rep[0], 0);
+                        "repetition level %d: a batch must start a row (level 0)", rep[0]);
         for (size_t i = 0; i < count; i++) {
             if (INLAY_UNLIKELY(rep[i] < 0 || rep[i] > max_rep))
-                return fail(err, INLAY_ERR_LEVEL, i, "repetition level %lld out of range 0..%lld",
+                return fail(err, INLAY_ERR_LEVEL, i, "repetition level %d out of range 0..%d",
                             rep[i], max_rep);
         }
-    } else if (max_rep > 0 && count) {
-        /* Without repetition levels every entry is a row of its own. */
     }
     return 0;
 }
@@ -105,19 +108,19 @@ static void int_range(const inlay_type *t, int64_t *lo, int64_t *hi, const char 
         if (t->bit_width == 8) { *lo = t->is_signed ? INT8_MIN : 0; *hi = t->is_signed ? INT8_MAX : UINT8_MAX; }
         else if (t->bit_width == 16) { *lo = t->is_signed ? INT16_MIN : 0; *hi = t->is_signed ? INT16_MAX : UINT16_MAX; }
         else return;
-        *what = "integer out of range %lld..%lld";
+        *what = "integer out of range %lld..%lld, got %lld";
         return;
     case INLAY_LOGICAL_DECIMAL:
         *hi = pow10_table[t->precision] - 1;
         *lo = -*hi;
-        *what = "unscaled decimal out of range %lld..%lld";
+        *what = "unscaled decimal out of range %lld..%lld, got %lld";
         return;
     case INLAY_LOGICAL_TIME: {
         int64_t per_day = t->unit == INLAY_MILLIS ? 86400000LL
                         : t->unit == INLAY_MICROS ? 86400000000LL : 86400000000000LL;
         *lo = 0;
         *hi = per_day - 1;
-        *what = "time of day out of range %lld..%lld";
+        *what = "time of day out of range %lld..%lld, got %lld";
         return;
     }
     default:
@@ -136,12 +139,8 @@ int check_values(const column *c, const void *values, size_t n, check_error *err
         if (!what) return 0;
         const int32_t *v = values;
         for (size_t i = 0; i < n; i++)
-            if (INLAY_UNLIKELY(v[i] < lo || v[i] > hi)) {
-                fail(err, INLAY_ERR_VALUE, i, what, lo, hi);
-                size_t l = strlen(err->what);
-                snprintf(err->what + l, sizeof err->what - l, ", got %d", (int)v[i]);
-                return INLAY_ERR_VALUE;
-            }
+            if (INLAY_UNLIKELY(v[i] < lo || v[i] > hi))
+                return fail(err, INLAY_ERR_VALUE, i, what, (long long)lo, (long long)hi, (long long)v[i]);
         return 0;
     }
     case INLAY_INT64: {
@@ -149,12 +148,8 @@ int check_values(const column *c, const void *values, size_t n, check_error *err
         if (!what) return 0;
         const int64_t *v = values;
         for (size_t i = 0; i < n; i++)
-            if (INLAY_UNLIKELY(v[i] < lo || v[i] > hi)) {
-                fail(err, INLAY_ERR_VALUE, i, what, lo, hi);
-                size_t l = strlen(err->what);
-                snprintf(err->what + l, sizeof err->what - l, ", got %lld", (long long)v[i]);
-                return INLAY_ERR_VALUE;
-            }
+            if (INLAY_UNLIKELY(v[i] < lo || v[i] > hi))
+                return fail(err, INLAY_ERR_VALUE, i, what, (long long)lo, (long long)hi, (long long)v[i]);
         return 0;
     }
     case INLAY_BYTE_ARRAY: case INLAY_FIXED_LEN_BYTE_ARRAY: {
@@ -164,15 +159,15 @@ int check_values(const column *c, const void *values, size_t n, check_error *err
                           t->logical == INLAY_LOGICAL_ENUM;
         for (size_t i = 0; i < n; i++) {
             if (INLAY_UNLIKELY(!v[i].data && v[i].len))
-                return fail(err, INLAY_ERR_VALUE, i, "NULL data with length %lld%.0lld", (long long)v[i].len, 0);
+                return fail(err, INLAY_ERR_VALUE, i, "NULL data with length %zu", v[i].len);
             if (fixed && INLAY_UNLIKELY(v[i].len != (size_t)t->type_length))
-                return fail(err, INLAY_ERR_VALUE, i, "expected %lld bytes, got %lld", t->type_length,
-                            (long long)v[i].len);
+                return fail(err, INLAY_ERR_VALUE, i, "expected %d bytes, got %zu", (int)t->type_length,
+                            v[i].len);
             if (INLAY_UNLIKELY(v[i].len > INT32_MAX))
-                return fail(err, INLAY_ERR_VALUE, i, "value of %lld bytes is too long (max %lld)",
-                            (long long)v[i].len, INT32_MAX);
+                return fail(err, INLAY_ERR_VALUE, i, "value of %zu bytes is too long (max %d)",
+                            v[i].len, INT32_MAX);
             if (utf8 && !check_utf8(v[i].data, v[i].len))
-                return fail(err, INLAY_ERR_VALUE, i, "invalid UTF-8 in a text column%.0lld%.0lld", 0, 0);
+                return fail(err, INLAY_ERR_VALUE, i, "invalid UTF-8 in a text column");
         }
         return 0;
     }

@@ -20,8 +20,8 @@ typedef struct check_error {
 int check_levels(const column *c, const int16_t *def, const int16_t *rep, size_t count,
                  check_error *err);
 
-/* The values (dense, n of them); `entry_of` maps a value index back to its
- * batch entry for the message (NULL: identity). */
+/* The values (dense, n of them). err->entry is the index of the offending
+ * value among them; the caller maps it back to a batch entry. */
 int check_values(const column *c, const void *values, size_t n, check_error *err);
 
 /* True if p[0..n) is valid UTF-8. */
