@@ -5,6 +5,7 @@
 #include "compress.h"
 
 #include <zstd.h>
+#include <zstd_errors.h>
 
 /* zstd's free hook has no size; keep it in a header before each block. */
 typedef union { size_t size; max_align_t align; } block_header;
@@ -56,13 +57,16 @@ size_t compress_bound(const compressor *c, size_t n)
     return c->codec == INLAY_ZSTD ? ZSTD_compressBound(n) : n;
 }
 
-size_t compress_run(compressor *c, void *dst, size_t cap, const void *src, size_t n)
+size_t compress_run(compressor *c, void *dst, size_t cap, const void *src, size_t n, int *status)
 {
+    *status = INLAY_ERR_COMPRESS;
     if (c->codec == INLAY_UNCOMPRESSED) {
         if (cap < n) return SIZE_MAX;
         memcpy(dst, src, n);
         return n;
     }
     size_t r = ZSTD_compress2(c->zctx, dst, cap, src, n);
-    return ZSTD_isError(r) ? SIZE_MAX : r;
+    if (!ZSTD_isError(r)) return r;
+    if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) *status = INLAY_ERR_NOMEM;
+    return SIZE_MAX;
 }

@@ -22,7 +22,8 @@ void compress_free(compressor *c);
 /* Worst-case compressed size of n bytes. */
 size_t compress_bound(const compressor *c, size_t n);
 /* Compress src into dst (capacity >= compress_bound). Returns the
- * compressed size, or SIZE_MAX on failure. */
-size_t compress_run(compressor *c, void *dst, size_t cap, const void *src, size_t n);
+ * compressed size, or SIZE_MAX on failure with *status set to
+ * INLAY_ERR_NOMEM (the allocator failed inside zstd) or INLAY_ERR_COMPRESS. */
+size_t compress_run(compressor *c, void *dst, size_t cap, const void *src, size_t n, int *status);
 
 #endif

@@ -57,8 +57,9 @@ int page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *
     size_t bound = compress_bound(c, raw_len);
     scratch->packed.len = 0;
     if (buf_reserve(&scratch->packed, a, bound)) goto nomem;
-    size_t stored = compress_run(c, scratch->packed.data, bound, body, raw_len);
-    if (stored == SIZE_MAX) return INLAY_ERR_COMPRESS;
+    int status;
+    size_t stored = compress_run(c, scratch->packed.data, bound, body, raw_len, &status);
+    if (stored == SIZE_MAX) return status;
     if (put_header(out, a, d, raw_len, stored)) goto nomem;
     size_t header = out->len - start;
     if (buf_append(out, a, scratch->packed.data, stored)) goto nomem;

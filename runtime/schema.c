@@ -111,7 +111,8 @@ static void clear_layout(inlay_schema *s)
     if (s->preorder) mem_free(&s->alloc, s->preorder, (size_t)s->count * sizeof *s->preorder);
     for (int i = 0; i < s->num_leaves; i++) {
         mem_strfree(&s->alloc, s->leaves[i].path);
-        mem_free(&s->alloc, (void *)s->leaves[i].parts, (size_t)s->leaves[i].depth * sizeof(char *));
+        if (s->leaves[i].parts)
+            mem_free(&s->alloc, (void *)s->leaves[i].parts, (size_t)s->leaves[i].depth * sizeof(char *));
     }
     if (s->leaves) mem_free(&s->alloc, s->leaves, (size_t)s->num_leaves * sizeof *s->leaves);
     s->preorder = NULL;
@@ -357,10 +358,12 @@ int schema_finalize(inlay_schema *s)
     s->leaves = mem_alloc(&s->alloc, (size_t)nleaves * sizeof *s->leaves);
     if (!s->leaves) return fail(s, INLAY_ERR_NOMEM, "out of memory");
     memset(s->leaves, 0, (size_t)nleaves * sizeof *s->leaves);
+    s->num_leaves = nleaves;   /* the array's size, for clear_layout on failure */
+    int leaf = 0;
     for (int i = 0; i < k; i++) {
         int id = s->preorder[i];
         if (s->nodes[id].is_group) continue;
-        schema_leaf *l = &s->leaves[s->num_leaves++];
+        schema_leaf *l = &s->leaves[leaf++];
         l->node = id;
         l->order = order_of(&s->nodes[id].type);
         for (int c = id; c > 0; c = s->nodes[c].parent) {

@@ -53,6 +53,7 @@ int file_sink_open(file_sink *f, const inlay_allocator *a, const char *path, cha
     f->fd = -1;
     f->alloc = a;
     size_t n = strlen(path) + 32;
+    f->tmp_size = n;
     f->path = mem_strdup(a, path);
     f->tmp = mem_alloc(a, n);
     if (!f->path || !f->tmp) {
@@ -83,9 +84,8 @@ inlay_sink file_sink_interface(file_sink *f)
 
 void file_sink_release(file_sink *f)
 {
-    size_t n = f->path ? strlen(f->path) + 32 : 0;
     mem_strfree(f->alloc, f->path);
-    if (f->tmp) mem_free(f->alloc, f->tmp, n);
+    if (f->tmp) mem_free(f->alloc, f->tmp, f->tmp_size);
     f->path = f->tmp = NULL;
 }
 

@@ -12,6 +12,7 @@ typedef struct file_sink {
     int fd;
     char *path;      /* the target */
     char *tmp;       /* the temporary file */
+    size_t tmp_size; /* bytes allocated for tmp */
     const inlay_allocator *alloc;
 } file_sink;
 

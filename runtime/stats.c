@@ -115,16 +115,29 @@ static int cmp_half(const uint8_t *a, const uint8_t *b)
     if (x < y) return -1;
     if (x > y) return 1;
     /* -0 sorts before +0 so min keeps -0 and max keeps +0 */
-    return (int)signbit(y) - (int)signbit(x);
+    return (signbit(y) != 0) - (signbit(x) != 0);
+}
+
+/* Big-endian two's complement integers of any widths, by value: compare as
+ * if both were sign-extended to the longer width. */
+static int compare_decimal(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    int sa = alen && (a[0] & 0x80), sb = blen && (b[0] & 0x80);
+    if (sa != sb) return sa ? -1 : 1;
+    const uint8_t pad = sa ? 0xFF : 0x00;
+    size_t n = alen > blen ? alen : blen;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t x = i < n - alen ? pad : a[i - (n - alen)];
+        uint8_t y = i < n - blen ? pad : b[i - (n - blen)];
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
 }
 
 int stats_compare_bytes(stats_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
     if (o == ORDER_FLOAT16) return cmp_half(a, b);
-    if (o == ORDER_DECIMAL_BYTES && alen && blen) {
-        int sa = (int8_t)a[0] < 0, sb = (int8_t)b[0] < 0;
-        if (sa != sb) return sa ? -1 : 1;
-    }
+    if (o == ORDER_DECIMAL_BYTES) return compare_decimal(a, alen, b, blen);
     size_t n = alen < blen ? alen : blen;
     int c = n ? memcmp(a, b, n) : 0;
     if (c) return c;
