@@ -1,0 +1,268 @@
+/*
+ * lconv.c — the value conversions that are more than a load and a store:
+ * IEEE half floats, doubles to floats without undefined behaviour, UUID
+ * text, unsigned 64-bit text, and exact decimals.
+ *
+ * Decimals: a value is read as a string of significant digits D and a
+ * power of ten E (value = D * 10^E), then shifted to the column's scale.
+ * Text is exact: digits that would fall off the scale must be zeros.
+ * Numbers go through their shortest round-trip text ("%.17g" at most) and
+ * are rounded half away from zero to the scale, so 2.675 stores 2.68 as
+ * written, not what the binary double is closest to. The unscaled integer
+ * is then built in big-endian two's complement by repeated multiply-add,
+ * which serves every width from INT32 to FIXED_LEN_BYTE_ARRAY(32).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linlay.h"
+
+/* ---- floats ------------------------------------------------------------- */
+
+uint16_t li_float16_bits(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    uint16_t sign = (uint16_t)((b >> 48) & 0x8000);
+    int exp = (int)((b >> 52) & 0x7ff);
+    uint64_t mant = b & 0xfffffffffffffull;
+    if (exp == 0x7ff)                           /* inf, NaN (quiet) */
+        return sign | (mant ? 0x7e00 : 0x7c00);
+    int e = exp - 1023;                         /* doubles' subnormals fall below e = -1022 */
+    if (e > 15)
+        return sign | 0x7c00;
+    if (e >= -14) {                             /* a normal half: keep 10 of 52 bits */
+        uint32_t h = (uint32_t)(e + 15) << 10 | (uint32_t)(mant >> 42);
+        uint64_t rest = mant & ((1ull << 42) - 1), half = 1ull << 41;
+        if (rest > half || (rest == half && (h & 1)))
+            h++;                                /* may carry into the exponent, up to inf */
+        return sign | (uint16_t)h;
+    }
+    /* A subnormal half counts units of 2^-24: |x| * 2^24 = sig * 2^(e - 28). */
+    if (exp == 0)
+        return sign;
+    uint64_t sig = mant | 1ull << 52;
+    int shift = 28 - e;                         /* >= 43 here */
+    if (shift >= 54)
+        return sign;                            /* below half a unit */
+    uint64_t q = sig >> shift, rest = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    if (rest > half || (rest == half && (q & 1)))
+        q++;
+    return sign | (uint16_t)q;
+}
+
+float li_to_float(double d)
+{
+    if (LI_LIKELY(fabs(d) <= FLT_MAX) || !isfinite(d))
+        return (float)d;
+    /* Past FLT_MAX, round to nearest: ties go to even, which is infinity. */
+    const double edge = (double)FLT_MAX + 0x1p103;
+    float f = fabs(d) < edge ? FLT_MAX : INFINITY;
+    return d < 0 ? -f : f;
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+/* The same rule as the core's check (RFC 3629: no overlongs, surrogates or
+ * code points past U+10FFFF), so rows staged by w:write and w:row are
+ * rejected by the call that gave them, not by a later flush. */
+int li_utf8_valid(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i + 8 <= n) {   /* ASCII, 8 bytes at a time */
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            if (w & 0x8080808080808080ull) break;
+            i += 8;
+        }
+        if (i >= n) break;
+        uint8_t b = p[i];
+        if (b < 0x80) { i++; continue; }
+        size_t len;
+        uint32_t cp;
+        if ((b & 0xE0) == 0xC0) { len = 2; cp = b & 0x1F; }
+        else if ((b & 0xF0) == 0xE0) { len = 3; cp = b & 0x0F; }
+        else if ((b & 0xF8) == 0xF0) { len = 4; cp = b & 0x07; }
+        else return 0;
+        if (i + len > n) return 0;
+        for (size_t k = 1; k < len; k++) {
+            if ((p[i + k] & 0xC0) != 0x80) return 0;
+            cp = cp << 6 | (p[i + k] & 0x3F);
+        }
+        static const uint32_t min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+        if (cp < min_cp[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* ---- uuid and uint64 text ---------------------------------------------- */
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int li_parse_uuid(const char *s, size_t len, uint8_t out[16])
+{
+    if (len != 36) return 0;
+    int n = 0;
+    for (size_t i = 0; i < 36;) {
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (s[i] != '-') return 0;
+            i++;
+            continue;
+        }
+        int hi = hexval((unsigned char)s[i]), lo = hexval((unsigned char)s[i + 1]);
+        if (hi < 0 || lo < 0) return 0;
+        out[n++] = (uint8_t)(hi << 4 | lo);
+        i += 2;
+    }
+    return 1;
+}
+
+int li_parse_u64(const char *s, size_t len, uint64_t *out)
+{
+    if (len == 0 || len > 20) return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return 0;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10) return 0;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 1;
+}
+
+/* ---- decimals -------------------------------------------------------------- */
+
+enum { MAX_TEXT = 160, MAX_DIGITS = 80 };
+
+static const char *NOT_DECIMAL = "not a decimal number";
+
+/* out = out * 10 + d over `width` big-endian bytes. */
+static void be_muladd(uint8_t *out, int width, unsigned d)
+{
+    unsigned carry = d;
+    for (int i = width - 1; i >= 0; i--) {
+        unsigned v = out[i] * 10u + carry;
+        out[i] = (uint8_t)v;
+        carry = v >> 8;
+    }
+}
+
+static void be_negate(uint8_t *out, int width)
+{
+    unsigned carry = 1;
+    for (int i = width - 1; i >= 0; i--) {
+        unsigned v = (uint8_t)~out[i] + carry;
+        out[i] = (uint8_t)v;
+        carry = v >> 8;
+    }
+}
+
+int64_t li_be_to_i64(const uint8_t *p, int width)
+{
+    uint64_t v = (p[0] & 0x80) ? UINT64_MAX : 0;
+    for (int i = 0; i < width; i++) v = v << 8 | p[i];
+    int64_t r;
+    memcpy(&r, &v, sizeof r);
+    return r;
+}
+
+const char *li_decimal_from_text(const char *s, size_t len, int precision, int scale,
+                                 int round, uint8_t *out, int width)
+{
+    char digits[MAX_DIGITS + 2];
+    int nd = 0;               /* significant digits kept (leading zeros dropped) */
+    long frac = 0;            /* digits after the point */
+    long dropped_nonzero = 0; /* significant digits beyond MAX_DIGITS that were not zero */
+    long extra = 0;           /* significant digits beyond MAX_DIGITS */
+    int neg = 0, any = 0;
+    size_t i = 0;
+    if (len > MAX_TEXT) return NOT_DECIMAL;
+    if (i < len && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+    for (int point = 0; i < len; i++) {
+        char c = s[i];
+        if (c == '.' && !point) { point = 1; continue; }
+        if (c < '0' || c > '9') break;
+        any = 1;
+        if (point) frac++;
+        if (nd == 0 && c == '0') continue;
+        if (nd < MAX_DIGITS) digits[nd++] = c;
+        else { extra++; dropped_nonzero |= c != '0'; }
+    }
+    if (!any) return NOT_DECIMAL;
+    long exp = 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        int eneg = 0, edigits = 0;
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
+        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, edigits++)
+            if (exp < 100000) exp = exp * 10 + (s[i] - '0');
+        if (!edigits) return NOT_DECIMAL;
+        if (eneg) exp = -exp;
+    }
+    if (i != len) return NOT_DECIMAL;
+    /* value = digits * 10^(exp - frac + extra); shift it to the scale */
+    long shift = exp - frac + extra + scale;
+    if (shift < 0) {
+        long drop = -shift;
+        int up = 0;
+        if (drop > nd) {               /* every kept digit falls off */
+            if (!round && (nd || dropped_nonzero)) return "more fractional digits than the scale";
+            up = 0;
+            nd = 0;
+        } else {
+            for (long k = nd - drop; k < nd; k++)
+                if (digits[k] != '0' && !round) return "more fractional digits than the scale";
+            if (!round && dropped_nonzero) return "more fractional digits than the scale";
+            up = round && digits[nd - drop] >= '5';
+            nd -= (int)drop;
+        }
+        if (up) {                      /* round half away from zero */
+            int k = nd - 1;
+            while (k >= 0 && digits[k] == '9') digits[k--] = '0';
+            if (k >= 0) digits[k]++;
+            else { memmove(digits + 1, digits, (size_t)nd); digits[0] = '1'; nd++; }
+        }
+        shift = 0;
+    } else if (dropped_nonzero) {
+        return "too many digits";
+    }
+    if (nd == 0) shift = 0;
+    if (nd + shift > precision) return "too many digits";
+    memset(out, 0, (size_t)width);
+    for (int k = 0; k < nd; k++) be_muladd(out, width, (unsigned)(digits[k] - '0'));
+    for (long k = 0; k < shift; k++) be_muladd(out, width, 0);
+    if (neg && nd) be_negate(out, width);
+    return NULL;
+}
+
+const char *li_decimal_from_number(double d, int precision, int scale, uint8_t *out, int width)
+{
+    if (!isfinite(d)) return "not a finite number";
+    char buf[64];
+    for (int prec = 15; prec <= 17; prec++) {   /* the shortest text that reads back as d */
+        snprintf(buf, sizeof buf, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d) break;
+    }
+    for (char *p = buf; *p; p++)   /* a locale's decimal comma */
+        if (*p == ',') *p = '.';
+    return li_decimal_from_text(buf, strlen(buf), precision, scale, 1, out, width);
+}
+
+const char *li_decimal_from_integer(lua_Integer v, int precision, int scale, uint8_t *out, int width)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, LUA_INTEGER_FMT, (LUAI_UACINT)v);
+    return li_decimal_from_text(buf, strlen(buf), precision, scale, 0, out, width);
+}

@@ -1,0 +1,520 @@
+/*
+ * lschema.c — column types and schemas for Lua: inlay.timestamp, time,
+ * decimal, fixed (and the nested constructors, not supported yet), and
+ * inlay.schema{...}.
+ *
+ * A type constructor only records its arguments and, when they are wrong,
+ * why; inlay.schema reports that with the field's path, so every mistake in
+ * a schema is named the same way ("inlay: field 'ts': ...").
+ *
+ * A schema userdata is one block: the lschema header, one lfield per column
+ * (how a Lua value becomes a column value), and an open-addressing table
+ * from a field name's address to its index. Field names are Lua strings
+ * kept alive by the schema's user value; Lua interns short strings, so the
+ * key of a row table usually has the very address of the field's name and
+ * w:write finds its column without comparing bytes. Long names, or any
+ * miss, fall back to comparing bytes.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "linlay.h"
+
+/* ---- type objects --------------------------------------------------------- */
+
+
+typedef struct ltype {
+    int which;
+    int unit;              /* inlay_time_unit */
+    bool utc;
+    lua_Integer a, b;      /* decimal precision and scale; fixed width */
+    char err[120];         /* why the arguments are wrong, or "" */
+} ltype;
+
+#define MAX_DECIMAL_PRECISION 76
+
+static const char *const unit_names[] = { "ms", "us", "ns", NULL };
+
+static void type_fail(ltype *t, const char *msg)
+{
+    if (!t->err[0]) snprintf(t->err, sizeof t->err, "%s", msg);
+}
+
+/* inlay.timestamp(unit, { utc = bool }) and inlay.time(unit, { utc = bool }) */
+static void time_args(lua_State *L, ltype *t, const char *what)
+{
+    const char *u = luaL_checkstring(L, 1);
+    t->unit = -1;
+    for (int i = 0; unit_names[i]; i++)
+        if (strcmp(u, unit_names[i]) == 0) t->unit = i;
+    if (t->unit < 0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%s unit '%.20s' is not one of 'ms', 'us', 'ns'", what, u);
+        type_fail(t, msg);
+        t->unit = 0;
+    }
+    if (lua_isnoneornil(L, 2)) return;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        char msg[96];
+        if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "utc") == 0) {
+            if (lua_type(L, -1) == LUA_TBOOLEAN) t->utc = lua_toboolean(L, -1);
+            else {
+                snprintf(msg, sizeof msg, "%s option 'utc' must be a boolean", what);
+                type_fail(t, msg);
+            }
+        } else {
+            snprintf(msg, sizeof msg, "unknown %s option '%.30s' (the only one is 'utc')", what,
+                     lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : luaL_typename(L, -2));
+            type_fail(t, msg);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+int li_type_ctor(lua_State *L, int which)
+{
+    ltype tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.which = which;
+    switch (which) {
+    case T_TIMESTAMP: time_args(L, &tmp, "timestamp"); break;
+    case T_TIME: time_args(L, &tmp, "time"); break;
+    case T_DECIMAL: {
+        tmp.a = luaL_checkinteger(L, 1);
+        tmp.b = luaL_optinteger(L, 2, 0);
+        char msg[96];
+        if (tmp.a < 1 || tmp.a > MAX_DECIMAL_PRECISION) {
+            snprintf(msg, sizeof msg, "decimal precision %lld out of range 1..%d", (long long)tmp.a,
+                     MAX_DECIMAL_PRECISION);
+            type_fail(&tmp, msg);
+        } else if (tmp.b < 0 || tmp.b > tmp.a) {
+            snprintf(msg, sizeof msg, "decimal scale %lld out of range 0..%lld", (long long)tmp.b,
+                     (long long)tmp.a);
+            type_fail(&tmp, msg);
+        }
+        break;
+    }
+    default: {
+        tmp.a = luaL_checkinteger(L, 1);
+        if (tmp.a < 1 || tmp.a > INT32_MAX) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "fixed width %lld out of range 1..%d", (long long)tmp.a, INT32_MAX);
+            type_fail(&tmp, msg);
+        }
+        break;
+    }
+    }
+    ltype *t = lua_newuserdatauv(L, sizeof *t, 0);
+    *t = tmp;
+    luaL_setmetatable(L, LI_TYPE);
+    return 1;
+}
+
+static int type_tostring(lua_State *L)
+{
+    ltype *t = luaL_checkudata(L, 1, LI_TYPE);
+    switch (t->which) {
+    case T_TIMESTAMP: case T_TIME:
+        lua_pushfstring(L, "inlay.%s(\"%s\"%s)", t->which == T_TIME ? "time" : "timestamp",
+                        unit_names[t->unit], t->utc ? ", { utc = true }" : "");
+        break;
+    case T_DECIMAL:
+        lua_pushfstring(L, "inlay.decimal(%I, %I)", (LUAI_UACINT)t->a, (LUAI_UACINT)t->b);
+        break;
+    default:
+        lua_pushfstring(L, "inlay.fixed(%I)", (LUAI_UACINT)t->a);
+        break;
+    }
+    return 1;
+}
+
+/* ---- resolving a field's type ----------------------------------------------- */
+
+typedef struct named_type {
+    const char *name;
+    li_kind kind;
+    int bits;        /* integers: width; 0 otherwise */
+    bool is_signed;
+} named_type;
+
+static const named_type named_types[] = {
+    { "boolean", K_BOOL, 0, false },
+    { "int8", K_INT32, 8, true },     { "int16", K_INT32, 16, true },
+    { "int32", K_INT32, 32, true },   { "int64", K_INT64, 64, true },
+    { "uint8", K_INT32, 8, false },   { "uint16", K_INT32, 16, false },
+    { "uint32", K_INT32, 32, false }, { "uint64", K_UINT64, 64, false },
+    { "float", K_FLOAT, 0, false },   { "double", K_DOUBLE, 0, false },
+    { "float16", K_FLOAT16, 0, false },
+    { "string", K_BYTES, 0, false },  { "binary", K_BYTES, 0, false },
+    { "json", K_BYTES, 0, false },    { "enum", K_BYTES, 0, false },
+    { "uuid", K_UUID, 0, false },     { "date", K_INT32, 0, false },
+    { NULL, K_BOOL, 0, false },
+};
+
+static inlay_type named_inlay_type(const named_type *n)
+{
+    const char *s = n->name;
+    if (n->bits) return inlay_type_int(n->bits, n->is_signed);
+    if (!strcmp(s, "boolean")) return inlay_type_boolean();
+    if (!strcmp(s, "float")) return inlay_type_float();
+    if (!strcmp(s, "double")) return inlay_type_double();
+    if (!strcmp(s, "float16")) return inlay_type_float16();
+    if (!strcmp(s, "string")) return inlay_type_string();
+    if (!strcmp(s, "binary")) return inlay_type_binary();
+    if (!strcmp(s, "json")) return inlay_type_json();
+    if (!strcmp(s, "enum")) return inlay_type_enum();
+    if (!strcmp(s, "uuid")) return inlay_type_uuid();
+    return inlay_type_date();
+}
+
+/* Smallest FIXED_LEN_BYTE_ARRAY width holding `precision` decimal digits:
+ * floor((8n - 1) log10 2) >= precision. */
+static int32_t decimal_width(int precision)
+{
+    int32_t n = 1;
+    while ((int32_t)((8.0 * n - 1) * 0.30102999566398120) < precision) n++;
+    return n;
+}
+
+static LI_NORETURN void field_error(lua_State *L, const char *path, const char *fmt, const char *a)
+{
+    lua_pushfstring(L, fmt, a);
+    li_error(L, "field '%s': %s", path, lua_tostring(L, -1));
+}
+
+/* Fill f (kind, ranges, name for messages) and *t from the type at idx. */
+static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inlay_type *t)
+{
+    f->lo = INT64_MIN;
+    f->hi = INT64_MAX;
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        const char *s = lua_tostring(L, idx);
+        for (const named_type *n = named_types; n->name; n++) {
+            if (strcmp(s, n->name)) continue;
+            f->kind = n->kind;
+            *t = named_inlay_type(n);
+            snprintf(f->type_name, sizeof f->type_name, "%s", n->name);
+            if (n->kind == K_INT32 && n->bits) {
+                f->lo = n->is_signed ? -((int64_t)1 << (n->bits - 1)) : 0;
+                f->hi = n->is_signed ? ((int64_t)1 << (n->bits - 1)) - 1 : ((int64_t)1 << n->bits) - 1;
+            } else if (n->kind == K_INT32) {   /* date: days, any int32 */
+                f->lo = INT32_MIN;
+                f->hi = INT32_MAX;
+            }
+            f->width = n->kind == K_UUID ? 16 : n->kind == K_FLOAT16 ? 2 : 0;
+            f->utf8 = !strcmp(s, "string") || !strcmp(s, "json") || !strcmp(s, "enum");
+            return;
+        }
+        if (!strcmp(s, "list") || !strcmp(s, "struct") || !strcmp(s, "map"))
+            field_error(L, path, "nested types (%s) are not supported yet", s);
+        if (!strcmp(s, "timestamp") || !strcmp(s, "time"))
+            field_error(L, path, "type '%s' needs a unit: use inlay.%s(\"us\") (or \"ms\", \"ns\")", s);
+        if (!strcmp(s, "decimal"))
+            field_error(L, path, "type '%s' needs a precision: use inlay.decimal(precision, scale)", s);
+        if (!strcmp(s, "fixed"))
+            field_error(L, path, "type '%s' needs a width: use inlay.fixed(bytes)", s);
+        field_error(L, path, "unknown type '%s'", s);
+    }
+    ltype *ty = luaL_testudata(L, idx, LI_TYPE);
+    if (!ty) {
+        if (lua_isnoneornil(L, idx)) field_error(L, path, "no type%s", "");
+        field_error(L, path, "expected a type name or an inlay type, got %s", luaL_typename(L, idx));
+    }
+    if (ty->err[0]) field_error(L, path, "%s", ty->err);
+    static const char *const units[] = { "ms", "us", "ns" };
+    static const int64_t per_day[] = { 86400000LL, 86400000000LL, 86400000000000LL };
+    switch (ty->which) {
+    case T_TIMESTAMP:
+        f->kind = K_INT64;
+        *t = inlay_type_timestamp((inlay_time_unit)ty->unit, ty->utc);
+        snprintf(f->type_name, sizeof f->type_name, "timestamp(%s%s)", units[ty->unit],
+                 ty->utc ? ", utc" : "");
+        return;
+    case T_TIME:
+        f->kind = ty->unit == INLAY_MILLIS ? K_INT32 : K_INT64;
+        f->lo = 0;
+        f->hi = per_day[ty->unit] - 1;
+        *t = inlay_type_time((inlay_time_unit)ty->unit, ty->utc);
+        snprintf(f->type_name, sizeof f->type_name, "time(%s%s)", units[ty->unit],
+                 ty->utc ? ", utc" : "");
+        return;
+    case T_DECIMAL: {
+        int p = (int)ty->a, s = (int)ty->b;
+        f->precision = p;
+        f->scale = s;
+        if (p <= 9) {
+            f->kind = K_DEC32;
+            *t = inlay_type_decimal(p, s, INLAY_INT32, 0);
+        } else if (p <= 18) {
+            f->kind = K_DEC64;
+            *t = inlay_type_decimal(p, s, INLAY_INT64, 0);
+        } else {
+            f->kind = K_DECBIG;
+            f->width = decimal_width(p);
+            *t = inlay_type_decimal(p, s, INLAY_FIXED_LEN_BYTE_ARRAY, f->width);
+        }
+        snprintf(f->type_name, sizeof f->type_name, "decimal(%d,%d)", p, s);
+        return;
+    }
+    default:
+        f->kind = K_FIXED;
+        f->width = (int32_t)ty->a;
+        *t = inlay_type_fixed(f->width);
+        snprintf(f->type_name, sizeof f->type_name, "fixed(%d)", (int)f->width);
+        return;
+    }
+}
+
+/* Per-field options: optional, encoding, statistics, bloom_filter. */
+static void field_options(lua_State *L, int spec, const char *path, lfield *f,
+                          inlay_column_options *o)
+{
+    inlay_column_options_init(o);
+    lua_pushnil(L);
+    while (lua_next(L, spec)) {
+        if (lua_isinteger(L, -2)) {
+            lua_Integer k = lua_tointeger(L, -2);
+            if (k != 1 && k != 2)
+                field_error(L, path, "unexpected value at position %s (options are named: optional = true, ...)",
+                            lua_tostring(L, -2));
+            lua_pop(L, 1);
+            continue;
+        }
+        if (lua_type(L, -2) != LUA_TSTRING)
+            field_error(L, path, "unexpected %s key (options are named: optional = true, ...)",
+                        luaL_typename(L, -2));
+        const char *k = lua_tostring(L, -2);
+        int vt = lua_type(L, -1);
+        if (!strcmp(k, "optional")) {
+            if (vt != LUA_TBOOLEAN) field_error(L, path, "option 'optional' must be a boolean, got %s", luaL_typename(L, -1));
+            f->optional = lua_toboolean(L, -1);
+        } else if (!strcmp(k, "statistics")) {
+            if (vt != LUA_TBOOLEAN) field_error(L, path, "option 'statistics' must be a boolean, got %s", luaL_typename(L, -1));
+            o->statistics = lua_toboolean(L, -1);
+        } else if (!strcmp(k, "encoding")) {
+            if (vt != LUA_TSTRING) field_error(L, path, "option 'encoding' must be a string, got %s", luaL_typename(L, -1));
+            const char *e = lua_tostring(L, -1);
+            if (!strcmp(e, "dictionary")) o->encoding = INLAY_ENCODING_DICTIONARY;
+            else if (!strcmp(e, "plain")) o->encoding = INLAY_ENCODING_PLAIN;
+            else if (!strcmp(e, "auto")) o->encoding = INLAY_ENCODING_AUTO;
+            else if (!strcmp(e, "delta") || !strcmp(e, "byte_stream_split") ||
+                     !strcmp(e, "delta_binary_packed") || !strcmp(e, "delta_length_byte_array") ||
+                     !strcmp(e, "delta_byte_array"))
+                field_error(L, path, "encoding '%s' is not supported yet (use 'dictionary' or 'plain')", e);
+            else
+                field_error(L, path, "unknown encoding '%s' (use 'dictionary' or 'plain')", e);
+        } else if (!strcmp(k, "bloom_filter")) {
+            if (lua_toboolean(L, -1))
+                field_error(L, path, "bloom filters are not supported yet%s", "");
+        } else {
+            field_error(L, path,
+                        "unknown option '%s' (the options are optional, encoding, statistics, bloom_filter)", k);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* ---- schemas ------------------------------------------------------------------ */
+
+lschema *li_check_schema(lua_State *L, int idx)
+{
+    lschema *s = luaL_checkudata(L, idx, LI_SCHEMA);
+    if (!s->s) luaL_argerror(L, idx, "incomplete schema");
+    return s;
+}
+
+static unsigned ptr_hash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
+    return (unsigned)(x >> 32);
+}
+
+int li_field_lookup(const lschema *s, const char *name, size_t len)
+{
+    for (unsigned h = ptr_hash(name) & s->hash_mask;; h = (h + 1) & s->hash_mask) {
+        int i = s->hash[h];
+        if (i < 0) break;
+        if (s->fields[i].name == name) return i;
+    }
+    for (int i = 0; i < s->nfields; i++)
+        if (s->fields[i].name_len == len && memcmp(s->fields[i].name, name, len) == 0) return i;
+    return -1;
+}
+
+static void hash_insert(lschema *s, int i)
+{
+    unsigned h = ptr_hash(s->fields[i].name) & s->hash_mask;
+    while (s->hash[h] >= 0) h = (h + 1) & s->hash_mask;
+    s->hash[h] = i;
+}
+
+/* One field: spec is the table { name, type, options... } at index `spec`;
+ * names is the schema's name table. */
+static void add_field(lua_State *L, lschema *s, int spec, int names, int pos)
+{
+    lfield *f = &s->fields[pos - 1];
+    memset(f, 0, sizeof *f);
+    if (lua_rawgeti(L, spec, 1) != LUA_TSTRING)
+        li_error(L, "schema field #%d: expected its name first, got %s", pos, luaL_typename(L, -1));
+    size_t len;
+    const char *name = lua_tolstring(L, -1, &len);
+    if (len == 0) li_error(L, "schema field #%d: empty name", pos);
+    if (strlen(name) != len) li_error(L, "schema field #%d: the name contains a NUL byte", pos);
+    /* the name table keeps the string, so `name` stays valid */
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, names) != LUA_TNIL) li_error(L, "field '%s': duplicate name", name);
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_pushinteger(L, pos);
+    lua_rawset(L, names);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, names, pos);
+    f->name = name;
+    f->name_len = len;
+    lua_pop(L, 1);
+
+    inlay_column_options o;
+    field_options(L, spec, name, f, &o);
+    inlay_type t;
+    lua_rawgeti(L, spec, 2);
+    resolve_type(L, lua_gettop(L), name, f, &t);
+    lua_pop(L, 1);
+    int id = inlay_schema_add(s->s, 0, name, f->optional ? INLAY_OPTIONAL : INLAY_REQUIRED, t, &o);
+    if (id < 0) li_error(L, "%s", inlay_schema_errmsg(s->s));
+    s->nfields = pos;
+    hash_insert(s, pos - 1);
+}
+
+int li_schema_new(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n)
+            li_error(L, "schema: unexpected key %s (list the fields in order: { { \"id\", \"int64\" }, ... })",
+                     luaL_tolstring(L, -1, NULL));
+    }
+    if (n == 0) li_error(L, "schema: no fields");
+    if (n > 32767) li_error(L, "schema: too many fields (%I)", (LUAI_UACINT)n);
+    unsigned hsize = 4;
+    while (hsize < 2 * (unsigned)n) hsize *= 2;
+    size_t size = sizeof(lschema) + (size_t)n * sizeof(lfield) + hsize * sizeof(int);
+    lschema *s = lua_newuserdatauv(L, size, 1);          /* 2 */
+    memset(s, 0, size);
+    s->hash = (int *)((char *)s + sizeof(lschema) + (size_t)n * sizeof(lfield));
+    s->hash_mask = hsize - 1;
+    for (unsigned i = 0; i < hsize; i++) s->hash[i] = -1;
+    luaL_setmetatable(L, LI_SCHEMA);
+    lua_createtable(L, (int)n, (int)n);                     /* 3: names */
+    lua_pushvalue(L, 3);
+    lua_setiuservalue(L, 2, 1);
+    void *ud;
+    lua_Alloc fn = lua_getallocf(L, &ud);
+    inlay_allocator a = { fn, ud };
+    inlay_schema *core = inlay_schema_create(&a);
+    if (!core) li_error(L, "out of memory");
+    /* Owned by the userdata from here; __gc frees it even when a field fails. */
+    s->s = core;
+    for (int i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, 1, i) != LUA_TTABLE)
+            li_error(L, "schema field #%d: expected a table { name, type, ... }, got %s", i,
+                     luaL_typename(L, -1));
+        add_field(L, s, lua_gettop(L), 3, i);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 2);
+    return 1;
+}
+
+static int schema_gc(lua_State *L)
+{
+    lschema *s = luaL_checkudata(L, 1, LI_SCHEMA);
+    inlay_schema_free(s->s);
+    s->s = NULL;
+    s->nfields = 0;
+    return 0;
+}
+
+static int schema_tostring(lua_State *L)
+{
+    lschema *s = luaL_checkudata(L, 1, LI_SCHEMA);
+    if (!s->s) {
+        lua_pushliteral(L, "inlay.schema (incomplete)");
+        return 1;
+    }
+    size_t n = inlay_schema_format(s->s, NULL, 0);
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, n + 1);
+    inlay_schema_format(s->s, p, n + 1);
+    luaL_pushresultsize(&b, n);
+    return 1;
+}
+
+static int schema_len(lua_State *L)
+{
+    lua_pushinteger(L, li_check_schema(L, 1)->nfields);
+    return 1;
+}
+
+/* s:columns() -> { { name =, type =, optional = }, ... } */
+static int schema_columns(lua_State *L)
+{
+    lschema *s = li_check_schema(L, 1);
+    lua_createtable(L, s->nfields, 0);
+    for (int i = 0; i < s->nfields; i++) {
+        const lfield *f = &s->fields[i];
+        lua_createtable(L, 0, 3);
+        lua_pushlstring(L, f->name, f->name_len);
+        lua_setfield(L, -2, "name");
+        lua_pushstring(L, f->type_name);
+        lua_setfield(L, -2, "type");
+        lua_pushboolean(L, f->optional);
+        lua_setfield(L, -2, "optional");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+size_t li_elem_size(li_kind k)
+{
+    switch (k) {
+    case K_BOOL: return sizeof(bool);
+    case K_INT32: case K_DEC32: return sizeof(int32_t);
+    case K_INT64: case K_UINT64: case K_DEC64: return sizeof(int64_t);
+    case K_FLOAT: return sizeof(float);
+    case K_DOUBLE: return sizeof(double);
+    default: return sizeof(inlay_bytes);
+    }
+}
+
+int li_open_types(lua_State *L)
+{
+    static const luaL_Reg type_meta[] = {
+        { "__tostring", type_tostring },
+        { NULL, NULL },
+    };
+    static const luaL_Reg schema_meta[] = {
+        { "__gc", schema_gc },
+        { "__tostring", schema_tostring },
+        { "__len", schema_len },
+        { NULL, NULL },
+    };
+    static const luaL_Reg schema_methods[] = {
+        { "columns", schema_columns },
+        { NULL, NULL },
+    };
+    luaL_newmetatable(L, LI_TYPE);
+    luaL_setfuncs(L, type_meta, 0);
+    lua_pop(L, 1);
+    luaL_newmetatable(L, LI_SCHEMA);
+    luaL_setfuncs(L, schema_meta, 0);
+    luaL_newlib(L, schema_methods);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    return 0;
+}

@@ -1,0 +1,1012 @@
+/*
+ * lwriter.c — the writer userdata: inlay.open, w:write, w:row,
+ * w:write_columns, w:close.
+ *
+ * Values are converted into the writer's scratch arrays (one lcol per
+ * column: typed values, definition levels, derived bytes) and handed to the
+ * core with inlay_writer_append_columns(), which checks a whole call before
+ * buffering any of it. The scratch arrays grow to the largest batch seen
+ * and are reused, so a steady stream of calls allocates nothing.
+ *
+ * write_columns converts its whole batch and makes ONE append call. Its
+ * strings are not copied: their inlay_bytes point into the Lua strings,
+ * which the caller's arrays keep alive until the core has copied what it
+ * keeps (the memo table copies only values it has not seen).
+ *
+ * write and row stage their row at the end of the scratch arrays and
+ * append every ROW_BATCH rows (and before write_columns and close), since
+ * an append call has a fixed cost well above that of one row. The row's
+ * strings are copied into the writer's arena, because the Lua values need
+ * not live until the flush. A row is staged only when all its values
+ * convert, and it is checked here for everything the core would reject
+ * (UTF-8 in text columns included), so a bad value is still reported by the
+ * call that gave it, that call leaves nothing behind, and the flush cannot
+ * fail on input. A writer dropped without close drops its staged rows too.
+ *
+ * write_columns reads each column in one C loop: lua_rawgeti pushes the
+ * value (and returns its type, so the expected type costs no extra call),
+ * one lua_to* reads it, and the stack is cut back every 32 values instead
+ * of popping each one.
+ *
+ * Lifetime, as liolib.c does for files: the userdata is created closed
+ * (w == NULL) before anything is opened, so an error at any point leaves it
+ * consistent; one close path serves close(), __close and __gc. Only close()
+ * and __close on a normal scope exit publish the file; __close during an
+ * error, __gc and abort() throw it away.
+ *
+ * Row numbers in messages: for write_columns, the 1-based index into the
+ * column arrays; for write and row, the 1-based row number in the file.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "linlay.h"
+
+enum { WS_CLOSED_NEW, WS_OPEN, WS_CLOSED, WS_ABORTED };
+
+/* How many pushed values write_columns leaves on the stack before cutting
+ * it back. */
+#define STACK_RUN 32
+
+/* Rows write/row stage before one append call. */
+#define ROW_BATCH 1024
+
+typedef struct lwriter {
+    inlay_writer *w;            /* NULL unless open */
+    int state;
+    const lschema *schema;      /* kept alive by user value 1 */
+    int ncols;
+    lcol *cols;                 /* ncols entries; with batches and seen, one block */
+    inlay_column_batch *batches;
+    unsigned char *seen;
+    inlay_allocator alloc;
+    const void *null_ud;        /* inlay.null */
+    uint64_t nrows;             /* rows accepted so far, staged ones included */
+    size_t nbuf;                /* rows staged by write/row */
+    uint8_t *arena;             /* their bytes values; inlay_bytes hold offsets until the flush */
+    size_t arena_len, arena_cap;
+    uint64_t rows, row_groups, bytes;   /* totals kept after close */
+} lwriter;
+
+static void flush_rows(lua_State *L, lwriter *lw);
+
+/* ---- memory ----------------------------------------------------------------- */
+
+static void *mem_resize(lwriter *lw, void *p, size_t osize, size_t nsize)
+{
+    return lw->alloc.fn(lw->alloc.ud, p, osize, nsize);
+}
+
+static size_t block_size(int ncols)
+{
+    return (size_t)ncols * (sizeof(lcol) + sizeof(inlay_column_batch) + 1);
+}
+
+static void free_scratch(lwriter *lw)
+{
+    if (!lw->cols) return;
+    for (int i = 0; i < lw->ncols; i++) {   /* the schema may be finalized already: not used here */
+        lcol *c = &lw->cols[i];
+        if (c->vals) mem_resize(lw, c->vals, c->vcap * c->esize, 0);
+        if (c->def) mem_resize(lw, c->def, c->dcap * sizeof(int16_t), 0);
+        if (c->bytes) mem_resize(lw, c->bytes, c->bcap, 0);
+    }
+    mem_resize(lw, lw->cols, block_size(lw->ncols), 0);
+    if (lw->arena) mem_resize(lw, lw->arena, lw->arena_cap, 0);
+    lw->arena = NULL;
+    lw->arena_len = lw->arena_cap = 0;
+    lw->nbuf = 0;
+    lw->cols = NULL;
+    lw->batches = NULL;
+    lw->seen = NULL;
+}
+
+static int alloc_scratch(lwriter *lw)
+{
+    size_t size = block_size(lw->ncols);
+    char *p = mem_resize(lw, NULL, 0, size);
+    if (!p) return 0;
+    memset(p, 0, size);
+    lw->cols = (lcol *)p;
+    lw->batches = (inlay_column_batch *)(p + (size_t)lw->ncols * sizeof(lcol));
+    lw->seen = (unsigned char *)(lw->batches + lw->ncols);
+    for (int i = 0; i < lw->ncols; i++) {
+        const lfield *f = &lw->schema->fields[i];
+        lw->cols[i].esize = li_elem_size(f->kind);
+        if (f->kind == K_UUID || f->kind == K_FLOAT16 || f->kind == K_DECBIG)
+            lw->cols[i].bwidth = (size_t)f->width;
+    }
+    return 1;
+}
+
+static int grow(lwriter *lw, void **p, size_t *cap, size_t want, size_t elem)
+{
+    if (*cap >= want) return 1;
+    size_t ncap = *cap * 2 > want ? *cap * 2 : want;
+    void *q = mem_resize(lw, *p, *cap * elem, ncap * elem);
+    if (!q) return 0;
+    *p = q;
+    *cap = ncap;
+    return 1;
+}
+
+/* Room for n rows in every column. */
+static void reserve(lua_State *L, lwriter *lw, size_t n)
+{
+    for (int i = 0; i < lw->ncols; i++) {
+        lcol *c = &lw->cols[i];
+        if (LI_LIKELY(c->vcap >= n && c->dcap >= n && c->bcap >= n * c->bwidth)) continue;
+        if (!grow(lw, &c->vals, &c->vcap, n, c->esize) ||
+            !grow(lw, (void **)&c->def, &c->dcap, n, sizeof(int16_t)) ||
+            (c->bwidth && !grow(lw, (void **)&c->bytes, &c->bcap, n * c->bwidth, 1)))
+            li_error(L, "out of memory");
+    }
+}
+
+/* ---- the userdata --------------------------------------------------------------- */
+
+/* The writer at index 1. Methods and metamethods carry the metatable as
+ * their upvalue, which spares the registry lookup of luaL_checkudata on
+ * every call of a per-row method; other callers use luaL_checkudata. */
+static lwriter *to_writer(lua_State *L)
+{
+    void *p = lua_touserdata(L, 1);
+    if (LI_LIKELY(p != NULL) && lua_getmetatable(L, 1)) {
+        int same = lua_rawequal(L, -1, lua_upvalueindex(1));
+        lua_pop(L, 1);
+        if (LI_LIKELY(same)) return p;
+    }
+    return luaL_checkudata(L, 1, LI_WRITER);
+}
+
+static lwriter *check_open(lua_State *L)
+{
+    lwriter *lw = to_writer(L);
+    if (LI_UNLIKELY(lw->state != WS_OPEN)) {
+        lua_getiuservalue(L, 1, 2);
+        li_error(L, "writer for '%s' is %s", lua_tostring(L, -1),
+                 lw->state == WS_CLOSED ? "closed" : "aborted");
+    }
+    return lw;
+}
+
+/* Give up the file and release everything. Idempotent. */
+static void writer_abort(lwriter *lw)
+{
+    if (lw->w) {
+        inlay_writer_free(lw->w);   /* aborts: the temporary file is removed */
+        lw->w = NULL;
+        lw->state = WS_ABORTED;
+    }
+    free_scratch(lw);
+}
+
+/* Finish the file; on failure, abort and raise. */
+static void writer_finish(lua_State *L, lwriter *lw)
+{
+    if (!lw->w) return;
+    flush_rows(L, lw);
+    if (inlay_writer_close(lw->w) != INLAY_OK) {
+        lua_getiuservalue(L, 1, 2);
+        lua_pushstring(L, inlay_writer_errmsg(lw->w));
+        writer_abort(lw);
+        li_error(L, "closing '%s' failed: %s", lua_tostring(L, -2), lua_tostring(L, -1));
+    }
+    lw->rows = inlay_writer_rows(lw->w);
+    lw->row_groups = inlay_writer_row_groups(lw->w);
+    lw->bytes = inlay_writer_bytes(lw->w);
+    inlay_writer_free(lw->w);
+    lw->w = NULL;
+    lw->state = WS_CLOSED;
+    free_scratch(lw);
+}
+
+static void push_info(lua_State *L, lwriter *lw)
+{
+    lua_createtable(L, 0, 5);
+    lua_getiuservalue(L, 1, 2);
+    lua_setfield(L, -2, "path");
+    bool open = lw->state == WS_OPEN;
+    lua_pushinteger(L, (lua_Integer)(open ? lw->nrows : lw->rows));
+    lua_setfield(L, -2, "rows");
+    lua_pushinteger(L, (lua_Integer)(open ? inlay_writer_row_groups(lw->w) : lw->row_groups));
+    lua_setfield(L, -2, "row_groups");
+    lua_pushinteger(L, (lua_Integer)(open ? inlay_writer_bytes(lw->w) : lw->bytes));
+    lua_setfield(L, -2, "bytes");
+}
+
+static int w_close(lua_State *L)
+{
+    lwriter *lw = to_writer(L);
+    if (lw->state == WS_ABORTED) check_open(L);
+    writer_finish(L, lw);
+    push_info(L, lw);
+    return 1;
+}
+
+static int w_abort(lua_State *L)
+{
+    lwriter *lw = to_writer(L);
+    if (lw->state != WS_CLOSED) writer_abort(lw);
+    return 0;
+}
+
+static int w_gc(lua_State *L)
+{
+    writer_abort(to_writer(L));
+    return 0;
+}
+
+/* __close(w, err): a normal scope exit finishes the file, an error aborts it. */
+static int w_tbc_close(lua_State *L)
+{
+    lwriter *lw = to_writer(L);
+    if (lua_isnil(L, 2)) writer_finish(L, lw);
+    else writer_abort(lw);
+    return 0;
+}
+
+static const char *state_name(const lwriter *lw)
+{
+    return lw->state == WS_OPEN ? "open" : lw->state == WS_CLOSED ? "closed" : "aborted";
+}
+
+/* w:info() -> { path=, rows=, row_groups=, bytes=, state= } */
+static int w_info(lua_State *L)
+{
+    lwriter *lw = to_writer(L);
+    if (lw->state == WS_OPEN) flush_rows(L, lw);   /* so row_groups and bytes count every row */
+    push_info(L, lw);
+    lua_pushstring(L, state_name(lw));
+    lua_setfield(L, -2, "state");
+    return 1;
+}
+
+static int w_tostring(lua_State *L)
+{
+    lwriter *lw = to_writer(L);
+    lua_getiuservalue(L, 1, 2);
+    lua_pushfstring(L, "inlay.writer(\"%s\", %s, %I rows)", lua_tostring(L, -1), state_name(lw),
+                    (LUAI_UACINT)(lw->state == WS_OPEN ? lw->nrows : lw->rows));
+    return 1;
+}
+
+static int w_schema(lua_State *L)
+{
+    to_writer(L);
+    lua_getiuservalue(L, 1, 1);
+    return 1;
+}
+
+/* ---- errors in values ---------------------------------------------------------- */
+
+/* "got ..." for the value at idx: nil, inlay.null or its type name. */
+static const char *describe(lua_State *L, int idx, int t, const lwriter *lw)
+{
+    if (t == LUA_TNONE || t == LUA_TNIL) return "nil";
+    if (t == LUA_TUSERDATA && lua_touserdata(L, idx) == lw->null_ud) return "inlay.null";
+    return luaL_typename(L, idx);
+}
+
+static LI_NORETURN LI_NOINLINE void bad_value(lua_State *L, const lwriter *lw, const lfield *f,
+                                              uint64_t row, const char *expected, int idx, int t)
+{
+    const char *got = describe(L, idx, t, lw);
+    li_error(L, "column '%s' row %I: expected %s, got %s", f->name, (LUAI_UACINT)row, expected, got);
+}
+
+static LI_NORETURN LI_NOINLINE void bad_text(lua_State *L, const lfield *f, uint64_t row,
+                                             const char *expected, int idx, const char *why)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    li_error(L, "column '%s' row %I: expected %s, got \"%s%s\"%s%s%s", f->name, (LUAI_UACINT)row,
+             expected, lua_pushlstring(L, s, len > 40 ? 40 : len), len > 40 ? "..." : "",
+             why ? " (" : "", why ? why : "", why ? ")" : "");
+}
+
+static LI_NORETURN LI_NOINLINE void bad_int(lua_State *L, const lwriter *lw, const lfield *f,
+                                            uint64_t row, int idx, lua_Integer v, int ok)
+{
+    if (!ok)
+        li_error(L, "column '%s' row %I: expected integer, got %s", f->name, (LUAI_UACINT)row,
+                 luaL_tolstring(L, idx, NULL));
+    lua_pushfstring(L, "%s (%I..%I)", f->type_name, (LUAI_UACINT)f->lo, (LUAI_UACINT)f->hi);
+    li_error(L, "column '%s' row %I: expected %s, got %I", f->name, (LUAI_UACINT)row,
+             lua_tostring(L, -1), (LUAI_UACINT)v);
+}
+
+/* ---- one value ------------------------------------------------------------------- */
+
+static bool is_null(lua_State *L, int idx, int t, const lwriter *lw)
+{
+    return t == LUA_TNIL || t == LUA_TNONE ||
+           (t == LUA_TUSERDATA && lua_touserdata(L, idx) == lw->null_ud);
+}
+
+static void put_decimal(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, size_t k,
+                        uint64_t row, int idx, int t)
+{
+    uint8_t tmp[8];
+    int width = f->kind == K_DEC32 ? 4 : f->kind == K_DEC64 ? 8 : f->width;
+    uint8_t *out = f->kind == K_DECBIG ? c->bytes + k * (size_t)width : tmp;
+    const char *why;
+    if (t == LUA_TNUMBER) {
+        if (lua_isinteger(L, idx))
+            why = li_decimal_from_integer(lua_tointeger(L, idx), f->precision, f->scale, out, width);
+        else
+            why = li_decimal_from_number(lua_tonumber(L, idx), f->precision, f->scale, out, width);
+        if (why) {
+            const char *got = luaL_tolstring(L, idx, NULL);
+            li_error(L, "column '%s' row %I: expected %s, got %s (%s)", f->name, (LUAI_UACINT)row,
+                     f->type_name, got, why);
+        }
+    } else if (t == LUA_TSTRING) {
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        why = li_decimal_from_text(s, len, f->precision, f->scale, 0, out, width);
+        if (why) bad_text(L, f, row, f->type_name, idx, why);
+    } else {
+        bad_value(L, lw, f, row, "a number or a decimal string", idx, t);
+    }
+    if (f->kind == K_DEC32) ((int32_t *)c->vals)[k] = (int32_t)li_be_to_i64(tmp, 4);
+    else if (f->kind == K_DEC64) ((int64_t *)c->vals)[k] = li_be_to_i64(tmp, 8);
+    else ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ out, (size_t)width };
+}
+
+static void put_uint64(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, size_t k,
+                       uint64_t row, int idx, int t)
+{
+    uint64_t u;
+    if (t == LUA_TNUMBER) {
+        int ok;
+        lua_Integer v = lua_tointegerx(L, idx, &ok);
+        if (ok && v >= 0) u = (uint64_t)v;
+        else {
+            double d = lua_tonumber(L, idx);
+            if (!(d >= 0 && d < 0x1p64 && d == floor(d))) {
+                const char *got = luaL_tolstring(L, idx, NULL);
+                li_error(L, "column '%s' row %I: expected uint64 (0..18446744073709551615), got %s",
+                         f->name, (LUAI_UACINT)row, got);
+            }
+            u = (uint64_t)d;
+        }
+    } else if (t == LUA_TSTRING) {
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        if (!li_parse_u64(s, len, &u)) bad_text(L, f, row, "uint64 (0..18446744073709551615)", idx, NULL);
+    } else {
+        bad_value(L, lw, f, row, "integer", idx, t);
+    }
+    memcpy((int64_t *)c->vals + k, &u, sizeof u);
+}
+
+/* Convert the value at idx (of type t) into slot k of column c. Returns 1
+ * when a value was stored, 0 for a null; raises when the value does not fit. */
+static int put_value(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, size_t k,
+                     uint64_t row, int idx, int t)
+{
+    if (is_null(L, idx, t, lw)) {
+        if (!f->optional) bad_value(L, lw, f, row, f->type_name, idx, t);
+        return 0;
+    }
+    switch (f->kind) {
+    case K_BOOL:
+        if (t != LUA_TBOOLEAN) bad_value(L, lw, f, row, "boolean", idx, t);
+        ((bool *)c->vals)[k] = lua_toboolean(L, idx);
+        return 1;
+    case K_INT32: case K_INT64: {
+        if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "integer", idx, t);
+        int ok;
+        lua_Integer v = lua_tointegerx(L, idx, &ok);
+        if (!ok || v < f->lo || v > f->hi) bad_int(L, lw, f, row, idx, v, ok);
+        if (f->kind == K_INT32) ((int32_t *)c->vals)[k] = (int32_t)(uint32_t)v;
+        else ((int64_t *)c->vals)[k] = v;
+        return 1;
+    }
+    case K_UINT64:
+        put_uint64(L, lw, f, c, k, row, idx, t);
+        return 1;
+    case K_FLOAT:
+        if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "number", idx, t);
+        ((float *)c->vals)[k] = li_to_float(lua_tonumber(L, idx));
+        return 1;
+    case K_DOUBLE:
+        if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "number", idx, t);
+        ((double *)c->vals)[k] = lua_tonumber(L, idx);
+        return 1;
+    case K_FLOAT16: {
+        if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "number", idx, t);
+        uint16_t h = li_float16_bits(lua_tonumber(L, idx));
+        uint8_t *out = c->bytes + 2 * k;
+        out[0] = (uint8_t)h;
+        out[1] = (uint8_t)(h >> 8);
+        ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ out, 2 };
+        return 1;
+    }
+    case K_BYTES: case K_FIXED: {
+        if (t != LUA_TSTRING) bad_value(L, lw, f, row, "string", idx, t);
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        if (f->kind == K_FIXED && len != (size_t)f->width) {
+            lua_pushfstring(L, "%s (%d bytes)", f->type_name, (int)f->width);
+            li_error(L, "column '%s' row %I: expected %s, got a string of %I bytes", f->name,
+                     (LUAI_UACINT)row, lua_tostring(L, -1), (LUAI_UACINT)len);
+        }
+        ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ s, len };
+        return 1;
+    }
+    case K_UUID: {
+        if (t != LUA_TSTRING) bad_value(L, lw, f, row, "uuid (16 bytes or 36-character text)", idx, t);
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        if (len == 16) {
+            ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ s, 16 };
+        } else {
+            uint8_t *out = c->bytes + 16 * k;
+            if (len != 36) bad_value(L, lw, f, row, "uuid (16 bytes or 36-character text)", idx, t);
+            if (!li_parse_uuid(s, len, out)) bad_text(L, f, row, "uuid", idx, "not a uuid");
+            ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ out, 16 };
+        }
+        return 1;
+    }
+    default:
+        put_decimal(L, lw, f, c, k, row, idx, t);
+        return 1;
+    }
+}
+
+/* ---- appending -------------------------------------------------------------------- */
+
+/* Raise the core's message for a rejected append. Its row numbers count
+ * from 0 in the file; say them the way this call counts (see the top). */
+static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
+{
+    const char *msg = inlay_writer_errmsg(lw->w);
+    const char *r = strstr(msg, "' row ");
+    if (strncmp(msg, "column '", 8) == 0 && r) {
+        char *end;
+        unsigned long long n = strtoull(r + 6, &end, 10);
+        if (end != r + 6 && end[0] == ':') {
+            lua_pushlstring(L, msg, (size_t)(r - msg));
+            li_error(L, "%s' row %I%s", lua_tostring(L, -1), (LUAI_UACINT)(n - base + 1), end);
+        }
+    }
+    li_error(L, "%s", msg);
+}
+
+/* One inlay_writer_append_columns() call for the batches set up by stage(). */
+static void append_staged(lua_State *L, lwriter *lw, uint64_t base)
+{
+    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->ncols);
+    if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, base);
+}
+
+static void stage(lwriter *lw, int i, size_t n, bool nulls)
+{
+    inlay_column_batch *b = &lw->batches[i];
+    b->column = i;
+    b->values = lw->cols[i].vals;
+    b->count = n;
+    b->levels.def = nulls ? lw->cols[i].def : NULL;
+    b->levels.rep = NULL;
+    b->levels.validity = NULL;
+}
+
+/* ---- rows staged by write and row --------------------------------------------------- */
+
+static bool is_bytes(li_kind k)
+{
+    return k == K_BYTES || k == K_FIXED || k == K_UUID || k == K_FLOAT16 || k == K_DECBIG;
+}
+
+/* Append the staged rows. Their bytes values hold arena offsets until now. */
+static void flush_rows(lua_State *L, lwriter *lw)
+{
+    size_t n = lw->nbuf;
+    if (n == 0) return;
+    for (int i = 0; i < lw->ncols; i++) {
+        lcol *c = &lw->cols[i];
+        if (is_bytes(lw->schema->fields[i].kind)) {
+            inlay_bytes *v = c->vals;
+            for (size_t k = 0; k < c->nvals; k++) v[k].data = lw->arena + (uintptr_t)v[k].data;
+        }
+        stage(lw, i, n, c->nulls > 0);
+        c->nvals = c->nulls = 0;
+    }
+    lw->nbuf = 0;
+    lw->arena_len = 0;
+    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->ncols);
+    if (LI_UNLIKELY(st != INLAY_OK)) {   /* only the environment can fail here */
+        lw->nrows -= n;
+        append_failed(L, lw, 0);
+    }
+}
+
+/* Room for a row's bytes in the arena, whose contents move on growth (the
+ * staged values hold offsets). */
+static void arena_reserve(lua_State *L, lwriter *lw, size_t need)
+{
+    if (LI_LIKELY(need <= lw->arena_cap)) return;
+    size_t cap = lw->arena_cap ? lw->arena_cap : 4096;
+    while (cap < need) cap *= 2;
+    uint8_t *p = mem_resize(lw, lw->arena, lw->arena_cap, cap);
+    if (!p) li_error(L, "out of memory");
+    lw->arena = p;
+    lw->arena_cap = cap;
+}
+
+/* Stage the value at idx as column i of the row being built: its value in
+ * the column's next free slot, its level at row nbuf, its bytes (for bytes
+ * columns) at *apos in the arena. Nothing is committed: a later error in the
+ * same row leaves the writer as it was. */
+static void stage_value(lua_State *L, lwriter *lw, int i, int idx, int t, uint64_t row, size_t *apos)
+{
+    const lfield *f = &lw->schema->fields[i];
+    lcol *c = &lw->cols[i];
+    size_t k = c->nvals;
+    int present = put_value(L, lw, f, c, k, row, idx, t);
+    c->def[lw->nbuf] = (int16_t)present;
+    if (present && is_bytes(f->kind)) {
+        inlay_bytes *b = &((inlay_bytes *)c->vals)[k];
+        if (f->utf8 && LI_UNLIKELY(!li_utf8_valid(b->data, b->len)))
+            li_error(L, "column '%s' row %I: invalid UTF-8 in a text column", f->name, (LUAI_UACINT)row);
+        if (LI_UNLIKELY(b->len > INT32_MAX))
+            li_error(L, "column '%s' row %I: value of %I bytes is too long (max %d)", f->name,
+                     (LUAI_UACINT)row, (LUAI_UACINT)b->len, INT32_MAX);
+        size_t off = *apos;
+        arena_reserve(L, lw, off + b->len);
+        if (b->len) memcpy(lw->arena + off, b->data, b->len);
+        b->data = (const void *)(uintptr_t)off;
+        *apos = off + b->len;
+    }
+}
+
+/* The row staged at nbuf is complete: keep it, and flush a full batch. */
+static void commit_row(lua_State *L, lwriter *lw, size_t apos)
+{
+    for (int i = 0; i < lw->ncols; i++) {
+        lcol *c = &lw->cols[i];
+        int present = c->def[lw->nbuf];
+        c->nvals += (size_t)present;
+        c->nulls += (size_t)!present;
+    }
+    lw->arena_len = apos;
+    lw->nbuf++;
+    lw->nrows++;
+    if (lw->nbuf == ROW_BATCH) flush_rows(L, lw);
+}
+
+/* Before staging a row: room for a whole batch of them. */
+static void ready_rows(lua_State *L, lwriter *lw)
+{
+    if (lw->nbuf == 0) reserve(L, lw, ROW_BATCH);
+}
+
+/* w:row(v1, v2, ...): values in schema order, nil = null. */
+static int w_row(lua_State *L)
+{
+    lwriter *lw = check_open(L);
+    int nargs = lua_gettop(L) - 1;
+    if (nargs > lw->ncols)
+        li_error(L, "row %I: %d values for %d columns", (LUAI_UACINT)(lw->nrows + 1), nargs, lw->ncols);
+    ready_rows(L, lw);
+    uint64_t row = lw->nrows + 1;
+    size_t apos = lw->arena_len;
+    for (int i = 0; i < lw->ncols; i++) stage_value(L, lw, i, i + 2, lua_type(L, i + 2), row, &apos);
+    commit_row(L, lw, apos);
+    return 0;
+}
+
+/* w:write{ name = value, ... }: absent or nil = null. */
+static int w_write(lua_State *L)
+{
+    lwriter *lw = check_open(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    ready_rows(L, lw);
+    uint64_t row = lw->nrows + 1;
+    size_t apos = lw->arena_len;
+    const lschema *s = lw->schema;
+    memset(lw->seen, 0, (size_t)lw->ncols);
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        if (LI_UNLIKELY(lua_type(L, -2) != LUA_TSTRING))
+            li_error(L, "row %I: key %s is not a column name", (LUAI_UACINT)row, luaL_tolstring(L, -2, NULL));
+        size_t len;
+        const char *name = lua_tolstring(L, -2, &len);
+        int i = li_field_lookup(s, name, len);
+        if (LI_UNLIKELY(i < 0))
+            li_error(L, "column '%s' row %I: not in the schema", name, (LUAI_UACINT)row);
+        stage_value(L, lw, i, -1, lua_type(L, -1), row, &apos);
+        lw->seen[i] = 1;
+        lua_pop(L, 1);
+    }
+    for (int i = 0; i < lw->ncols; i++) {
+        if (lw->seen[i]) continue;
+        const lfield *f = &s->fields[i];
+        if (!f->optional)
+            li_error(L, "column '%s' row %I: expected %s, got nil (a required field is missing)",
+                     f->name, (LUAI_UACINT)row, f->type_name);
+        lw->cols[i].def[lw->nbuf] = 0;
+    }
+    commit_row(L, lw, apos);
+    return 0;
+}
+
+/* Convert n entries of the array at `tab` into column i. Returns whether
+ * any was null. The hot loops: the expected type is checked from
+ * lua_rawgeti's result; anything else (nulls, integral floats for a float
+ * column...) goes through put_value. */
+static bool convert_column(lua_State *L, lwriter *lw, int i, int tab, size_t n)
+{
+    const lfield *f = &lw->schema->fields[i];
+    lcol *c = &lw->cols[i];
+    int16_t *def = c->def;
+    const int base = lua_gettop(L);
+    size_t k = 0;
+
+/* A required column needs no levels (a null raises), so its loop stores none. */
+#define LOOP_BODY(TYPE, STORE, OPTIONAL)                                                 \
+    for (size_t j = 0; j < n; j++) {                                                     \
+        int t_ = lua_rawgeti(L, tab, (lua_Integer)j + 1);                                \
+        if (LI_LIKELY(t_ == (TYPE))) {                                                   \
+            STORE;                                                                       \
+            if (OPTIONAL) def[j] = 1;                                                    \
+            k++;                                                                         \
+        } else {                                                                         \
+            int p_ = put_value(L, lw, f, c, k, j + 1, -1, t_);                           \
+            if (OPTIONAL) def[j] = (int16_t)p_;                                          \
+            k += (size_t)p_;                                                             \
+        }                                                                                \
+        if ((j % STACK_RUN) == STACK_RUN - 1) lua_settop(L, base);                       \
+    }
+#define COLUMN_LOOP(TYPE, STORE)                                                         \
+    if (f->optional) { LOOP_BODY(TYPE, STORE, 1) } else { LOOP_BODY(TYPE, STORE, 0) }
+
+    switch (f->kind) {
+    case K_INT64: {
+        int64_t *out = c->vals;
+        const int64_t lo = f->lo, hi = f->hi;
+        COLUMN_LOOP(LUA_TNUMBER, {
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            if (LI_UNLIKELY(!ok || v < lo || v > hi)) bad_int(L, lw, f, j + 1, -1, v, ok);
+            out[k] = v;
+        })
+        break;
+    }
+    case K_INT32: {
+        int32_t *out = c->vals;
+        const int64_t lo = f->lo, hi = f->hi;
+        COLUMN_LOOP(LUA_TNUMBER, {
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            if (LI_UNLIKELY(!ok || v < lo || v > hi)) bad_int(L, lw, f, j + 1, -1, v, ok);
+            out[k] = (int32_t)(uint32_t)v;
+        })
+        break;
+    }
+    case K_DOUBLE: {
+        double *out = c->vals;
+        COLUMN_LOOP(LUA_TNUMBER, out[k] = lua_tonumberx(L, -1, NULL))
+        break;
+    }
+    case K_FLOAT: {
+        float *out = c->vals;
+        COLUMN_LOOP(LUA_TNUMBER, out[k] = li_to_float(lua_tonumberx(L, -1, NULL)))
+        break;
+    }
+    case K_BOOL: {
+        bool *out = c->vals;
+        COLUMN_LOOP(LUA_TBOOLEAN, out[k] = lua_toboolean(L, -1))
+        break;
+    }
+    case K_BYTES: {
+        inlay_bytes *out = c->vals;
+        COLUMN_LOOP(LUA_TSTRING, out[k].data = lua_tolstring(L, -1, &out[k].len))
+        break;
+    }
+    default:
+        for (size_t j = 0; j < n; j++) {
+            int t = lua_rawgeti(L, tab, (lua_Integer)j + 1);
+            int p = put_value(L, lw, f, c, k, j + 1, -1, t);
+            def[j] = (int16_t)p;
+            k += (size_t)p;
+            if ((j % STACK_RUN) == STACK_RUN - 1) lua_settop(L, base);
+        }
+        break;
+    }
+#undef COLUMN_LOOP
+#undef LOOP_BODY
+    lua_settop(L, base);
+    return k != n;
+}
+
+/* The body of write_columns; append = false converts only (for the
+ * benchmark's breakdown). */
+static int write_columns(lua_State *L, bool append)
+{
+    lwriter *lw = check_open(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    const lschema *s = lw->schema;
+    lua_settop(L, 3);
+    /* every key must name a column, every value be a table */
+    int first = -1;
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        size_t len;
+        const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+        int i = name ? li_field_lookup(s, name, len) : -1;
+        if (i < 0) {
+            if (!name) li_error(L, "write_columns: key %s is not a column name", luaL_tolstring(L, -2, NULL));
+            li_error(L, "column '%s': not in the schema", name);
+        }
+        if (!lua_istable(L, -1))
+            li_error(L, "column '%s': expected an array, got %s", name, luaL_typename(L, -1));
+        if (first < 0 || i < first) first = i;
+        lua_pop(L, 1);
+    }
+    lua_Integer n;
+    if (lua_isnoneornil(L, 3)) {
+        n = 0;
+        if (first >= 0) {
+            lua_pushlstring(L, s->fields[first].name, s->fields[first].name_len);
+            lua_rawget(L, 2);
+            n = (lua_Integer)lua_rawlen(L, -1);
+            lua_pop(L, 1);
+        }
+    } else {
+        int ok;
+        n = lua_tointegerx(L, 3, &ok);
+        if (!ok || n < 0 || n > INT32_MAX) luaL_argerror(L, 3, "expected a row count in 0..2147483647");
+    }
+    if (n == 0) return 0;
+    flush_rows(L, lw);   /* the staged rows come first, and the scratch is needed */
+    reserve(L, lw, (size_t)n);
+    luaL_checkstack(L, STACK_RUN + 8, "write_columns");
+    for (int i = 0; i < lw->ncols; i++) {
+        const lfield *f = &s->fields[i];
+        bool nulls;
+        lua_pushlstring(L, f->name, f->name_len);
+        if (lua_rawget(L, 2) == LUA_TNIL) {
+            if (!f->optional) li_error(L, "column '%s': missing from the batch (it is required)", f->name);
+            memset(lw->cols[i].def, 0, (size_t)n * sizeof(int16_t));
+            nulls = true;
+        } else {
+            nulls = convert_column(L, lw, i, lua_gettop(L), (size_t)n);
+        }
+        lua_pop(L, 1);
+        stage(lw, i, (size_t)n, nulls);
+    }
+    if (append) {
+        append_staged(L, lw, lw->nrows);
+        lw->nrows += (uint64_t)n;
+    }
+    return 0;
+}
+
+static int w_write_columns(lua_State *L)
+{
+    return write_columns(L, true);
+}
+
+int li_bench_convert_columns(lua_State *L)
+{
+    return write_columns(L, false);
+}
+
+/* inlay._bench_read_columns(cols, n [, read]): the floor under
+ * write_columns. Every array of cols is walked with lua_rawgeti, the stack
+ * cut back as write_columns does. With `read`, each value is also read out
+ * with the lua_to* of its type (lua_tointegerx for integers, lua_tonumberx,
+ * lua_tolstring, lua_toboolean), as the least a reader that keeps the value
+ * must do; without, the value is only pushed. */
+int li_bench_read_columns(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    int read = lua_toboolean(L, 3);
+    lua_settop(L, 3);
+    luaL_checkstack(L, STACK_RUN + 8, "read_columns");
+    lua_Integer acc = 0;
+    double dacc = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        int tab = lua_gettop(L);
+        /* the column's kind, from its first value */
+        int kind = lua_rawgeti(L, tab, 1);
+        if (kind == LUA_TNUMBER && lua_isinteger(L, -1)) kind = -1;
+        lua_settop(L, tab);
+        for (lua_Integer j = 0; j < n; j++) {
+            int t = lua_rawgeti(L, tab, j + 1);
+            if (read) {
+                size_t len;
+                switch (kind) {
+                case -1: acc += lua_tointegerx(L, -1, NULL); break;
+                case LUA_TNUMBER: dacc += lua_tonumberx(L, -1, NULL); break;
+                case LUA_TSTRING: acc += (lua_Integer)(uintptr_t)lua_tolstring(L, -1, &len) + (lua_Integer)len; break;
+                default: acc += lua_toboolean(L, -1); break;
+                }
+            } else {
+                acc += t;
+            }
+            if ((j % STACK_RUN) == STACK_RUN - 1) lua_settop(L, tab);
+        }
+        lua_settop(L, tab - 1);
+    }
+    lua_pushinteger(L, acc + (lua_Integer)dacc);
+    return 1;
+}
+
+/* ---- opening ----------------------------------------------------------------------- */
+
+static size_t opt_size(lua_State *L, const char *key, bool zero_ok)
+{
+    int ok;
+    lua_Integer v = lua_tointegerx(L, -1, &ok);
+    if (!ok || v < (zero_ok ? 0 : 1))
+        li_error(L, "option '%s' must be an integer >= %d, got %s", key, zero_ok ? 0 : 1,
+                 luaL_tolstring(L, -1, NULL));
+    return (size_t)v;
+}
+
+/* The metadata table: string keys, string (or number) values. Leaves the
+ * kv array (a userdata) and a table keeping converted values on the stack. */
+static void opt_metadata(lua_State *L, inlay_options *o)
+{
+    int meta = lua_gettop(L);
+    if (!lua_istable(L, meta)) li_error(L, "option 'metadata' must be a table, got %s", luaL_typename(L, meta));
+    size_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, meta)) {
+        n++;
+        lua_pop(L, 1);
+    }
+    inlay_kv *kv = lua_newuserdatauv(L, (n ? n : 1) * sizeof *kv, 1);
+    lua_createtable(L, 0, 0);
+    lua_setiuservalue(L, -2, 1);
+    size_t i = 0;
+    lua_pushnil(L);
+    while (lua_next(L, meta)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            li_error(L, "metadata keys must be strings, got %s", luaL_typename(L, -2));
+        int vt = lua_type(L, -1);
+        if (vt != LUA_TSTRING && vt != LUA_TNUMBER)
+            li_error(L, "metadata value for '%s' must be a string, got %s", lua_tostring(L, -2),
+                     luaL_typename(L, -1));
+        kv[i].key = lua_tostring(L, -2);
+        if (vt == LUA_TNUMBER) {   /* keep the converted text alive in the user value */
+            lua_getiuservalue(L, meta + 1, 1);
+            lua_pushvalue(L, -2);
+            kv[i].value = lua_tostring(L, -1);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+            lua_pop(L, 1);
+        } else {
+            kv[i].value = lua_tostring(L, -1);
+        }
+        i++;
+        lua_pop(L, 1);
+    }
+    o->metadata = kv;
+    o->metadata_count = n;
+}
+
+/* Options from the table at idx; may leave values on the stack that must
+ * stay there until the writer is open. */
+static void parse_options(lua_State *L, int idx, inlay_options *o)
+{
+    if (lua_isnoneornil(L, idx)) return;
+    luaL_checktype(L, idx, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            li_error(L, "option keys must be strings, got %s", luaL_typename(L, -2));
+        const char *k = lua_tostring(L, -2);
+        if (!strcmp(k, "compression")) {
+            const char *c = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+            if (c && !strcmp(c, "zstd")) o->compression = INLAY_ZSTD;
+            else if (c && (!strcmp(c, "uncompressed") || !strcmp(c, "none"))) o->compression = INLAY_UNCOMPRESSED;
+            else if (c && (!strcmp(c, "snappy") || !strcmp(c, "gzip") || !strcmp(c, "lz4") ||
+                           !strcmp(c, "lz4_raw") || !strcmp(c, "brotli")))
+                li_error(L, "compression '%s' is not supported yet (use 'zstd' or 'uncompressed')", c);
+            else
+                li_error(L, "unknown compression %s (use 'zstd' or 'uncompressed')", luaL_tolstring(L, -1, NULL));
+        } else if (!strcmp(k, "compression_level")) {
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            if (!ok || v < -131072 || v > 22)
+                li_error(L, "option 'compression_level' must be an integer up to 22, got %s",
+                         luaL_tolstring(L, -1, NULL));
+            o->compression_level = (int)v;
+        } else if (!strcmp(k, "row_group_rows")) o->row_group_rows = opt_size(L, k, false);
+        else if (!strcmp(k, "row_group_bytes")) o->row_group_bytes = opt_size(L, k, false);
+        else if (!strcmp(k, "page_bytes")) o->page_bytes = opt_size(L, k, false);
+        else if (!strcmp(k, "page_rows")) o->page_rows = opt_size(L, k, false);
+        else if (!strcmp(k, "dictionary_bytes")) o->dictionary_bytes = opt_size(L, k, true);
+        else if (!strcmp(k, "metadata")) {
+            lua_pushvalue(L, -1);
+            opt_metadata(L, o);          /* pushes the kv array above the copy */
+            lua_replace(L, -2);          /* key, value, kv */
+            lua_insert(L, -3);           /* kv, key, value: kv stays until open returns */
+        } else {
+            li_error(L, "unknown option '%s' (the options are compression, compression_level, "
+                        "row_group_rows, row_group_bytes, page_bytes, page_rows, dictionary_bytes, metadata)", k);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* inlay.open(path, schema, opts) -> writer */
+int li_writer_open(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    if (lua_istable(L, 2)) {   /* a schema given as its table */
+        lua_pushcfunction(L, li_schema_new);
+        lua_pushvalue(L, 2);
+        lua_call(L, 1, 1);
+        lua_replace(L, 2);
+    }
+    lschema *s = li_check_schema(L, 2);
+    lua_settop(L, 3);
+    inlay_options o;
+    inlay_options_init(&o);
+    parse_options(L, 3, &o);
+
+    lwriter *lw = lua_newuserdatauv(L, sizeof *lw, 2);
+    memset(lw, 0, sizeof *lw);
+    lw->state = WS_CLOSED_NEW;
+    luaL_setmetatable(L, LI_WRITER);
+    int wi = lua_gettop(L);
+    lua_pushvalue(L, 2);
+    lua_setiuservalue(L, wi, 1);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, wi, 2);
+    lw->schema = s;
+    lw->ncols = s->nfields;
+    lw->alloc.fn = lua_getallocf(L, &lw->alloc.ud);
+    lw->null_ud = li_null_pointer(L);
+    if (!alloc_scratch(lw)) li_error(L, "out of memory");
+    o.alloc = lw->alloc;
+    int st = inlay_writer_open_file(&lw->w, path, s->s, &o);
+    if (st != INLAY_OK) {
+        lua_pushstring(L, lw->w ? inlay_writer_errmsg(lw->w) : inlay_strerror(st));
+        writer_abort(lw);
+        lw->state = WS_ABORTED;
+        li_error(L, "cannot open '%s': %s", path, lua_tostring(L, -1));
+    }
+    lw->state = WS_OPEN;
+    lua_settop(L, wi);
+    return 1;
+}
+
+int li_open_writer(lua_State *L)
+{
+    static const luaL_Reg meta[] = {
+        { "__gc", w_gc },
+        { "__close", w_tbc_close },
+        { "__tostring", w_tostring },
+        { NULL, NULL },
+    };
+    static const luaL_Reg methods[] = {
+        { "write", w_write },
+        { "row", w_row },
+        { "write_columns", w_write_columns },
+        { "close", w_close },
+        { "abort", w_abort },
+        { "info", w_info },
+        { "schema", w_schema },
+        { NULL, NULL },
+    };
+    luaL_newmetatable(L, LI_WRITER);
+    lua_pushvalue(L, -1);
+    luaL_setfuncs(L, meta, 1);          /* the metatable is their upvalue (see to_writer) */
+    luaL_newlibtable(L, methods);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, methods, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    return 0;
+}

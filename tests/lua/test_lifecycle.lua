@@ -1,0 +1,167 @@
+-- Opening and closing writers: only a successful close (or a <close>
+-- scope left normally) publishes the file; an error in a <close> scope,
+-- garbage collection and abort() leave nothing, not even a temporary file.
+-- Options reach the file. Steady writing allocates nothing per value.
+
+local T = dofile((arg[0]:match("^(.*)/") or ".") .. "/testlib.lua")
+local inlay = require "inlay"
+
+local s = inlay.schema {
+  { "id", "int64" },
+  { "name", "string", optional = true },
+}
+
+local function fill(w, n)
+  for i = 1, n do w:write { id = i, name = "row " .. i } end
+end
+
+T.case("<close> left by an error publishes nothing", function()
+  local dir = T.tmpdir("close_error")
+  local path = dir .. "/out.parquet"
+  local ok, err = pcall(function()
+    local w <close> = inlay.open(path, s)
+    fill(w, 100)
+    T.ok(#T.ls(dir) == 1, "a temporary file while writing")
+    error("boom")
+  end)
+  T.ok(not ok and err:find("boom", 1, true), "the error came through")
+  T.eq(#T.ls(dir), 0, "files left in the folder")
+end)
+
+T.case("<close> left normally publishes", function()
+  local dir = T.tmpdir("close_ok")
+  local path = dir .. "/out.parquet"
+  do
+    local w <close> = inlay.open(path, s)
+    fill(w, 10)
+  end
+  T.eq(table.concat(T.ls(dir), " "), "out.parquet", "folder")
+  T.eq(T.duckdb(path).rows, 10, "rows")
+end)
+
+T.case("a writer collected without close publishes nothing", function()
+  local dir = T.tmpdir("gc")
+  do
+    local w = inlay.open(dir .. "/out.parquet", s)
+    fill(w, 1000)
+  end
+  collectgarbage()
+  collectgarbage()
+  T.eq(#T.ls(dir), 0, "files left in the folder")
+end)
+
+T.case("abort publishes nothing", function()
+  local dir = T.tmpdir("abort")
+  local w = inlay.open(dir .. "/out.parquet", s)
+  fill(w, 10)
+  w:abort()
+  w:abort()   -- idempotent
+  T.eq(#T.ls(dir), 0, "files left in the folder")
+  T.eq(w:info().state, "aborted", "state")
+end)
+
+T.case("close returns the totals; closing again returns them again", function()
+  local dir = T.tmpdir("info")
+  local path = dir .. "/out.parquet"
+  local w = inlay.open(path, s, { row_group_rows = 40 })
+  fill(w, 100)
+  local open = w:info()
+  T.eq(open.state, "open", "state while open")
+  T.eq(open.rows, 100, "rows while open")
+  T.eq(open.row_groups, 2, "row groups written so far")
+  T.eq(tostring(w), 'inlay.writer("' .. path .. '", open, 100 rows)', "tostring")
+  local info = w:close()
+  T.eq(info.path, path, "path")
+  T.eq(info.rows, 100, "rows")
+  T.eq(info.row_groups, 3, "row groups")
+  T.eq(info.bytes, #T.read(path), "bytes")
+  local again = w:close()
+  T.eq(again.bytes, info.bytes, "second close")
+  T.eq(w:info().state, "closed", "state")
+  T.ok(w:schema() == s, "w:schema()")
+  T.ok(inlay.pretty(w):find("^inlay.writer {"), "pretty")
+end)
+
+T.case("the writer keeps its schema alive", function()
+  local dir = T.tmpdir("schema_alive")
+  local w = inlay.open(dir .. "/out.parquet", inlay.schema { { "x", "int32" }, { "y", "string" } })
+  collectgarbage()
+  collectgarbage()
+  for i = 1, 10 do w:row(i, "y" .. i) end
+  T.eq(w:close().rows, 10, "rows")
+  -- a schema given as a plain table
+  local w2 = inlay.open(dir .. "/t.parquet", { { "x", "int32" } })
+  w2:row(1)
+  T.eq(w2:close().rows, 1, "rows")
+end)
+
+T.case("options reach the file", function()
+  local dir = T.tmpdir("options")
+  local path = dir .. "/o.parquet"
+  local s2 = inlay.schema {
+    { "id", "int64", encoding = "plain" },
+    { "cat", "string", encoding = "dictionary" },
+    { "secret", "string", statistics = false },
+  }
+  local w = inlay.open(path, s2, {
+    compression = "uncompressed", row_group_rows = 1000, row_group_bytes = 128 * 2 ^ 20,
+    page_bytes = 2 ^ 16, page_rows = 100, dictionary_bytes = 2 ^ 20, compression_level = 1,
+    metadata = { source = "job-42", answer = 42 },
+  })
+  for i = 1, 2500 do w:row(i, "c" .. (i % 3), "s" .. i) end
+  w:close()
+  local got = T.duckdb(path)
+  T.eq(got.rows, 2500, "rows")
+  T.eq(got.row_groups, 3, "row groups")
+  T.eq(got.kv.source, "job-42", "metadata")
+  T.eq(got.kv.answer, "42", "metadata number")
+  T.eq(got.chunks.id.compression, "UNCOMPRESSED", "compression")
+  T.ok(not got.chunks.id.encodings:find("DICTIONARY"), "plain id: " .. got.chunks.id.encodings)
+  T.ok(got.chunks.cat.encodings:find("DICTIONARY"), "dictionary cat: " .. got.chunks.cat.encodings)
+  T.eq(got.chunks.secret.has_min, false, "no min/max without statistics")
+  T.eq(got.chunks.id.has_min, true, "min/max with statistics")
+  local z = dir .. "/z.parquet"
+  local w2 = inlay.open(z, s2, { compression = "zstd", compression_level = 19 })
+  w2:row(1, "a", "b")
+  w2:close()
+  T.eq(T.duckdb(z).chunks.id.compression, "ZSTD", "zstd")
+end)
+
+T.case("steady writing allocates nothing per value", function()
+  local dir = T.tmpdir("alloc")
+  inlay._alloc_stats()   -- installs the counting allocator (the writer allocates through it)
+  local w = inlay.open(dir .. "/a.parquet", inlay.schema {
+    { "id", "int64" }, { "cat", "string" }, { "v", "double", optional = true }, { "ok", "boolean" },
+  })
+  local n = 4096
+  local cols = { id = {}, cat = {}, v = {}, ok = {} }
+  local function batch(b)
+    for i = 1, n do
+      local k = b * n + i
+      cols.id[i], cols.cat[i], cols.ok[i] = k, "c" .. (k % 50), k % 2 == 0
+      cols.v[i] = k % 9 == 0 and inlay.null or k * 0.5
+    end
+  end
+  for b = 0, 3 do batch(b); w:write_columns(cols) end
+  local rows = 0
+  local allocs, reallocs = 0, 0
+  for b = 4, 60 do
+    batch(b)   -- outside the count: the strings are made here
+    local a0, r0 = inlay._alloc_stats()
+    w:write_columns(cols)
+    local a1, r1 = inlay._alloc_stats()
+    allocs, reallocs = allocs + (a1 - a0), reallocs + (r1 - r0)
+    rows = rows + n
+  end
+  local a0, r0 = inlay._alloc_stats()
+  for i = 1, 5000 do w:row(i, "c1", 0.5, true) end
+  local row = { id = 1, cat = "c2", v = 1.5, ok = false }
+  for i = 1, 5000 do row.id = i; w:write(row) end
+  local a1, r1 = inlay._alloc_stats()
+  -- the core allocates when a page or row group is sealed, not per value
+  T.ok(allocs + reallocs < 60, string.format("%d allocations and %d reallocations for %d rows", allocs, reallocs, rows))
+  T.ok((a1 - a0) + (r1 - r0) < 10, string.format("%d allocations for 10000 single rows", (a1 - a0) + (r1 - r0)))
+  w:close()
+end)
+
+T.finish()
