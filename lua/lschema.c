@@ -299,12 +299,15 @@ static void field_options(lua_State *L, int spec, const char *path, lfield *f,
             if (!strcmp(e, "dictionary")) o->encoding = INLAY_ENCODING_DICTIONARY;
             else if (!strcmp(e, "plain")) o->encoding = INLAY_ENCODING_PLAIN;
             else if (!strcmp(e, "auto")) o->encoding = INLAY_ENCODING_AUTO;
-            else if (!strcmp(e, "delta") || !strcmp(e, "byte_stream_split") ||
-                     !strcmp(e, "delta_binary_packed") || !strcmp(e, "delta_length_byte_array") ||
-                     !strcmp(e, "delta_byte_array"))
-                field_error(L, path, "encoding '%s' is not supported yet (use 'dictionary' or 'plain')", e);
+            else if (!strcmp(e, "delta") || !strcmp(e, "delta_binary_packed") ||
+                     !strcmp(e, "delta_length_byte_array"))
+                o->encoding = INLAY_ENCODING_DELTA;   /* the column's type picks which */
+            else if (!strcmp(e, "delta_byte_array")) o->encoding = INLAY_ENCODING_DELTA_BYTE_ARRAY;
+            else if (!strcmp(e, "byte_stream_split")) o->encoding = INLAY_ENCODING_BYTE_STREAM_SPLIT;
+            else if (!strcmp(e, "rle")) o->encoding = INLAY_ENCODING_RLE;
             else
-                field_error(L, path, "unknown encoding '%s' (use 'dictionary' or 'plain')", e);
+                field_error(L, path, "unknown encoding '%s' (use 'auto', 'dictionary', 'plain', 'delta', "
+                                     "'delta_byte_array', 'byte_stream_split' or 'rle')", e);
         } else if (!strcmp(k, "bloom_filter")) {
             if (lua_toboolean(L, -1))
                 field_error(L, path, "bloom filters are not supported yet%s", "");

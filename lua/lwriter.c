@@ -926,6 +926,13 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
         else if (!strcmp(k, "page_bytes")) o->page_bytes = opt_size(L, k, false);
         else if (!strcmp(k, "page_rows")) o->page_rows = opt_size(L, k, false);
         else if (!strcmp(k, "dictionary_bytes")) o->dictionary_bytes = opt_size(L, k, true);
+        else if (!strcmp(k, "page_version")) {
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            if (!ok || (v != 1 && v != 2))
+                li_error(L, "option 'page_version' must be 1 or 2, got %s", luaL_tolstring(L, -1, NULL));
+            o->page_version = (int)v;
+        }
         else if (!strcmp(k, "metadata")) {
             lua_pushvalue(L, -1);
             opt_metadata(L, o);          /* pushes the kv array above the copy */
@@ -933,7 +940,7 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
             lua_insert(L, -3);           /* kv, key, value: kv stays until open returns */
         } else {
             li_error(L, "unknown option '%s' (the options are compression, compression_level, "
-                        "row_group_rows, row_group_bytes, page_bytes, page_rows, dictionary_bytes, metadata)", k);
+                        "row_group_rows, row_group_bytes, page_bytes, page_rows, dictionary_bytes, page_version, metadata)", k);
         }
         lua_pop(L, 1);
     }

@@ -3,6 +3,9 @@
  */
 #include "column.h"
 
+#include "bool_rle.h"
+#include "bss.h"
+#include "delta.h"
 #include "plain.h"
 #include "rle.h"
 
@@ -28,6 +31,26 @@ static bool is_bytes(const column *c)
     return c->type->physical == INLAY_BYTE_ARRAY || c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY;
 }
 
+/* The encoding of pages that are not dictionary-encoded (schema.c has
+ * checked that the choice fits the type). */
+static int value_encoding_for(const inlay_type *t, inlay_encoding_choice choice)
+{
+    const bool integer = t->physical == INLAY_INT32 || t->physical == INLAY_INT64;
+    switch (choice) {
+    case INLAY_ENCODING_PLAIN: return ENC_PLAIN;
+    case INLAY_ENCODING_DELTA:
+        if (integer) return ENC_DELTA_BINARY_PACKED;
+        return t->physical == INLAY_BYTE_ARRAY ? ENC_DELTA_LENGTH_BYTE_ARRAY : ENC_DELTA_BYTE_ARRAY;
+    case INLAY_ENCODING_DELTA_BYTE_ARRAY: return ENC_DELTA_BYTE_ARRAY;
+    case INLAY_ENCODING_BYTE_STREAM_SPLIT: return ENC_BYTE_STREAM_SPLIT;
+    case INLAY_ENCODING_RLE: return ENC_RLE;
+    default:   /* AUTO, DICTIONARY: the fallback after the dictionary */
+        if (integer) return ENC_DELTA_BINARY_PACKED;
+        if (t->physical == INLAY_BYTE_ARRAY) return ENC_DELTA_LENGTH_BYTE_ARRAY;
+        return ENC_PLAIN;
+    }
+}
+
 static int grow_chunks(column *c, column_env *e, int need)
 {
     if (need <= c->nchunks) return 0;
@@ -51,7 +74,10 @@ int column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
     c->path = c->leaf->path;
     c->width = physical_width(c->type);
     c->statistics = node->opts.statistics;
-    c->dict_allowed = c->type->physical != INLAY_BOOLEAN && node->opts.encoding != INLAY_ENCODING_PLAIN;
+    c->value_encoding = value_encoding_for(c->type, node->opts.encoding);
+    c->dict_allowed = c->type->physical != INLAY_BOOLEAN &&
+                      (node->opts.encoding == INLAY_ENCODING_AUTO ||
+                       node->opts.encoding == INLAY_ENCODING_DICTIONARY);
     c->cost_check = node->opts.encoding == INLAY_ENCODING_AUTO;
     c->use_dict = c->dict_allowed;
     if (is_bytes(c))
@@ -100,12 +126,23 @@ static int index_bit_width(const column *c)
     return w ? w : 1;
 }
 
+/* The first-page dictionary check has yet to see values: the page may still
+ * go out in the fallback encoding, so its PLAIN size bounds it too. */
+static bool decision_pending(const column *c)
+{
+    return c->use_dict && c->cost_check && !c->dict_decided;
+}
+
 /* Bytes the current page would take, roughly, before compression. */
 static size_t page_size_estimate(const column *c)
 {
     size_t levels = c->page_entries * (size_t)(rle_bit_width((uint64_t)c->leaf->max_def) +
                                                 rle_bit_width((uint64_t)c->leaf->max_rep)) / 8;
-    if (c->use_dict) return levels + c->page_values * (size_t)index_bit_width(c) / 8;
+    if (c->use_dict) {
+        size_t indices = c->page_values * (size_t)index_bit_width(c) / 8;
+        if (decision_pending(c) && c->page_plain_bytes > indices) indices = c->page_plain_bytes;
+        return levels + indices;
+    }
     if (c->type->physical == INLAY_BOOLEAN) return levels + c->page_values / 8;
     return levels + c->vals.len;
 }
@@ -117,17 +154,6 @@ size_t column_buffered_bytes(const column *c)
 }
 
 /* ---- pages ------------------------------------------------------------ */
-
-static int put_levels(buf *out, const inlay_allocator *a, const buf *levels, size_t n, int16_t max)
-{
-    size_t at = out->len;
-    if (buf_reserve(out, a, 4)) return INLAY_ERR_NOMEM;
-    out->len += 4;
-    if (rle_encode_u16(out, a, (const uint16_t *)levels->data, n, rle_bit_width((uint64_t)max)))
-        return INLAY_ERR_NOMEM;
-    put_u32le(out->data + at, (uint32_t)(out->len - at - 4));
-    return 0;
-}
 
 /* The page's values PLAIN-encoded from their dictionary indices, into out. */
 static int materialize_plain(column *c, column_env *e, buf *out)
@@ -151,37 +177,136 @@ static int materialize_plain(column *c, column_env *e, buf *out)
     return 0;
 }
 
-/* Before the first dictionary page of a chunk is committed: keep the
- * dictionary only if dictionary + indices would be smaller than PLAIN
- * (the parquet-mr rule). Otherwise the page goes out PLAIN and so does the
- * rest of the chunk. */
-static int dictionary_pays(column *c, column_env *e, bool *pays)
+/* Levels of the page, RLE-encoded; v1 pages prefix them with their length. */
+static int put_levels(buf *out, const inlay_allocator *a, const buf *levels, size_t n, int16_t max,
+                      bool prefixed, int32_t *len)
 {
-    *pays = true;
-    if (c->dict_used || !c->cost_check || c->page_values == 0) return 0;
-    size_t dict = dict_bytes(c);
-    size_t indices = c->page_values * (size_t)index_bit_width(c) / 8 + 1;
-    size_t plain;
-    if (!is_bytes(c) || c->memo_bytes.fixed_width) {
-        plain = c->page_values * c->width;
-    } else {
-        /* each dictionary entry's size, weighted by its uses in the page */
-        plain = 0;
-        const uint32_t *idx = (const uint32_t *)c->vals.data;
-        const size_t *off = c->memo_bytes.offsets;
-        const uint8_t *arena = c->memo_bytes.arena.data;
-        for (size_t i = 0; i < c->page_values; i++) {
-            const uint8_t *p = arena + off[idx[i]] - 4;
-            plain += 4 + ((size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24);
-        }
+    size_t at = out->len;
+    if (prefixed) {
+        if (buf_reserve(out, a, 4)) return INLAY_ERR_NOMEM;
+        out->len += 4;
     }
-    if (dict + indices < plain) return 0;
-    *pays = false;
-    int st = materialize_plain(c, e, &e->encoded);
+    if (rle_encode_u16(out, a, (const uint16_t *)levels->data, n, rle_bit_width((uint64_t)max)))
+        return INLAY_ERR_NOMEM;
+    size_t body = out->len - at - (prefixed ? 4 : 0);
+    if (prefixed) put_u32le(out->data + at, (uint32_t)body);
+    *len = (int32_t)body;
+    return 0;
+}
+
+/* inlay_bytes views of n PLAIN-encoded byte arrays (or fixed-width values)
+ * in e->views. */
+static const inlay_bytes *byte_views(const column *c, column_env *e, const uint8_t *plain, size_t n)
+{
+    e->views.len = 0;
+    /* at least one slot, so an all-null page gets a non-NULL (empty) array */
+    if (buf_reserve(&e->views, A(e), (n ? n : 1) * sizeof(inlay_bytes))) return NULL;
+    inlay_bytes *v = (inlay_bytes *)e->views.data;
+    const uint8_t *p = plain;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = c->width;
+        if (!len) {
+            len = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
+            p += 4;
+        }
+        v[i].data = p;
+        v[i].len = len;
+        p += len;
+    }
+    return v;
+}
+
+/* Encode n values buffered PLAIN in `plain` (plain_len bytes) with the
+ * column's value encoding into out; res and res_len get the encoded bytes
+ * (for PLAIN, the input itself). */
+static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t plain_len, size_t n,
+                         buf *out, const uint8_t **res, size_t *res_len)
+{
+    const inlay_allocator *a = A(e);
+    int r = 0;
+    out->len = 0;
+    switch (c->value_encoding) {
+    case ENC_PLAIN:
+        if (c->type->physical != INLAY_BOOLEAN) {
+            *res = plain;
+            *res_len = plain_len;
+            return 0;
+        }
+        if (buf_reserve(out, a, (n + 7) / 8)) return INLAY_ERR_NOMEM;
+        rle_pack_bools(out->data, plain, n);
+        out->len = (n + 7) / 8;
+        break;
+    case ENC_RLE:
+        r = bool_rle_encode(out, a, plain, n);
+        break;
+    case ENC_BYTE_STREAM_SPLIT:
+        r = bss_encode(out, a, plain, n, c->width);
+        break;
+    case ENC_DELTA_BINARY_PACKED:
+        r = c->width == 4 ? delta_encode_i32(out, a, (const int32_t *)plain, n)
+                          : delta_encode_i64(out, a, (const int64_t *)plain, n);
+        break;
+    default: {
+        const inlay_bytes *v = byte_views(c, e, plain, n);
+        if (!v) return INLAY_ERR_NOMEM;
+        r = c->value_encoding == ENC_DELTA_LENGTH_BYTE_ARRAY ? delta_encode_length_bytes(out, a, v, n)
+                                                             : delta_encode_bytes(out, a, v, n);
+        break;
+    }
+    }
+    if (r) return INLAY_ERR_NOMEM;
+    *res = out->data;
+    *res_len = out->len;
+    return 0;
+}
+
+/* Compressed size of n bytes, or n when there is no codec. */
+static size_t compressed_size(column_env *e, const void *p, size_t n, int *st)
+{
+    *st = 0;
+    if (e->comp.codec == INLAY_UNCOMPRESSED || n == 0) return n;
+    size_t bound = compress_bound(&e->comp, n);
+    e->scratch.packed.len = 0;
+    if (buf_reserve(&e->scratch.packed, A(e), bound)) { *st = INLAY_ERR_NOMEM; return 0; }
+    size_t r = compress_run(&e->comp, e->scratch.packed.data, bound, p, n, st);
+    if (r == SIZE_MAX) return 0;
+    *st = 0;
+    return r;
+}
+
+/* Before the first dictionary page of a chunk is committed: keep the
+ * dictionary only if dictionary + indices are smaller than the fallback
+ * encoding of the same values (the parquet-mr rule). When the two are
+ * within a factor of two either way, they are compared after compression,
+ * which can reverse the answer. Otherwise the page and the rest of the
+ * chunk use the fallback encoding. A page without values (all nulls) does
+ * not decide: it goes out dictionary-encoded (an empty dictionary page
+ * backs it if the dictionary is dropped later) and the next page decides. */
+static int dictionary_pays(column *c, column_env *e)
+{
+    if (c->dict_decided || !c->cost_check || c->page_values == 0) return 0;
+    c->dict_decided = true;
+    int st = materialize_plain(c, e, &e->trial);
     if (st) return st;
-    buf t = c->vals;
-    c->vals = e->encoded;
-    e->encoded = t;
+    const uint8_t *fb;
+    size_t fb_len;
+    if ((st = encode_values(c, e, e->trial.data, e->trial.len, c->page_values, &e->encoded, &fb, &fb_len)))
+        return st;
+    const void *dict = is_bytes(c) ? (const void *)c->memo_bytes.arena.data
+                                   : (const void *)c->memo_fixed.values.data;
+    size_t dict_len = dict_bytes(c);
+    size_t indices = c->page_values * (size_t)index_bit_width(c) / 8 + 2;
+    size_t with_dict = dict_len + indices, without = fb_len;
+    if (with_dict < 2 * without && without < 2 * with_dict) {   /* close: compression decides */
+        with_dict = compressed_size(e, dict, dict_len, &st) + indices;
+        if (st) return st;
+        without = compressed_size(e, fb, fb_len, &st);
+        if (st) return st;
+    }
+    if (with_dict < without) return 0;
+    buf t = c->vals;       /* the PLAIN values become the page's buffer */
+    c->vals = e->trial;
+    e->trial = t;
     c->use_dict = false;
     if (is_bytes(c)) memo_bytes_reset(&c->memo_bytes);
     else memo_fixed_reset(&c->memo_fixed);
@@ -191,60 +316,60 @@ static int dictionary_pays(column *c, column_env *e, bool *pays)
 static int flush_page(column *c, column_env *e)
 {
     if (c->page_entries == 0) return 0;
-    if (c->use_dict) {
-        bool pays;
-        int st = dictionary_pays(c, e, &pays);
-        if (st) return st;
-    }
+    int st;
+    if (c->use_dict && (st = dictionary_pays(c, e))) return st;
     chunk *k = open_chunk(c);
+    const bool v2 = e->page_version == 2;
     page_desc d;
     memset(&d, 0, sizeof d);
-    d.type = PAGE_DATA;
+    d.type = v2 ? PAGE_DATA_V2 : PAGE_DATA;
     d.num_values = (int32_t)c->page_entries;
+    d.num_nulls = (int32_t)(c->page_entries - c->page_values);
+    d.num_rows = (int32_t)c->page_rows;
 
     e->levels.len = 0;
-    if (c->leaf->max_rep > 0 && put_levels(&e->levels, A(e), &c->reps, c->page_entries, c->leaf->max_rep))
+    if (c->leaf->max_rep > 0 &&
+        put_levels(&e->levels, A(e), &c->reps, c->page_entries, c->leaf->max_rep, !v2, &d.rep_bytes))
         return INLAY_ERR_NOMEM;
-    if (c->leaf->max_def > 0 && put_levels(&e->levels, A(e), &c->defs, c->page_entries, c->leaf->max_def))
+    if (c->leaf->max_def > 0 &&
+        put_levels(&e->levels, A(e), &c->defs, c->page_entries, c->leaf->max_def, !v2, &d.def_bytes))
         return INLAY_ERR_NOMEM;
     if (e->levels.len) {
         d.parts[d.nparts] = e->levels.data;
         d.lens[d.nparts++] = e->levels.len;
     }
+    d.nprefix = d.nparts;
 
-    e->encoded.len = 0;
+    const uint8_t *values;
+    size_t values_len;
     if (c->use_dict) {
         int w = index_bit_width(c);
         uint8_t wb = (uint8_t)w;
+        e->encoded.len = 0;
         if (buf_append(&e->encoded, A(e), &wb, 1) ||
             rle_encode_u32(&e->encoded, A(e), (const uint32_t *)c->vals.data, c->page_values, w))
             return INLAY_ERR_NOMEM;
         d.encoding = ENC_RLE_DICTIONARY;
-        d.parts[d.nparts] = e->encoded.data;
-        d.lens[d.nparts++] = e->encoded.len;
-    } else if (c->type->physical == INLAY_BOOLEAN) {
-        size_t n = (c->page_values + 7) / 8;
-        if (buf_reserve(&e->encoded, A(e), n)) return INLAY_ERR_NOMEM;
-        rle_pack_bools(e->encoded.data, c->vals.data, c->page_values);
-        d.encoding = ENC_PLAIN;
-        d.parts[d.nparts] = e->encoded.data;
-        d.lens[d.nparts++] = n;
+        values = e->encoded.data;
+        values_len = e->encoded.len;
     } else {
-        d.encoding = ENC_PLAIN;
-        d.parts[d.nparts] = c->vals.data;
-        d.lens[d.nparts++] = c->vals.len;
+        st = encode_values(c, e, c->vals.data, c->vals.len, c->page_values, &e->encoded,
+                           &values, &values_len);
+        if (st) return st;
+        d.encoding = c->value_encoding;
     }
+    d.parts[d.nparts] = values;
+    d.lens[d.nparts++] = values_len;
 
     size_t raw, stored;
-    int st = page_write(&k->pages, A(e), &e->comp, &e->scratch, &d, &raw, &stored);
-    if (st) return st;
+    if ((st = page_write(&k->pages, A(e), &e->comp, &e->scratch, &d, &raw, &stored))) return st;
     k->raw_size += raw;
     k->stored_size += stored;
     k->num_values += c->page_entries;
-    if (c->use_dict) { k->pages_dict++; c->dict_used = true; }
-    else k->pages_plain++;
+    k->page_counts[d.encoding]++;
+    if (c->use_dict) c->dict_used = true;
     c->defs.len = c->reps.len = c->vals.len = 0;
-    c->page_entries = c->page_rows = c->page_values = 0;
+    c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = 0;
     return 0;
 }
 
@@ -285,12 +410,13 @@ int column_seal(column *c, column_env *e)
     next->dict.len = next->pages.len = 0;
     next->num_values = next->num_rows = next->raw_size = next->stored_size = 0;
     next->dict_entries = 0;
-    next->pages_dict = next->pages_plain = 0;
+    memset(next->page_counts, 0, sizeof next->page_counts);
     stats_reset(&next->st);
     if (is_bytes(c)) memo_bytes_reset(&c->memo_bytes);
     else memo_fixed_reset(&c->memo_fixed);
     c->use_dict = c->dict_allowed;
     c->dict_used = false;
+    c->dict_decided = false;
     return 0;
 }
 
@@ -349,6 +475,9 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
                             : memo_fixed_insert_many(&c->memo_fixed, values, n, idx);
         if (r) return INLAY_ERR_NOMEM;
         c->vals.len += n * 4;
+        if (decision_pending(c))
+            c->page_plain_bytes += c->type->physical == INLAY_BYTE_ARRAY ? plain_bytes_size(values, n)
+                                                                         : n * c->width;
         return update_stats_dict(c, k, before, e);
     }
     int r;
@@ -381,8 +510,11 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
     if (chunk_room < room) room = chunk_room;
     if (room == 0) room = 1;
     if (c->use_dict && room > DICT_SLICE) room = DICT_SLICE;
-    if (!c->use_dict && c->width && c->type->physical != INLAY_BOOLEAN) {
-        size_t have = c->vals.len, fit = have < e->page_bytes ? (e->page_bytes - have) / c->width : 0;
+    /* PLAIN pages, and pages that may still become so, are cut by their bytes */
+    const bool by_bytes = !c->use_dict || decision_pending(c);
+    const size_t have_bytes = c->use_dict ? c->page_plain_bytes : c->vals.len;
+    if (by_bytes && c->width && c->type->physical != INLAY_BOOLEAN) {
+        size_t fit = have_bytes < e->page_bytes ? (e->page_bytes - have_bytes) / c->width : 0;
         if (fit < room) room = fit ? fit : 1;
     }
     size_t end;
@@ -402,9 +534,9 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
         *rows = r;
     }
     /* Plain byte arrays: stop when the page's bytes are full (flat columns). */
-    if (!c->use_dict && c->type->physical == INLAY_BYTE_ARRAY && !rep) {
+    if (by_bytes && c->type->physical == INLAY_BYTE_ARRAY && !rep) {
         const inlay_bytes *v = values;
-        size_t have = c->vals.len, vi = v0;
+        size_t have = have_bytes, vi = v0;
         for (size_t i = e0; i < end; i++) {
             if (def && def[i] != c->leaf->max_def) continue;
             have += 4 + v[vi++].len;

@@ -14,10 +14,16 @@
  *
  * The dictionary path: every value is looked up in the memo table; when the
  * dictionary passes dictionary_bytes, the current page is finished
- * dictionary-encoded and the rest of the chunk is PLAIN. With the AUTO
- * encoding, the first page of a chunk also decides whether the dictionary
- * pays at all: if dictionary + indices are not smaller than PLAIN, that
- * page and the rest of the chunk are PLAIN.
+ * dictionary-encoded and the rest of the chunk falls back to the column's
+ * value encoding (by default DELTA_BINARY_PACKED for integers,
+ * DELTA_LENGTH_BYTE_ARRAY for byte arrays, PLAIN for the rest). With the
+ * AUTO encoding, the first page of a chunk also decides whether the
+ * dictionary pays at all: if dictionary + indices are not smaller than the
+ * fallback encoding of the same values (compressed, when that could change
+ * the answer), that page and the rest of the chunk use the fallback.
+ *
+ * Values are buffered PLAIN (fixed-width values are then simply the typed
+ * array); the value encoding runs once per page.
  */
 #ifndef INLAY_COLUMN_H
 #define INLAY_COLUMN_H
@@ -36,6 +42,9 @@ typedef struct column_env {
     page_scratch scratch;
     buf levels;          /* encoded levels of the page being written */
     buf encoded;         /* encoded values of the page being written */
+    buf trial;           /* the other candidate of the dictionary cost check */
+    buf views;           /* inlay_bytes views of a page's PLAIN byte arrays */
+    int page_version;    /* 1 or 2 */
     size_t page_bytes, page_rows, row_group_rows, dictionary_bytes;
 } column_env;
 
@@ -46,7 +55,7 @@ typedef struct chunk {
     uint64_t num_rows;
     uint64_t raw_size, stored_size;   /* all pages, headers included */
     uint32_t dict_entries;
-    int pages_dict, pages_plain;      /* data pages by encoding */
+    int page_counts[ENC_COUNT];       /* data pages by value encoding */
     stats st;
 } chunk;
 
@@ -57,12 +66,15 @@ typedef struct column {
     size_t width;             /* bytes per PLAIN value; 0 for BYTE_ARRAY */
     bool dict_allowed, use_dict, dict_used, statistics;
     bool cost_check;          /* AUTO: drop a dictionary that does not pay */
+    bool dict_decided;        /* the cost check has seen values in this chunk */
+    int value_encoding;       /* ENC_* of pages that are not dictionary-encoded */
     memo_fixed memo_fixed;
     memo_bytes memo_bytes;
     /* the page being filled */
     buf defs, reps;           /* uint16 levels */
     buf vals;                 /* PLAIN bytes, or uint32 dictionary indices */
     size_t page_entries, page_rows, page_values;
+    size_t page_plain_bytes;  /* PLAIN size of the page's values while the check is pending */
     /* chunks[0..nsealed) are ended; chunks[nsealed] is open; beyond are spare */
     chunk *chunks;
     int nsealed, nchunks;

@@ -131,7 +131,7 @@ static int bytes_rehash(memo_bytes *m)
     if (!s) return -1;
     size_t ocap = cap / 2;   /* offsets for up to cap/2 entries (load <= 1/2) */
     if (ocap > m->offsets_cap) {
-        size_t *o = mem_realloc(m->alloc, m->offsets, m->offsets_cap * sizeof *o, ocap * sizeof *o);
+        uint32_t *o = mem_realloc(m->alloc, m->offsets, m->offsets_cap * sizeof *o, ocap * sizeof *o);
         if (!o) { mem_free(m->alloc, s, cap * sizeof *s); return -1; }
         m->offsets = o;
         m->offsets_cap = ocap;
@@ -150,42 +150,113 @@ static int bytes_rehash(memo_bytes *m)
     return 0;
 }
 
-int memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index)
+/* Equality of two byte strings of the same length, inlined: short keys are
+ * compared a word at a time (overlapping loads stay inside both strings). */
+static inline bool same_bytes(const uint8_t *a, const uint8_t *b, size_t len)
+{
+    uint64_t x, y, u, v;
+    if (len >= 8) {
+        if (len <= 16) {
+            memcpy(&x, a, 8); memcpy(&y, b, 8);
+            memcpy(&u, a + len - 8, 8); memcpy(&v, b + len - 8, 8);
+            return ((x ^ y) | (u ^ v)) == 0;
+        }
+        return memcmp(a, b, len) == 0;
+    }
+    if (len >= 4) {
+        uint32_t x4, y4, u4, v4;
+        memcpy(&x4, a, 4); memcpy(&y4, b, 4);
+        memcpy(&u4, a + len - 4, 4); memcpy(&v4, b + len - 4, 4);
+        return ((x4 ^ y4) | (u4 ^ v4)) == 0;
+    }
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+static inline int bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index)
 {
     if (INLAY_UNLIKELY(!m->slots || (m->count + 1) * 2 > m->mask + 1)) {
         if (bytes_rehash(m)) return -1;
     }
-    uint32_t h = (uint32_t)XXH3_64bits(len ? data : "", len);
+    const uint8_t *key = len ? data : (const uint8_t *)"";
+    const uint32_t h = (uint32_t)XXH3_64bits(key, len);
+    const uint8_t *arena = m->arena.data;
     size_t p = h & m->mask;
-    const size_t prefix = m->fixed_width ? 0 : 4;
     for (;;) {
-        memo_bytes_slot *s = &m->slots[p];
+        const memo_bytes_slot *s = &m->slots[p];
         if (!s->index1) break;
-        if (s->hash == h) {
-            size_t elen;
-            const uint8_t *e = memo_bytes_value(m, s->index1 - 1, &elen);
-            if (elen == len && (len == 0 || memcmp(e, data, len) == 0)) {
-                *index = s->index1 - 1;
-                return 1;
-            }
+        if (s->hash == h && s->len == len && same_bytes(arena + s->off, key, len)) {
+            *index = s->index1 - 1;
+            return 1;
         }
         p = (p + 1) & m->mask;
     }
+    const size_t prefix = m->fixed_width ? 0 : 4;
+    if (INLAY_UNLIKELY(len > UINT32_MAX - prefix - m->arena.len)) return -1;   /* offsets are 32-bit */
     if (buf_reserve(&m->arena, m->alloc, prefix + len)) return -1;
     uint8_t *dst = m->arena.data + m->arena.len;
     if (prefix) put_u32le(dst, (uint32_t)len);
     if (len) memcpy(dst + prefix, data, len);
-    m->offsets[m->count] = m->arena.len + prefix;
+    const uint32_t off = (uint32_t)(m->arena.len + prefix);
+    m->offsets[m->count] = off;
     m->arena.len += prefix + len;
-    m->slots[p].hash = h;
-    m->slots[p].index1 = (uint32_t)++m->count;
+    memo_bytes_slot *s = &m->slots[p];
+    s->hash = h;
+    s->len = (uint32_t)len;
+    s->off = off;
+    s->index1 = (uint32_t)++m->count;
     *index = (uint32_t)(m->count - 1);
     return 0;
 }
 
+int memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index)
+{
+    return bytes_insert(m, data, len, index);
+}
+
+/* Within one bulk call the caller's memory cannot change, so a value at the
+ * same address and length as an earlier one in the call is the same value.
+ * Batches that repeat values by reference (Lua's interned strings, string
+ * pools, dictionary-decoded arrays) then skip the hash and the probe. The
+ * cache is direct-mapped on the address and lives only for the call. */
+#define MEMO_REF_CACHE 256
+#define MEMO_REF_MIN_BATCH 64   /* below this, clearing the cache costs more */
+#define MEMO_REF_PROBATION 1024 /* values after which a cache that rarely hits is dropped */
+
+typedef struct ref_entry {
+    const void *data;
+    size_t len;
+    uint32_t index;
+} ref_entry;
+
 int memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out)
 {
-    for (size_t i = 0; i < n; i++)
-        if (memo_bytes_insert(m, v[i].data, v[i].len, &out[i]) < 0) return -1;
+    if (n < MEMO_REF_MIN_BATCH) {
+        for (size_t i = 0; i < n; i++)
+            if (bytes_insert(m, v[i].data, v[i].len, &out[i]) < 0) return -1;
+        return 0;
+    }
+    ref_entry cache[MEMO_REF_CACHE];
+    for (size_t k = 0; k < MEMO_REF_CACHE; k++) cache[k].len = SIZE_MAX;   /* no value is that long */
+    size_t i = 0, hits = 0;
+    for (; i < n; i++) {
+        /* A batch whose values rarely share addresses stops paying for it. */
+        if (i == MEMO_REF_PROBATION && hits < MEMO_REF_PROBATION / 4) break;
+        const void *d = v[i].data;
+        const size_t len = v[i].len;
+        ref_entry *c = &cache[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> 56];
+        if (c->data == d && c->len == len) {
+            out[i] = c->index;
+            hits++;
+            continue;
+        }
+        if (bytes_insert(m, d, len, &out[i]) < 0) return -1;
+        c->data = d;
+        c->len = len;
+        c->index = out[i];
+    }
+    for (; i < n; i++)
+        if (bytes_insert(m, v[i].data, v[i].len, &out[i]) < 0) return -1;
     return 0;
 }

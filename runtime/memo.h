@@ -37,9 +37,13 @@ typedef struct memo_fixed {
     buf values;        /* count * width bytes: the PLAIN dictionary page */
 } memo_fixed;
 
+/* A probe compares hash and length in the slot and only then the bytes,
+ * reached through the slot's own arena offset. */
 typedef struct memo_bytes_slot {
     uint32_t hash;
     uint32_t index1;
+    uint32_t len;
+    uint32_t off;         /* of the value's bytes in the arena */
 } memo_bytes_slot;
 
 typedef struct memo_bytes {
@@ -49,7 +53,7 @@ typedef struct memo_bytes {
     size_t count;
     size_t fixed_width;   /* 0 for BYTE_ARRAY */
     buf arena;            /* the PLAIN dictionary page */
-    size_t *offsets;      /* entry i starts at arena.data + offsets[i] (its bytes) */
+    uint32_t *offsets;    /* entry i starts at arena.data + offsets[i] (its bytes) */
     size_t offsets_cap;
 } memo_bytes;
 

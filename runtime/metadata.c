@@ -37,8 +37,17 @@ static void put_min_max(tc *t, const column *c, const chunk *k)
     tc_field_bool(t, 8, true);
 }
 
+static void put_encoding_stats(tc *t, int page_type, int encoding, int count)
+{
+    tc_list_struct(t);
+    tc_field_i32(t, 1, page_type);
+    tc_field_i32(t, 2, encoding);
+    tc_field_i32(t, 3, count);
+    tc_struct_end(t);
+}
+
 static void put_column_chunk(tc *t, const column *c, const chunk *k, uint64_t start,
-                             inlay_compression codec)
+                             inlay_compression codec, int page_type)
 {
     const bool has_dict = k->dict.len > 0;
     const bool has_levels = c->leaf->max_def > 0 || c->leaf->max_rep > 0;
@@ -46,10 +55,12 @@ static void put_column_chunk(tc *t, const column *c, const chunk *k, uint64_t st
     tc_field_i64(t, 2, (int64_t)start);
     tc_field_struct(t, 3);                                   /* ColumnMetaData */
     tc_field_i32(t, 1, c->type->physical);
-    int enc[4], n = 0;
-    if (has_dict || k->pages_plain) enc[n++] = ENC_PLAIN;
-    if (has_levels) enc[n++] = ENC_RLE;
-    if (k->pages_dict) enc[n++] = ENC_RLE_DICTIONARY;
+    int enc[ENC_COUNT + 2], n = 0;
+    bool plain = has_dict || k->page_counts[ENC_PLAIN], rle = has_levels || k->page_counts[ENC_RLE];
+    if (plain) enc[n++] = ENC_PLAIN;
+    if (rle) enc[n++] = ENC_RLE;
+    for (int e = 0; e < ENC_COUNT; e++)
+        if (k->page_counts[e] && e != ENC_PLAIN && e != ENC_RLE) enc[n++] = e;
     tc_field_list(t, 2, TC_I32, (uint32_t)n);
     for (int i = 0; i < n; i++) tc_list_i32(t, enc[i]);
     tc_field_list(t, 3, TC_BINARY, (uint32_t)c->leaf->depth);
@@ -67,28 +78,19 @@ static void put_column_chunk(tc *t, const column *c, const chunk *k, uint64_t st
         put_min_max(t, c, k);
         tc_struct_end(t);
     }
-    int nstats = has_dict + (k->pages_dict > 0) + (k->pages_plain > 0);
+    int nstats = has_dict;
+    for (int e = 0; e < ENC_COUNT; e++) nstats += k->page_counts[e] > 0;
     tc_field_list(t, 13, TC_STRUCT, (uint32_t)nstats);
-    struct { int type, enc, count; } es[3] = {
-        { PAGE_DICTIONARY, ENC_PLAIN, has_dict },
-        { PAGE_DATA, ENC_RLE_DICTIONARY, k->pages_dict },
-        { PAGE_DATA, ENC_PLAIN, k->pages_plain },
-    };
-    for (int i = 0; i < 3; i++) {
-        if (!es[i].count) continue;
-        tc_list_struct(t);
-        tc_field_i32(t, 1, es[i].type);
-        tc_field_i32(t, 2, es[i].enc);
-        tc_field_i32(t, 3, es[i].count);
-        tc_struct_end(t);
-    }
+    if (has_dict) put_encoding_stats(t, PAGE_DICTIONARY, ENC_PLAIN, 1);
+    for (int e = 0; e < ENC_COUNT; e++)
+        if (k->page_counts[e]) put_encoding_stats(t, page_type, e, k->page_counts[e]);
     tc_struct_end(t);                                        /* ColumnMetaData */
     tc_struct_end(t);                                        /* ColumnChunk */
 }
 
 int meta_row_group(buf *out, const inlay_allocator *a, const column *cols, const chunk *const *chunks,
                    const uint64_t *starts, int ncols, uint64_t num_rows, int ordinal,
-                   inlay_compression codec)
+                   inlay_compression codec, int page_type)
 {
     tc t;
     tc_init(&t, out, a);
@@ -96,7 +98,7 @@ int meta_row_group(buf *out, const inlay_allocator *a, const column *cols, const
     tc_field_list(&t, 1, TC_STRUCT, (uint32_t)ncols);
     uint64_t raw = 0, stored = 0;
     for (int i = 0; i < ncols; i++) {
-        put_column_chunk(&t, &cols[i], chunks[i], starts[i], codec);
+        put_column_chunk(&t, &cols[i], chunks[i], starts[i], codec, page_type);
         raw += chunks[i]->raw_size;
         stored += chunks[i]->stored_size;
     }

@@ -12,10 +12,11 @@
 #include "column.h"
 
 /* Append the RowGroup for one chunk per column: chunks[i] of cols[i] was
- * written at file offset starts[i]. */
+ * written at file offset starts[i]; data pages are of page_type (PAGE_DATA
+ * or PAGE_DATA_V2). */
 int meta_row_group(buf *out, const inlay_allocator *a, const column *cols, const chunk *const *chunks,
                    const uint64_t *starts, int ncols, uint64_t num_rows, int ordinal,
-                   inlay_compression codec);
+                   inlay_compression codec, int page_type);
 
 /* Append the FileMetaData. */
 int meta_file(buf *out, const inlay_allocator *a, const inlay_schema *s, uint64_t num_rows,

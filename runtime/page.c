@@ -6,7 +6,7 @@
 #include "thrift.h"
 
 static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
-                      size_t raw_len, size_t stored_len)
+                      size_t raw_len, size_t stored_len, bool compressed)
 {
     tc t;
     tc_init(&t, out, a);
@@ -17,6 +17,16 @@ static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
         tc_field_struct(&t, 7);
         tc_field_i32(&t, 1, d->num_values);
         tc_field_i32(&t, 2, d->encoding);
+        tc_struct_end(&t);
+    } else if (d->type == PAGE_DATA_V2) {
+        tc_field_struct(&t, 8);
+        tc_field_i32(&t, 1, d->num_values);
+        tc_field_i32(&t, 2, d->num_nulls);
+        tc_field_i32(&t, 3, d->num_rows);
+        tc_field_i32(&t, 4, d->encoding);
+        tc_field_i32(&t, 5, d->def_bytes);
+        tc_field_i32(&t, 6, d->rep_bytes);
+        tc_field_bool(&t, 7, compressed);
         tc_struct_end(&t);
     } else {
         tc_field_struct(&t, 5);
@@ -33,38 +43,51 @@ static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
 int page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
                const page_desc *d, size_t *raw_size, size_t *stored_size)
 {
-    size_t raw_len = 0;
-    for (int i = 0; i < d->nparts; i++) raw_len += d->lens[i];
-    if (raw_len > INT32_MAX) return INLAY_ERR_VALUE;
-    size_t start = out->len;
+    const int first = d->type == PAGE_DATA_V2 ? d->nprefix : 0;
+    size_t prefix_len = 0, body_len = 0;
+    for (int i = 0; i < d->nparts; i++) {
+        if (i < first) prefix_len += d->lens[i];
+        else body_len += d->lens[i];
+    }
+    if (prefix_len + body_len > INT32_MAX) return INLAY_ERR_VALUE;
+    const size_t start = out->len;
 
-    if (c->codec == INLAY_UNCOMPRESSED) {
-        if (put_header(out, a, d, raw_len, raw_len)) goto nomem;
-        size_t header = out->len - start;
+    /* The compressed body, if compression applies and (v2) pays. */
+    const void *packed = NULL;
+    size_t packed_len = body_len;
+    if (c->codec != INLAY_UNCOMPRESSED) {
+        const void *body = d->parts[first];
+        if (d->nparts - first != 1) {
+            scratch->raw.len = 0;
+            for (int i = first; i < d->nparts; i++)
+                if (buf_append(&scratch->raw, a, d->parts[i], d->lens[i])) goto nomem;
+            body = scratch->raw.data;
+        }
+        size_t bound = compress_bound(c, body_len);
+        scratch->packed.len = 0;
+        if (buf_reserve(&scratch->packed, a, bound)) goto nomem;
+        int status;
+        size_t n = compress_run(c, scratch->packed.data, bound, body, body_len, &status);
+        if (n == SIZE_MAX) return status;
+        if (d->type != PAGE_DATA_V2 || n < body_len) {
+            packed = scratch->packed.data;
+            packed_len = n;
+        }
+    }
+
+    if (put_header(out, a, d, prefix_len + body_len, prefix_len + packed_len, packed != NULL))
+        goto nomem;
+    size_t header = out->len - start;
+    if (packed) {
+        for (int i = 0; i < first; i++)
+            if (buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
+        if (buf_append(out, a, packed, packed_len)) goto nomem;
+    } else {
         for (int i = 0; i < d->nparts; i++)
             if (buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
-        *raw_size = *stored_size = header + raw_len;
-        return 0;
     }
-
-    const void *body = d->parts[0];
-    if (d->nparts != 1) {
-        scratch->raw.len = 0;
-        for (int i = 0; i < d->nparts; i++)
-            if (buf_append(&scratch->raw, a, d->parts[i], d->lens[i])) goto nomem;
-        body = scratch->raw.data;
-    }
-    size_t bound = compress_bound(c, raw_len);
-    scratch->packed.len = 0;
-    if (buf_reserve(&scratch->packed, a, bound)) goto nomem;
-    int status;
-    size_t stored = compress_run(c, scratch->packed.data, bound, body, raw_len, &status);
-    if (stored == SIZE_MAX) return status;
-    if (put_header(out, a, d, raw_len, stored)) goto nomem;
-    size_t header = out->len - start;
-    if (buf_append(out, a, scratch->packed.data, stored)) goto nomem;
-    *raw_size = header + raw_len;
-    *stored_size = header + stored;
+    *raw_size = header + prefix_len + body_len;
+    *stored_size = header + prefix_len + packed_len;
     return 0;
 nomem:
     out->len = start;

@@ -3,8 +3,11 @@
  * (compressed) body, appended to a column chunk's buffer.
  *
  * The body is given in up to four parts (repetition levels, definition
- * levels, values...) which are gathered into scratch memory, compressed as
- * one block, and written after a header that records both sizes.
+ * levels, values...). In a v1 data page or a dictionary page they are
+ * gathered and compressed as one block; in a v2 data page the first
+ * `nprefix` parts (the levels) stay uncompressed and only the values are
+ * compressed — or stored raw, flagged is_compressed = false, when
+ * compression does not make them smaller.
  */
 #ifndef INLAY_PAGE_H
 #define INLAY_PAGE_H
@@ -14,7 +17,8 @@
 
 enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2, PAGE_DATA_V2 = 3 };
 enum { ENC_PLAIN = 0, ENC_PLAIN_DICTIONARY = 2, ENC_RLE = 3, ENC_BIT_PACKED = 4,
-       ENC_RLE_DICTIONARY = 8 };
+       ENC_DELTA_BINARY_PACKED = 5, ENC_DELTA_LENGTH_BYTE_ARRAY = 6, ENC_DELTA_BYTE_ARRAY = 7,
+       ENC_RLE_DICTIONARY = 8, ENC_BYTE_STREAM_SPLIT = 9, ENC_COUNT = 10 };
 
 typedef struct page_scratch {
     buf raw;      /* the gathered uncompressed body */
@@ -22,12 +26,16 @@ typedef struct page_scratch {
 } page_scratch;
 
 typedef struct page_desc {
-    int type;                 /* PAGE_DATA or PAGE_DICTIONARY */
+    int type;                 /* PAGE_DATA, PAGE_DATA_V2 or PAGE_DICTIONARY */
     int32_t num_values;       /* level entries (data) or dictionary entries */
     int encoding;             /* of the values */
     const void *parts[4];
     size_t lens[4];
     int nparts;
+    /* v2 only */
+    int nprefix;              /* leading parts stored uncompressed (levels) */
+    int32_t num_nulls, num_rows;
+    int32_t rep_bytes, def_bytes;
 } page_desc;
 
 /* Append the page to out. *raw_size and *stored_size get the page's total

@@ -285,6 +285,37 @@ static int check_type(inlay_schema *s, const char *name, const inlay_type *t)
     return 0;
 }
 
+static int check_encoding(inlay_schema *s, const char *path, const inlay_type *t,
+                          inlay_encoding_choice e)
+{
+    const inlay_physical p = t->physical;
+    const bool integer = p == INLAY_INT32 || p == INLAY_INT64;
+    const bool bytes = p == INLAY_BYTE_ARRAY || p == INLAY_FIXED_LEN_BYTE_ARRAY;
+    const char *why = NULL;
+    switch (e) {
+    case INLAY_ENCODING_AUTO: case INLAY_ENCODING_PLAIN: return 0;
+    case INLAY_ENCODING_DICTIONARY:
+        if (p == INLAY_BOOLEAN) why = "BOOLEAN columns have no dictionary encoding";
+        break;
+    case INLAY_ENCODING_DELTA:
+        if (!integer && !bytes) why = "delta encodings are for integer and byte-array columns";
+        break;
+    case INLAY_ENCODING_DELTA_BYTE_ARRAY:
+        if (!bytes) why = "DELTA_BYTE_ARRAY is for byte-array columns";
+        break;
+    case INLAY_ENCODING_BYTE_STREAM_SPLIT:
+        if (p == INLAY_BOOLEAN || p == INLAY_BYTE_ARRAY)
+            why = "BYTE_STREAM_SPLIT is for FLOAT, DOUBLE, INT32, INT64 and FIXED_LEN_BYTE_ARRAY";
+        break;
+    case INLAY_ENCODING_RLE:
+        if (p != INLAY_BOOLEAN) why = "RLE value encoding is for BOOLEAN columns";
+        break;
+    default:
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': unknown encoding %d", path, (int)e);
+    }
+    return why ? fail(s, INLAY_ERR_SCHEMA, "field '%s': %s", path, why) : 0;
+}
+
 int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repetition rep,
                      inlay_type type, const inlay_column_options *opts)
 {
@@ -296,10 +327,7 @@ int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repeti
     size_t plen = strlen(path);
     snprintf(path + plen, sizeof path - plen, "%s%s", plen ? "." : "", name);
     if ((st = check_type(s, path, &type))) return st;
-    if (opts && opts->encoding > INLAY_ENCODING_DICTIONARY)
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': unknown encoding %d", path, (int)opts->encoding);
-    if (opts && opts->encoding == INLAY_ENCODING_DICTIONARY && type.physical == INLAY_BOOLEAN)
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': BOOLEAN columns have no dictionary encoding", path);
+    if (opts && (st = check_encoding(s, path, &type, opts->encoding))) return st;
     int id = add_node(s, parent, name, rep);
     if (id < 0) return id;
     s->nodes[id].type = type;

@@ -19,6 +19,7 @@
 #include "column.h"
 #include "metadata.h"
 #include "sink.h"
+#include "timeconv.h"
 
 enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
 
@@ -49,6 +50,7 @@ struct inlay_writer {
     inlay_kv *kv;
     size_t nkv;
     prepared *prepared;        /* one per column, for append_columns */
+    buf converted;             /* append_time's values in the column's unit */
     const chunk **tmp_chunks;
     uint64_t *tmp_starts;
     char err[512];
@@ -86,6 +88,7 @@ void inlay_options_init(inlay_options *o)
     o->row_group_rows = INLAY_DEFAULT_ROW_GROUP_ROWS;
     o->row_group_bytes = INLAY_DEFAULT_ROW_GROUP_BYTES;
     o->dictionary_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    o->page_version = INLAY_DEFAULT_PAGE_VERSION;
 }
 
 static int set_error(inlay_writer *w, int status, const char *fmt, ...)
@@ -129,6 +132,8 @@ static int check_options(inlay_writer *w, const inlay_options *o)
     if (o->page_bytes > INT32_MAX / 2 || o->page_rows > INT32_MAX / 2)
         return set_error(w, INLAY_ERR_ARGUMENT, "page_bytes %zu or page_rows %zu is too large",
                          o->page_bytes, o->page_rows);
+    if (o->page_version != 1 && o->page_version != 2)
+        return set_error(w, INLAY_ERR_ARGUMENT, "page_version must be 1 or 2, not %d", o->page_version);
     if (o->metadata_count && !o->metadata)
         return set_error(w, INLAY_ERR_ARGUMENT, "metadata_count without metadata");
     for (size_t i = 0; i < o->metadata_count; i++)
@@ -176,6 +181,7 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     w->env.row_group_rows = o->row_group_rows;
     w->env.dictionary_bytes = o->dictionary_bytes;
     w->row_group_bytes = o->row_group_bytes;
+    w->env.page_version = o->page_version;
     if ((st = compress_init(&w->env.comp, &w->env.alloc, o->compression, o->compression_level)))
         return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory"
                                 : "unknown compression %d or bad level %d",
@@ -271,7 +277,8 @@ static int write_row_group(inlay_writer *w)
         if (st) return st;
     }
     int st = meta_row_group(&w->footer_groups, &w->alloc, w->cols, w->tmp_chunks, w->tmp_starts,
-                            w->ncols, rows, (int)w->row_groups, w->env.comp.codec);
+                            w->ncols, rows, (int)w->row_groups, w->env.comp.codec,
+                            w->env.page_version == 2 ? PAGE_DATA_V2 : PAGE_DATA);
     if (st) return set_failed(w, st, "row group metadata");
     for (int i = 0; i < w->ncols; i++) column_pop(&w->cols[i]);
     w->rows += rows;
@@ -448,6 +455,53 @@ static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
     return flush_ready(w);
 }
 
+int inlay_writer_append_time(inlay_writer *w, int col, const int64_t *values, size_t count,
+                             inlay_unit unit, const inlay_levels *lv)
+{
+    if (!w) return INLAY_ERR_ARGUMENT;
+    if ((unsigned)unit > INLAY_UNIT_NANOS)
+        return set_error(w, INLAY_ERR_ARGUMENT, "unknown time unit %d", (int)unit);
+    inlay_physical phys = col >= 0 && col < w->ncols ? w->cols[col].type->physical : INLAY_INT64;
+    int st = ready(w, col, phys, "append_time");
+    if (st) return st;
+    column *c = &w->cols[col];
+    const inlay_type *t = c->type;
+    inlay_unit to;
+    if (t->logical == INLAY_LOGICAL_DATE) to = INLAY_UNIT_DAYS;
+    else if (t->logical == INLAY_LOGICAL_TIME || t->logical == INLAY_LOGICAL_TIMESTAMP)
+        to = (inlay_unit)(INLAY_UNIT_MILLIS + (int)t->unit);
+    else
+        return set_error(w, INLAY_ERR_TYPE, "column '%s' is not a DATE, TIME or TIMESTAMP column",
+                         c->path);
+    /* values are dense with def levels, spaced with a validity bitmap */
+    const int16_t *def = lv ? lv->def : NULL;
+    const uint8_t *validity = lv ? lv->validity : NULL;
+    size_t n = count;
+    if (def && !validity) {
+        n = 0;
+        for (size_t i = 0; i < count; i++) n += def[i] == c->leaf->max_def;
+    }
+    if (n && !values)
+        return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': %zu values expected, got NULL", c->path, n);
+    const bool narrow = phys == INLAY_INT32;
+    w->converted.len = 0;
+    if (buf_reserve(&w->converted, &w->alloc, n * 8))
+        return set_failed(w, INLAY_ERR_NOMEM, "converting time values");
+    size_t bad = timeconv_run(w->converted.data, narrow, values, n, unit, to, validity);
+    if (bad < n) {
+        size_t entry = bad;
+        if (def && !validity) {
+            size_t seen = 0;
+            for (entry = 0; entry < count; entry++)
+                if (def[entry] == c->leaf->max_def && seen++ == bad) break;
+        }
+        return set_error(w, INLAY_ERR_VALUE, "column '%s' row %llu: %lld does not fit the column "
+                         "after conversion", c->path,
+                         (unsigned long long)row_of(c, lv ? lv->rep : NULL, entry), (long long)values[bad]);
+    }
+    return append(w, col, phys, "append_time", w->converted.data, count, lv);
+}
+
 int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n)
 {
     if (!w || (n && !batches) || n < 0) return INLAY_ERR_ARGUMENT;
@@ -574,8 +628,11 @@ void inlay_writer_free(inlay_writer *w)
     page_scratch_free(&w->env.scratch, &a);
     buf_free(&w->env.levels, &a);
     buf_free(&w->env.encoded, &a);
+    buf_free(&w->env.trial, &a);
+    buf_free(&w->env.views, &a);
     buf_free(&w->footer_groups, &a);
     buf_free(&w->footer, &a);
+    buf_free(&w->converted, &a);
     for (size_t i = 0; i < w->nkv; i++) {
         mem_strfree(&a, (char *)w->kv[i].key);
         mem_strfree(&a, (char *)w->kv[i].value);

@@ -168,10 +168,27 @@ inlay_type inlay_type_decimal(int32_t precision, int32_t scale, inlay_physical p
 
 typedef struct inlay_schema inlay_schema;
 
+/* How a column's values are encoded.
+ *  AUTO: dictionary while it pays (it is dropped for the chunk when
+ *    dictionary + indices would not be smaller than the fallback on the
+ *    first page) and while it stays under options.dictionary_bytes; the
+ *    fallback is DELTA_BINARY_PACKED for INT32/INT64 (including dates,
+ *    times, timestamps), DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY, PLAIN for
+ *    the rest.
+ *  DICTIONARY: as AUTO without the first-page check.
+ *  DELTA: DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY
+ *    (BYTE_ARRAY) or DELTA_BYTE_ARRAY (FIXED_LEN_BYTE_ARRAY).
+ *  DELTA_BYTE_ARRAY: front coding, for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY.
+ *  BYTE_STREAM_SPLIT: FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY.
+ *  RLE: BOOLEAN only. */
 typedef enum inlay_encoding_choice {
-    INLAY_ENCODING_AUTO = 0,        /* dictionary, falling back to plain */
+    INLAY_ENCODING_AUTO = 0,
     INLAY_ENCODING_PLAIN = 1,
     INLAY_ENCODING_DICTIONARY = 2,
+    INLAY_ENCODING_DELTA = 3,
+    INLAY_ENCODING_DELTA_BYTE_ARRAY = 4,
+    INLAY_ENCODING_BYTE_STREAM_SPLIT = 5,
+    INLAY_ENCODING_RLE = 6,
 } inlay_encoding_choice;
 
 /* Per-column settings; NULL in inlay_schema_add means the defaults. */
@@ -261,6 +278,7 @@ typedef enum inlay_compression {
 #define INLAY_DEFAULT_DICTIONARY_BYTES  (1u << 20)
 #define INLAY_DEFAULT_COMPRESSION       INLAY_ZSTD
 #define INLAY_DEFAULT_ZSTD_LEVEL        3
+#define INLAY_DEFAULT_PAGE_VERSION      1
 
 typedef struct inlay_kv {
     const char *key;
@@ -276,7 +294,8 @@ typedef struct inlay_options {
     size_t page_rows;
     size_t row_group_rows;         /* a row group ends at whichever comes first */
     size_t row_group_bytes;
-    size_t dictionary_bytes;       /* past this, a chunk falls back to PLAIN */
+    size_t dictionary_bytes;       /* past this, a chunk falls back (see inlay_encoding_choice) */
+    int page_version;              /* data pages: 1 (default) or 2 (levels uncompressed) */
     const inlay_kv *metadata;      /* key-value metadata; copied at open */
     size_t metadata_count;
 } inlay_options;
@@ -354,6 +373,24 @@ int inlay_writer_append_double(inlay_writer *w, int column, const double *values
                                size_t count, const inlay_levels *levels);
 int inlay_writer_append_bytes(inlay_writer *w, int column, const inlay_bytes *values,
                               size_t count, const inlay_levels *levels);
+
+/* Units of time values handed to inlay_writer_append_time. */
+typedef enum inlay_unit {
+    INLAY_UNIT_DAYS = 0,
+    INLAY_UNIT_SECONDS = 1,
+    INLAY_UNIT_MILLIS = 2,
+    INLAY_UNIT_MICROS = 3,
+    INLAY_UNIT_NANOS = 4,
+} inlay_unit;
+
+/* Append to a DATE, TIME or TIMESTAMP column values given in `unit`,
+ * converted to the column's own unit in one pass over the array (coarser
+ * to finer multiplies; finer to coarser rounds toward negative infinity, so
+ * a timestamp in seconds becomes the DATE of its day). A value that does
+ * not fit the column after conversion is INLAY_ERR_VALUE, naming the row.
+ * Levels as for the other append calls. */
+int inlay_writer_append_time(inlay_writer *w, int column, const int64_t *values, size_t count,
+                             inlay_unit unit, const inlay_levels *levels);
 
 /* One column's part of an inlay_writer_append_columns call. values is typed
  * as for the column's append function (bool, int32_t, int64_t, float,

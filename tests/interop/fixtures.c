@@ -12,16 +12,32 @@
  *     "name": "int64__dict__zstd",
  *     "rows": 2500,                       rows written
  *     "compression": "ZSTD",              or "UNCOMPRESSED"
- *     "encoding": "dictionary",           "dictionary" | "plain" | "fallback" | "auto"
+ *     "encoding": "dictionary",           the file's design: "dictionary" |
+ *                                         "plain" | "fallback" | "auto" |
+ *                                         "delta" | "delta_byte_array" |
+ *                                         "byte_stream_split" | "rle" | "mixed"
  *     "options": { page_rows, page_bytes, row_group_rows, dictionary_bytes,
- *                  column_at_a_time, append_columns, memory_sink },
+ *                  page_version, column_at_a_time, append_columns, memory_sink },
  *     "expect": { "row_groups": 3 },      row groups the options imply
  *     "writer": { rows, row_groups, bytes },  what the writer reported
  *     "created_by": "inlay version 0.1.0",
  *     "key_value_metadata": { ... },      only when some was written
  *     "columns": [ { "name", "type", type parameters, "nullable",
- *                    "all_null", "encoding", "values": [ ... ] } ]
+ *                    "all_null", "encoding", "pages", "values": [ ... ] } ]
  *   }
+ *
+ * A column's "encoding" is its inlay_encoding_choice: "auto", "plain",
+ * "dictionary", "delta", "delta_byte_array", "byte_stream_split" or "rle".
+ * "pages" is what its data implies for the data pages: "dictionary" (every
+ * chunk dictionary encoded throughout), "fallback" (dictionary first, and at
+ * least one chunk falls back mid-chunk), "value" (no dictionary: every page
+ * in the choice's value encoding) or "any" (only the general rules). Some
+ * columns add "incompressible": true (ZSTD cannot shrink its pages: with
+ * page_version 2 some are stored raw), "compressible": true (ZSTD shrinks
+ * them: with page_version 2 some are stored compressed), "features": [...] (page contents the
+ * column is built to produce, see check.mjs) or "time_source": "s" (appended
+ * through inlay_writer_append_time from that unit; the values are the
+ * converted ones).
  *
  * Type tags and their parameters: boolean; int8 int16 int32 int64 uint8
  * uint16 uint32 uint64; float; double; string; binary; enum; json; uuid;
@@ -45,24 +61,42 @@
  *                            fractional digits ("-123.45", "0.0500")
  *
  * The matrix: every type x {dictionary, plain, fallback} x {UNCOMPRESSED,
- * ZSTD} (booleans: auto and plain), each file with a required column, an
+ * ZSTD} (booleans: auto and plain), and every type x each value encoding
+ * that applies to it (delta, delta_byte_array, byte_stream_split; rle for
+ * booleans) x {UNCOMPRESSED, ZSTD}; each file with a required column, an
  * optional one whose nulls come as definition levels, one whose nulls come
  * as validity bitmaps (null slots holding junk), and an all-null one; small
  * pages and row groups; nulls at the start, the end, scattered and in a run
  * of whole pages; uneven append batches, round robin over the columns,
- * column after column, or through inlay_writer_append_columns. Then files
- * with every type side by side (one through the memory sink, one with
- * key-value metadata, one row, plain), one of float zeros and NaNs, and one
- * with no rows.
+ * column after column, or through inlay_writer_append_columns. Fallback
+ * files choose AUTO for two columns and DICTIONARY for the third. The value
+ * encodings get runs of equal values, constant steps and shared prefixes
+ * between random stretches.
+ *
+ * Then Data Page V2 files: per encoding design x codec, every type the
+ * encoding applies to side by side (required and optional), all-null
+ * columns, a column of random bits that ZSTD cannot shrink and one of text
+ * it shrinks well. Files of DELTA_BINARY_PACKED / DELTA_BYTE_ARRAY edge data
+ * (64- and 32-bit extremes and deltas that overflow, runs, shared prefixes
+ * of no and of full length) with 1, 31, 33, 127 and 129 rows per page.
+ * Files written through inlay_writer_append_time. Byte-array files whose
+ * first pages are all null, with the delta encodings. Files with every type
+ * side by side (one through the memory sink, one with key-value metadata,
+ * one row, plain), one of float zeros and NaNs, and one with no rows.
  *
  * Everything is derived from a deterministic PRNG seeded by the file name,
  * so the files are the same on every run.
+ *
+ * Exit status: 0; 1 when libinlay failed on some files (each is named on
+ * stderr with the failing call, and left out; the others are written); 2 on
+ * a usage or internal error.
  */
 #include <inlay.h>
 
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,7 +116,7 @@ static void die(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    exit(1);
+    exit(2); /* 1 means: libinlay failed on some files, the others were written */
 }
 
 static void *xmalloc(size_t n)
@@ -420,6 +454,7 @@ typedef struct cell {
     double d;
     const unsigned char *bytes;
     size_t len;
+    int64_t src;       /* inlay_writer_append_time's input, for those columns */
 } cell;
 
 static void set_bytes(cell *c, const void *p, size_t n)
@@ -810,6 +845,186 @@ static void gen_random(const tspec *t, rng *r, cell *c)
     }
 }
 
+/* The range of an integer-backed type's values (as int64), or false for a
+ * type that is not stored as an integer. */
+static bool int_range(const tspec *t, int64_t *lo, int64_t *hi)
+{
+    switch (t->kind) {
+    case K_INT:
+        if (t->bits == 64) {
+            *lo = INT64_MIN;
+            *hi = INT64_MAX;
+        } else if (t->is_signed) {
+            *hi = (int64_t)((1ull << (t->bits - 1)) - 1);
+            *lo = -*hi - 1;
+        } else {
+            *lo = 0;
+            *hi = (int64_t)((1ull << t->bits) - 1);
+        }
+        return true;
+    case K_DATE: *lo = -719162; *hi = 2932896; return true;
+    case K_TIME: *lo = 0; *hi = 86400 * time_units_per_second(t->unit) - 1; return true;
+    case K_TS: {
+        int64_t ups = time_units_per_second(t->unit);
+        *lo = -7000000000ll * ups;
+        *hi = 7000000000ll * ups;
+        return true;
+    }
+    case K_DEC: {
+        if (phys_of(t) == INLAY_FIXED_LEN_BYTE_ARRAY)
+            return false;
+        int64_t m = 1;
+        for (int i = 0; i < t->precision; i++)
+            m *= 10;
+        *lo = -(m - 1);
+        *hi = m - 1;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static void set_int(cell *c, int64_t v)
+{
+    memset(c, 0, sizeof *c);
+    c->i64 = v;
+    c->i32 = (int32_t)(uint32_t)(uint64_t)v;
+}
+
+/* The first n of len bytes of a UTF-8 text, n moved back to a character. */
+static size_t utf8_cut(const unsigned char *p, size_t n, size_t len)
+{
+    while (n > 0 && n < len && (p[n] & 0xc0) == 0x80)
+        n--;
+    return n;
+}
+
+/* A value near prev: a small step (or `step`, when non-zero) for numbers, a
+ * shared prefix for byte strings, the same value for booleans. */
+static void gen_near(const tspec *t, rng *r, const cell *prev, cell *c, int64_t step)
+{
+    int64_t lo, hi, v;
+    if (int_range(t, &lo, &hi)) {
+        int64_t d = step;
+        if (!d) {
+            int64_t m = (int64_t)1 << rbelow(r, 12);
+            d = rrange(r, -m, m);
+        }
+        if (__builtin_add_overflow(prev->i64, d, &v) || v < lo || v > hi)
+            gen_random(t, r, c);
+        else
+            set_int(c, v);
+        return;
+    }
+    unsigned char buf[512];
+    size_t n = 0;
+    switch (t->kind) {
+    case K_BOOL:
+        memset(c, 0, sizeof *c);
+        c->b = prev->b;
+        return;
+    case K_FLOAT:
+    case K_DOUBLE: {
+        double p = t->kind == K_FLOAT ? (double)prev->f : prev->d;
+        if (!isfinite(p) || fabs(p) > 1e30) {
+            gen_random(t, r, c);
+            return;
+        }
+        double d = step ? (double)step / 8 : (double)rrange(r, -100, 100) / 16;
+        memset(c, 0, sizeof *c);
+        c->d = p + d;
+        c->f = (float)(p + d);
+        return;
+    }
+    case K_STRING:
+        n = prev->len > 200 ? 0 : utf8_cut(prev->bytes, (size_t)rbelow(r, prev->len + 1), prev->len);
+        memcpy(buf, prev->bytes, n);
+        put_utf8_random(r, (char *)buf, &n, 6);
+        memset(c, 0, sizeof *c);
+        set_bytes(c, buf, n);
+        return;
+    case K_BINARY: {
+        n = (size_t)rbelow(r, (prev->len < 40 ? prev->len : 40) + 1);
+        memcpy(buf, prev->bytes, n);
+        size_t more = (size_t)rbelow(r, 17);
+        for (size_t i = 0; i < more; i++)
+            buf[n++] = (unsigned char)rnext(r);
+        memset(c, 0, sizeof *c);
+        set_bytes(c, buf, n);
+        return;
+    }
+    case K_UUID:
+    case K_FIXED:
+    case K_F16: {
+        size_t w = (size_t)t->width, keep = (size_t)rbelow(r, w + 1);
+        memcpy(buf, prev->bytes, keep);
+        for (size_t i = keep; i < w; i++)
+            buf[i] = (unsigned char)rnext(r);
+        memset(c, 0, sizeof *c);
+        set_bytes(c, buf, w);
+        return;
+    }
+    default: /* enum, json, decimals on bytes: their random values share prefixes */
+        gen_random(t, r, c);
+        return;
+    }
+}
+
+/* Stretches of random values (edges sprinkled in), runs of one value,
+ * constant steps, and small steps or shared prefixes: what the delta, byte
+ * stream split and RLE encodings are for. */
+static void gen_structured(const tspec *t, cell *cells, size_t rows, const cell *pool, int nedges,
+                           rng *r)
+{
+    size_t i = 0;
+    while (i < rows) {
+        size_t len = 1 + (size_t)rbelow(r, rchance(r, 30) ? 160 : 40);
+        unsigned kind = (unsigned)rbelow(r, 4);
+        int64_t step = 0;
+        if (kind == 2)
+            step = rchance(r, 20) ? 1 : rrange(r, -3000, 3000);
+        if (kind == 2 && step == 0)
+            step = -1;
+        for (size_t j = 0; j < len && i < rows; j++, i++) {
+            cell *c = &cells[i];
+            if (i == 0 || kind == 0) {
+                if (nedges && rchance(r, 6))
+                    *c = pool[rbelow(r, (uint64_t)nedges)];
+                else
+                    gen_random(t, r, c);
+            } else if (kind == 1) {
+                *c = cells[i - 1];
+            } else {
+                gen_near(t, r, &cells[i - 1], c, step);
+            }
+        }
+    }
+}
+
+/* Random bits that no compressor can shrink (a required column's values). */
+static void gen_noise(const tspec *t, rng *r, cell *c)
+{
+    memset(c, 0, sizeof *c);
+    switch (t->kind) {
+    case K_BOOL: c->b = rnext(r) & 1; break;
+    case K_DOUBLE: {
+        uint64_t u = rnext(r);
+        memcpy(&c->d, &u, 8);
+        break;
+    }
+    case K_BINARY:
+    case K_FIXED: {
+        unsigned char buf[32];
+        size_t n = t->kind == K_FIXED ? (size_t)t->width : sizeof buf;
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (unsigned char)rnext(r);
+        set_bytes(c, buf, n);
+        break;
+    }
+    default: set_int(c, (int64_t)rnext(r)); break;
+    }
+}
+
 /*----------------------------------------------------------------------
  *  Canonical JSON of a value
  *--------------------------------------------------------------------*/
@@ -969,34 +1184,77 @@ enum nullmode {
     NM_VALIDITY,   /* optional, nulls given by an Arrow-style validity bitmap */
 };
 
+/* What a column's data implies for its data pages ("pages" in the JSON). */
+enum design { D_ANY, D_DICT, D_FALLBACK, D_VALUE };
+
 typedef struct column {
     char name[48];
     const tspec *t;
     inlay_encoding_choice enc;
     enum nullmode nm;
     bool all_null;
+    enum design design;
+    bool incompressible;   /* ZSTD cannot shrink its pages */
+    bool compressible;     /* ZSTD shrinks its pages */
+    const char *features;  /* JSON array text of page features, or NULL */
+    int time_source;       /* an inlay_unit: appended with append_time; -1: not */
     cell *cells;
     size_t next;       /* rows appended so far */
     int index;         /* leaf index in the schema */
 } column;
 
-enum encmode { E_DICT, E_PLAIN, E_FALLBACK, E_AUTO };
+enum encmode { E_DICT, E_PLAIN, E_FALLBACK, E_AUTO, E_DELTA, E_DBA, E_BSS, E_RLE, E_MIXED };
 
 static const char *encmode_name(enum encmode e)
 {
-    return e == E_DICT ? "dictionary" : e == E_PLAIN ? "plain" : e == E_FALLBACK ? "fallback" : "auto";
+    static const char *const n[] = {"dictionary", "plain", "fallback", "auto", "delta",
+                                    "delta_byte_array", "byte_stream_split", "rle", "mixed"};
+    return n[e];
 }
 
 static const char *encmode_short(enum encmode e)
 {
-    return e == E_DICT ? "dict" : e == E_PLAIN ? "plain" : e == E_FALLBACK ? "fallback" : "auto";
+    static const char *const n[] = {"dict", "plain", "fallback", "auto", "delta",
+                                    "dba", "bss", "rle", "mixed"};
+    return n[e];
+}
+
+static const char *choice_name(inlay_encoding_choice c)
+{
+    switch (c) {
+    case INLAY_ENCODING_AUTO: return "auto";
+    case INLAY_ENCODING_PLAIN: return "plain";
+    case INLAY_ENCODING_DICTIONARY: return "dictionary";
+    case INLAY_ENCODING_DELTA: return "delta";
+    case INLAY_ENCODING_DELTA_BYTE_ARRAY: return "delta_byte_array";
+    case INLAY_ENCODING_BYTE_STREAM_SPLIT: return "byte_stream_split";
+    case INLAY_ENCODING_RLE: return "rle";
+    }
+    return "?";
+}
+
+/* Does the value encoding of mode em apply to type t? */
+static bool encmode_applies(enum encmode em, const tspec *t)
+{
+    inlay_physical p = t->type.physical;
+    bool integer = p == INLAY_INT32 || p == INLAY_INT64;
+    bool bytes = p == INLAY_BYTE_ARRAY || p == INLAY_FIXED_LEN_BYTE_ARRAY;
+    switch (em) {
+    case E_DELTA: return integer || bytes;
+    case E_DBA: return bytes;
+    case E_BSS: return integer || p == INLAY_FLOAT || p == INLAY_DOUBLE || p == INLAY_FIXED_LEN_BYTE_ARRAY;
+    case E_RLE: return p == INLAY_BOOLEAN;
+    default: return true;
+    }
 }
 
 /* Generate a column's values.
  *  E_DICT:     draws from a pool of ~24 values (edges first): low cardinality
  *  E_PLAIN/E_AUTO: random over the whole domain, with edges sprinkled in
- *  E_FALLBACK: each row group starts with a stretch of pool values, then turns
- *              high-cardinality, so the dictionary overflows mid-chunk */
+ *  E_FALLBACK: each row group starts with a stretch of 8 pool values (so a
+ *              dictionary pays on the first page), then turns
+ *              high-cardinality, so the dictionary overflows mid-chunk
+ *  E_DELTA, E_DBA, E_BSS, E_RLE: gen_structured */
 static void gen_column(column *col, size_t rows, enum encmode em, size_t rg_rows,
                        size_t page_rows, rng *r, int null_variant)
 {
@@ -1010,7 +1268,9 @@ static void gen_column(column *col, size_t rows, enum encmode em, size_t rg_rows
         gen_random(t, r, &pool[npool++]);
 
     col->cells = xcalloc(rows, sizeof(cell));
-    for (size_t i = 0; i < rows; i++) {
+    if (em >= E_DELTA)
+        gen_structured(t, col->cells, rows, pool, nedges, r);
+    for (size_t i = 0; i < rows && em < E_DELTA; i++) {
         cell *c = &col->cells[i];
         switch (em) {
         case E_DICT:
@@ -1018,12 +1278,11 @@ static void gen_column(column *col, size_t rows, enum encmode em, size_t rg_rows
             break;
         case E_FALLBACK:
             if (t->kind != K_BOOL && i % rg_rows < rg_rows / 8) {
-                *c = pool[rbelow(r, (uint64_t)npool)];
+                *c = pool[rbelow(r, 8)];
                 break;
             }
             /* fall through */
-        case E_PLAIN:
-        case E_AUTO:
+        default:
             if (rchance(r, 4))
                 *c = pool[rbelow(r, (uint64_t)nedges)];
             else
@@ -1063,11 +1322,25 @@ static void gen_column(column *col, size_t rows, enum encmode em, size_t rg_rows
 
 static const char *g_file; /* for messages */
 
+/* A call into libinlay that fails while a file is written ends that file
+ * (check() jumps back to write_parquet); the others are still written and
+ * the program exits 1 at the end, naming the files that failed. */
+static jmp_buf g_fail;
+static bool g_fail_armed;
+static char g_failed_names[4096];
+static int g_failed;
+
 static void check(inlay_writer *w, int st, const char *what, const column *col)
 {
-    if (st != INLAY_OK)
+    if (st == INLAY_OK)
+        return;
+    if (!g_fail_armed)
         die("%s: %s%s%s failed: %s (%s)", g_file, what, col ? " of column " : "",
             col ? col->name : "", inlay_strerror(st), w ? inlay_writer_errmsg(w) : "");
+    fprintf(stderr, "interop_fixtures: FAIL %s: %s%s%s failed: %s (%s)\n", g_file, what,
+            col ? " of column " : "", col ? col->name : "", inlay_strerror(st),
+            w ? inlay_writer_errmsg(w) : "");
+    longjmp(g_fail, 1);
 }
 
 /* One column's batch, ready to append: rows [a, a+n) of the column. */
@@ -1119,13 +1392,20 @@ static void prepare_batch(prepared *pb, column *col, size_t a, size_t n, rng *r)
     for (size_t i = 0; i < n; i++) {
         if (!cells[i].null)
             vals[k++] = cells[i];
-        else if (spaced)
-            gen_random(t, r, &vals[k++]); /* junk */
+        else if (spaced) {
+            gen_random(t, r, &vals[k]); /* junk */
+            vals[k++].src = rchance(r, 50) ? INT64_MAX : INT64_MIN;
+        }
     }
     if (k != nv)
         die("internal: value count");
 
-    switch (phys_of(t)) {
+    if (col->time_source >= 0) {
+        int64_t *v = xcalloc(nv, sizeof *v);
+        for (size_t i = 0; i < nv; i++)
+            v[i] = vals[i].src;
+        pb->values = v;
+    } else switch (phys_of(t)) {
     case INLAY_BOOLEAN: {
         bool *v = xcalloc(nv, sizeof *v);
         for (size_t i = 0; i < nv; i++)
@@ -1191,7 +1471,9 @@ static void append_batch(inlay_writer *w, column *col, size_t a, size_t n, rng *
     prepare_batch(&pb, col, a, n, r);
     const inlay_levels *plv = (pb.def || pb.validity) ? &pb.b.levels : NULL;
     int st = INLAY_ERR_ARGUMENT;
-    switch (phys_of(col->t)) {
+    if (col->time_source >= 0)
+        st = inlay_writer_append_time(w, col->index, pb.values, n, (inlay_unit)col->time_source, plv);
+    else switch (phys_of(col->t)) {
     case INLAY_BOOLEAN: st = inlay_writer_append_bool(w, col->index, pb.values, n, plv); break;
     case INLAY_INT32: st = inlay_writer_append_i32(w, col->index, pb.values, n, plv); break;
     case INLAY_INT64: st = inlay_writer_append_i64(w, col->index, pb.values, n, plv); break;
@@ -1204,8 +1486,8 @@ static void append_batch(inlay_writer *w, column *col, size_t a, size_t n, rng *
     }
     char what[64];
     snprintf(what, sizeof what, "append of rows %zu..%zu", a, a + n);
+    release_batch(&pb); /* before check(), which may leave this file */
     check(w, st, what, col);
-    release_batch(&pb);
 }
 
 /* Batch sizes: mostly small and uneven, sometimes exactly a page, sometimes
@@ -1232,6 +1514,7 @@ typedef struct fspec {
     enum encmode em;
     bool zstd;
     size_t page_rows, page_bytes, rg_rows, dict_bytes;
+    int page_version;       /* 0 means the default, 1 */
     bool column_at_a_time;  /* append each column whole, one after another */
     bool append_columns;    /* round robin through inlay_writer_append_columns */
     bool memory_sink;       /* write through inlay_buffer_sink */
@@ -1249,9 +1532,10 @@ static void emit_json(const fspec *f, inlay_writer *w)
     sb_printf(&s, "\"compression\":\"%s\",\n\"encoding\":\"%s\",\n",
               f->zstd ? "ZSTD" : "UNCOMPRESSED", encmode_name(f->em));
     sb_printf(&s, "\"options\":{\"page_rows\":%zu,\"page_bytes\":%zu,\"row_group_rows\":%zu,"
-                  "\"dictionary_bytes\":%zu,\"column_at_a_time\":%s,\"append_columns\":%s,"
-                  "\"memory_sink\":%s},\n",
+                  "\"dictionary_bytes\":%zu,\"page_version\":%d,\"column_at_a_time\":%s,"
+                  "\"append_columns\":%s,\"memory_sink\":%s},\n",
               f->page_rows, f->page_bytes, f->rg_rows, f->dict_bytes,
+              f->page_version ? f->page_version : 1,
               f->column_at_a_time ? "true" : "false", f->append_columns ? "true" : "false",
               f->memory_sink ? "true" : "false");
     sb_printf(&s, "\"expect\":{\"row_groups\":%zu},\n", (f->rows + f->rg_rows - 1) / f->rg_rows);
@@ -1276,10 +1560,20 @@ static void emit_json(const fspec *f, inlay_writer *w)
         const column *col = &f->cols[c];
         sb_printf(&s, "%s{\"name\":\"%s\",", c ? ",\n" : "", col->name);
         emit_type(&s, col->t);
-        sb_printf(&s, ",\"nullable\":%s,\"all_null\":%s,\"encoding\":\"%s\",\"values\":[",
+        static const char *const designs[] = {"any", "dictionary", "fallback", "value"};
+        static const char *const units[] = {"days", "s", "ms", "us", "ns"};
+        sb_printf(&s, ",\"nullable\":%s,\"all_null\":%s,\"encoding\":\"%s\",\"pages\":\"%s\"",
                   col->nm == NM_REQUIRED ? "false" : "true", col->all_null ? "true" : "false",
-                  col->enc == INLAY_ENCODING_PLAIN ? "plain"
-                  : col->enc == INLAY_ENCODING_DICTIONARY ? "dictionary" : "auto");
+                  choice_name(col->enc), designs[col->design]);
+        if (col->incompressible)
+            sb_puts(&s, ",\"incompressible\":true");
+        if (col->compressible)
+            sb_puts(&s, ",\"compressible\":true");
+        if (col->features)
+            sb_printf(&s, ",\"features\":%s", col->features);
+        if (col->time_source >= 0)
+            sb_printf(&s, ",\"time_source\":\"%s\"", units[col->time_source]);
+        sb_puts(&s, ",\"values\":[");
         for (size_t i = 0; i < f->rows; i++) {
             if (i)
                 sb_puts(&s, i % 16 ? "," : ",\n");
@@ -1295,7 +1589,11 @@ static void emit_json(const fspec *f, inlay_writer *w)
     free(s.p);
 }
 
-static void write_parquet(fspec *f, rng *r)
+static inlay_writer *g_cur_w;   /* the writer of the file being written */
+static inlay_buffer g_buf;      /* its memory sink */
+static bool g_cur_mem;
+
+static void write_parquet_body(fspec *f, rng *r)
 {
     g_file = f->name;
     inlay_schema *s = inlay_schema_create(NULL);
@@ -1322,20 +1620,23 @@ static void write_parquet(fspec *f, rng *r)
     o.page_bytes = f->page_bytes;
     o.row_group_rows = f->rg_rows;
     o.dictionary_bytes = f->dict_bytes;
+    o.page_version = f->page_version ? f->page_version : 1;
     o.metadata = f->kv;
     o.metadata_count = f->nkv;
 
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.parquet", g_outdir, f->name);
     inlay_writer *w = NULL;
-    inlay_buffer buf;
+    inlay_buffer *buf = &g_buf;
     int st;
     if (f->memory_sink) {
-        inlay_buffer_init(&buf, NULL);
-        st = inlay_writer_open(&w, inlay_buffer_sink(&buf), s, &o);
+        inlay_buffer_init(buf, NULL);
+        g_cur_mem = true;
+        st = inlay_writer_open(&w, inlay_buffer_sink(buf), s, &o);
     } else {
         st = inlay_writer_open_file(&w, path, s, &o);
     }
+    g_cur_w = w;
     check(w, st, "open", NULL);
     inlay_schema_free(s);
 
@@ -1355,6 +1656,10 @@ static void write_parquet(fspec *f, rng *r)
             }
     } else if (f->append_columns) {
         /* round robin, every column's next batch in one all-or-nothing call */
+        for (int c = 0; c < f->ncols; c++)
+            if (f->cols[c].time_source >= 0)
+                die("%s: append_columns cannot convert time units (column %s)", f->name,
+                    f->cols[c].name);
         prepared *pbs = xcalloc((size_t)f->ncols, sizeof *pbs);
         inlay_column_batch *bs = xcalloc((size_t)f->ncols, sizeof *bs);
         for (;;) {
@@ -1370,9 +1675,14 @@ static void write_parquet(fspec *f, rng *r)
             }
             if (nb == 0)
                 break;
-            check(w, inlay_writer_append_columns(w, bs, nb), "inlay_writer_append_columns", NULL);
+            int st_ = inlay_writer_append_columns(w, bs, nb);
             for (int i = 0; i < nb; i++)
                 release_batch(&pbs[i]);
+            if (st_ != INLAY_OK) {
+                free(pbs);
+                free(bs);
+            }
+            check(w, st_, "inlay_writer_append_columns", NULL);
         }
         free(pbs);
         free(bs);
@@ -1397,11 +1707,12 @@ static void write_parquet(fspec *f, rng *r)
         die("%s: inlay_writer_rows = %llu after close, expected %zu", f->name,
             (unsigned long long)inlay_writer_rows(w), f->rows);
     if (f->memory_sink) {
-        if (buf.len != inlay_writer_bytes(w))
-            die("%s: memory sink holds %zu bytes, writer says %llu", f->name, buf.len,
+        if (buf->len != inlay_writer_bytes(w))
+            die("%s: memory sink holds %zu bytes, writer says %llu", f->name, buf->len,
                 (unsigned long long)inlay_writer_bytes(w));
-        write_file(path, buf.data, buf.len);
-        inlay_buffer_free(&buf);
+        write_file(path, buf->data, buf->len);
+        inlay_buffer_free(buf);
+        g_cur_mem = false;
     } else {
         struct stat st_;
         if (stat(path, &st_) != 0)
@@ -1412,7 +1723,29 @@ static void write_parquet(fspec *f, rng *r)
     }
     emit_json(f, w);
     inlay_writer_free(w);
+    g_cur_w = NULL;
     g_files++;
+}
+
+static void write_parquet(fspec *f, rng *r)
+{
+    g_cur_w = NULL;
+    g_cur_mem = false;
+    if (setjmp(g_fail)) {
+        g_fail_armed = false;
+        inlay_writer_free(g_cur_w); /* aborts: the temporary file goes */
+        if (g_cur_mem)
+            inlay_buffer_free(&g_buf);
+        g_cur_w = NULL;
+        g_cur_mem = false;
+        size_t used = strlen(g_failed_names);
+        snprintf(g_failed_names + used, sizeof g_failed_names - used, " %s", f->name);
+        g_failed++;
+        return;
+    }
+    g_fail_armed = true;
+    write_parquet_body(f, r);
+    g_fail_armed = false;
 }
 
 static void free_file(fspec *f)
@@ -1421,6 +1754,18 @@ static void free_file(fspec *f)
         free(f->cols[c].cells);
     free(f->cols);
     arena_reset();
+}
+
+/* What the data of mode em implies for a column's pages. */
+static enum design design_for(enum encmode em, const column *c)
+{
+    bool dict = c->t->kind != K_BOOL &&
+                (c->enc == INLAY_ENCODING_AUTO || c->enc == INLAY_ENCODING_DICTIONARY);
+    if (!dict)
+        return D_VALUE;
+    if (c->all_null)
+        return D_ANY;
+    return em == E_DICT ? D_DICT : em == E_FALLBACK ? D_FALLBACK : D_ANY;
 }
 
 static column *add_col(fspec *f, int *cap, const char *name, const tspec *t,
@@ -1439,13 +1784,23 @@ static column *add_col(fspec *f, int *cap, const char *name, const tspec *t,
     c->enc = enc;
     c->nm = nm;
     c->all_null = all_null;
+    c->design = design_for(f->em, c);
+    c->time_source = -1;
     return c;
 }
 
-static inlay_encoding_choice enc_choice(enum encmode em)
+/* The encoding choice of mode em for type t (booleans have no dictionary). */
+static inlay_encoding_choice enc_choice(enum encmode em, const tspec *t)
 {
-    return em == E_DICT ? INLAY_ENCODING_DICTIONARY : em == E_PLAIN ? INLAY_ENCODING_PLAIN
-                                                                    : INLAY_ENCODING_AUTO;
+    switch (em) {
+    case E_DICT: return t->kind == K_BOOL ? INLAY_ENCODING_AUTO : INLAY_ENCODING_DICTIONARY;
+    case E_PLAIN: return INLAY_ENCODING_PLAIN;
+    case E_DELTA: return INLAY_ENCODING_DELTA;
+    case E_DBA: return INLAY_ENCODING_DELTA_BYTE_ARRAY;
+    case E_BSS: return INLAY_ENCODING_BYTE_STREAM_SPLIT;
+    case E_RLE: return INLAY_ENCODING_RLE;
+    default: return INLAY_ENCODING_AUTO;
+    }
 }
 
 /* The main matrix: one type per file, four columns (required; optional with
@@ -1485,10 +1840,12 @@ static void matrix_file(const tspec *t, enum encmode em, bool zstd)
     f.append_columns = !f.column_at_a_time && rchance(&r, 35);
 
     int cap = 0;
-    inlay_encoding_choice enc = enc_choice(em);
+    inlay_encoding_choice enc = enc_choice(em, t);
     add_col(&f, &cap, "req", t, enc, NM_REQUIRED, false);
     add_col(&f, &cap, "opt_def", t, enc, NM_DEF, false);
-    add_col(&f, &cap, "opt_validity", t, enc, NM_VALIDITY, false);
+    /* fallback files: AUTO (with the first-page check) and DICTIONARY */
+    add_col(&f, &cap, "opt_validity", t, em == E_FALLBACK ? INLAY_ENCODING_DICTIONARY : enc,
+            NM_VALIDITY, false);
     add_col(&f, &cap, "all_null", t, enc, rchance(&r, 50) ? NM_DEF : NM_VALIDITY, true);
     for (int c = 0; c < f.ncols; c++)
         gen_column(&f.cols[c], f.rows, em, f.rg_rows, f.page_rows, &r, c == 2);
@@ -1522,9 +1879,9 @@ static void wide_file(const char *name, enum encmode em, bool zstd, bool column_
     for (int i = 0; i < g_ntypes; i++) {
         char nm[48];
         snprintf(nm, sizeof nm, "r_%.40s", g_types[i].tag);
-        add_col(&f, &cap, nm, &g_types[i], enc_choice(em), NM_REQUIRED, false);
+        add_col(&f, &cap, nm, &g_types[i], enc_choice(em, &g_types[i]), NM_REQUIRED, false);
         snprintf(nm, sizeof nm, "o_%.40s", g_types[i].tag);
-        add_col(&f, &cap, nm, &g_types[i], enc_choice(em), i % 2 ? NM_DEF : NM_VALIDITY, false);
+        add_col(&f, &cap, nm, &g_types[i], enc_choice(em, &g_types[i]), i % 2 ? NM_DEF : NM_VALIDITY, false);
     }
     for (int c = 0; c < f.ncols; c++)
         gen_column(&f.cols[c], f.rows, em, f.rg_rows, f.page_rows, &r, c % 4 == 1);
@@ -1627,6 +1984,458 @@ static void float_edges_file(void)
     free_file(&f);
 }
 
+static const tspec *find_type(const char *tag)
+{
+    for (int i = 0; i < g_ntypes; i++)
+        if (strcmp(g_types[i].tag, tag) == 0)
+            return &g_types[i];
+    die("internal: no type %s", tag);
+    return NULL;
+}
+
+/* Data Page V2: every type the mode's encoding applies to side by side,
+ * required and optional (nulls in runs of whole pages: all-null pages), an
+ * all-null column per physical type, and required columns of random bits
+ * whose pages ZSTD cannot shrink (stored raw, is_compressed = false). */
+static void v2_wide_file(enum encmode em, bool zstd)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "v2__wide__%s__%s", encmode_short(em), zstd ? "zstd" : "none");
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.em = em;
+    f.zstd = zstd;
+    f.page_version = 2;
+    f.rows = 3000;
+    /* 257 rows: 256 deltas fill DELTA_BINARY_PACKED blocks exactly, so
+     * pages of random bits have no zero padding for ZSTD to squeeze */
+    f.page_rows = em == E_FALLBACK ? 100 : 257;
+    f.page_bytes = 8192;
+    f.rg_rows = em == E_FALLBACK ? 2000 : 1200;
+    f.dict_bytes = em == E_FALLBACK ? 512 : INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.column_at_a_time = rchance(&r, 30);
+    f.append_columns = !f.column_at_a_time && rchance(&r, 50);
+    int cap = 0;
+    for (int i = 0; i < g_ntypes; i++) {
+        const tspec *t = &g_types[i];
+        if (!encmode_applies(em, t))
+            continue;
+        inlay_encoding_choice enc = enc_choice(em, t);
+        char nm[48];
+        snprintf(nm, sizeof nm, "r_%.40s", t->tag);
+        add_col(&f, &cap, nm, t, enc, NM_REQUIRED, false);
+        snprintf(nm, sizeof nm, "o_%.40s", t->tag);
+        add_col(&f, &cap, nm, t,
+                em == E_FALLBACK && t->kind != K_BOOL ? INLAY_ENCODING_DICTIONARY : enc,
+                i % 2 ? NM_DEF : NM_VALIDITY, false);
+    }
+    /* all-null columns after the others (null_first_file has them first) */
+    bool phys_seen[8] = {false};
+    for (int i = 0; i < g_ntypes; i++) {
+        const tspec *t = &g_types[i];
+        if (!encmode_applies(em, t) || phys_seen[phys_of(t)])
+            continue;
+        phys_seen[phys_of(t)] = true;
+        char nm[48];
+        snprintf(nm, sizeof nm, "n_%.40s", t->tag);
+        add_col(&f, &cap, nm, t, enc_choice(em, t), i % 2 ? NM_VALIDITY : NM_DEF, true);
+    }
+    int first_noise = f.ncols;
+    static const struct { enum encmode em; const char *tag; inlay_encoding_choice enc; } noise[] = {
+        {E_DICT, "double", INLAY_ENCODING_PLAIN},
+        {E_PLAIN, "double", INLAY_ENCODING_PLAIN},
+        {E_FALLBACK, "double", INLAY_ENCODING_PLAIN},
+        {E_DELTA, "int64", INLAY_ENCODING_DELTA},
+        {E_DELTA, "binary", INLAY_ENCODING_DELTA},
+        {E_DBA, "binary", INLAY_ENCODING_DELTA_BYTE_ARRAY},
+        {E_DBA, "fixed7", INLAY_ENCODING_DELTA_BYTE_ARRAY},
+        {E_BSS, "double", INLAY_ENCODING_BYTE_STREAM_SPLIT},
+        {E_BSS, "int64", INLAY_ENCODING_BYTE_STREAM_SPLIT},
+        {E_RLE, "boolean", INLAY_ENCODING_RLE},
+    };
+    for (size_t k = 0; k < sizeof noise / sizeof noise[0]; k++) {
+        if (noise[k].em != em)
+            continue;
+        char nm[48];
+        snprintf(nm, sizeof nm, "noise_%s", noise[k].tag);
+        column *c = add_col(&f, &cap, nm, find_type(noise[k].tag), noise[k].enc, NM_REQUIRED, false);
+        c->incompressible = true;
+    }
+    /* and text that ZSTD shrinks well */
+    const tspec *ts = find_type("string");
+    column *sq = add_col(&f, &cap, "squeeze", ts,
+                         em == E_DELTA || em == E_DBA || em == E_PLAIN ? enc_choice(em, ts)
+                                                                       : INLAY_ENCODING_PLAIN,
+                         NM_REQUIRED, false);
+    sq->compressible = true;
+    for (int c = 0; c < f.ncols; c++) {
+        column *col = &f.cols[c];
+        if (c < first_noise) {
+            gen_column(col, f.rows, em, f.rg_rows, f.page_rows, &r, c % 4 == 1);
+            continue;
+        }
+        col->cells = xcalloc(f.rows, sizeof(cell));
+        for (size_t i = 0; i < f.rows; i++) {
+            if (col->compressible) {
+                char buf[128];
+                snprintf(buf, sizeof buf, "row %05zu: the same words again and again and again", i);
+                set_bytes(&col->cells[i], buf, strlen(buf));
+            } else {
+                gen_noise(col->t, &r, &col->cells[i]);
+            }
+        }
+    }
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+/* Integer extremes: both ends of a 64- or 32-bit range alternating and in
+ * runs, steps of one across the wrap from MAX to MIN, random values over the
+ * whole range (deltas that overflow), a few values around the ends. */
+static void gen_int_extremes(cell *cells, size_t rows, int bits, rng *r)
+{
+    const int64_t mx = bits == 64 ? INT64_MAX : INT32_MAX, mn = -mx - 1;
+    const int64_t near[] = {mn, mn + 1, mx - 1, mx, 0, -1, 1};
+    /* random first (full-width deltas), then runs and steps long enough to
+     * cover whole miniblocks even at 33 rows a page */
+    static const unsigned order[] = {3, 1, 0, 2, 4};
+    size_t i = 0;
+    for (size_t seg = 0; i < rows; seg++) {
+        unsigned kind = order[seg % 5];
+        size_t len = kind == 1 || kind == 2 ? 70 + (size_t)rbelow(r, 100)
+                     : kind == 3            ? 3 + (size_t)rbelow(r, 60)
+                                            : 1 + (size_t)rbelow(r, 40);
+        int64_t run = rchance(r, 50) ? mn : mx;
+        uint64_t start = (uint64_t)mx - rbelow(r, len + 1);
+        for (size_t j = 0; j < len && i < rows; j++, i++) {
+            int64_t v;
+            switch (kind) {
+            case 0: v = (j & 1) ? mx : mn; break;
+            case 1: v = run; break;
+            case 2: v = (int64_t)(start + j); break; /* wraps past MAX */
+            case 3: v = (int64_t)rnext(r); break;
+            default: v = near[rbelow(r, sizeof near / sizeof near[0])]; break;
+            }
+            if (bits == 32)
+                v = (int32_t)(uint32_t)(uint64_t)v;
+            set_int(&cells[i], v);
+        }
+    }
+}
+
+/* Runs of equal values and constant steps, of lengths around the
+ * DELTA_BINARY_PACKED miniblock (32) and block (128). */
+static void gen_int_runs(cell *cells, size_t rows, rng *r)
+{
+    static const size_t lens[] = {1, 2, 31, 32, 33, 64, 65, 127, 128, 129, 300};
+    size_t i = 0;
+    while (i < rows) {
+        size_t len = lens[rbelow(r, sizeof lens / sizeof lens[0])];
+        int64_t v = rrange(r, -100000, 100000);
+        int64_t step = rchance(r, 50) ? 0 : rrange(r, -50, 50);
+        for (size_t j = 0; j < len && i < rows; j++, i++)
+            set_int(&cells[i], v + (int64_t)j * step);
+    }
+}
+
+/* Byte strings related to the one before: the same (prefix = its whole
+ * length), extended (prefix = the whole previous value), cut short, with a
+ * different first byte (prefix 0), empty, or sharing part of it. text keeps
+ * UTF-8 whole; width > 0 makes fixed-width values. */
+static void gen_prefixes(cell *cells, size_t rows, bool text, int width, rng *r)
+{
+    static const char *const firsts[] = {"A", "b", "Ж", "中", "😀", "~"};
+    unsigned char buf[600];
+    for (size_t i = 0; i < rows; i++) {
+        cell *c = &cells[i];
+        const cell *p = i ? &cells[i - 1] : NULL;
+        size_t n = 0, keep;
+        unsigned op = p ? (unsigned)rbelow(r, 6) : 3;
+        if (width) {
+            size_t w = (size_t)width;
+            switch (op) {
+            case 0: memcpy(buf, p->bytes, w); break;
+            case 1: memcpy(buf, p->bytes, w); buf[w - 1] ^= (unsigned char)(1 + rbelow(r, 255)); break;
+            case 2: memset(buf, rchance(r, 50) ? 0 : 0xff, w); break;
+            case 3:
+                for (size_t k = 0; k < w; k++)
+                    buf[k] = (unsigned char)rnext(r);
+                if (p && buf[0] == p->bytes[0])
+                    buf[0] ^= 0x80;
+                break;
+            default:
+                keep = (size_t)rbelow(r, w);
+                memcpy(buf, p->bytes, keep);
+                for (size_t k = keep; k < w; k++)
+                    buf[k] = (unsigned char)rnext(r);
+                break;
+            }
+            set_bytes(c, buf, w);
+            continue;
+        }
+        if (p && p->len > 400)
+            op = 3;
+        switch (op) {
+        case 0: n = p->len; memcpy(buf, p->bytes, n); break;
+        case 1:
+            n = p->len;
+            memcpy(buf, p->bytes, n);
+            if (text)
+                put_utf8_random(r, (char *)buf, &n, 8);
+            else
+                for (size_t k = 1 + (size_t)rbelow(r, 12); k > 0; k--)
+                    buf[n++] = (unsigned char)rnext(r);
+            break;
+        case 2:
+            n = (size_t)rbelow(r, p->len + 1);
+            if (text)
+                n = utf8_cut(p->bytes, n, p->len);
+            memcpy(buf, p->bytes, n);
+            break;
+        case 3: {
+            const char *f0;
+            do
+                f0 = firsts[rbelow(r, sizeof firsts / sizeof firsts[0])];
+            while (p && p->len && (unsigned char)f0[0] == p->bytes[0]);
+            memcpy(buf, f0, strlen(f0));
+            n = strlen(f0);
+            if (text)
+                put_utf8_random(r, (char *)buf, &n, 10);
+            else
+                for (size_t k = (size_t)rbelow(r, 20); k > 0; k--)
+                    buf[n++] = (unsigned char)rnext(r);
+            break;
+        }
+        case 4: n = 0; break;
+        default:
+            n = (size_t)rbelow(r, p->len + 1);
+            if (text)
+                n = utf8_cut(p->bytes, n, p->len);
+            memcpy(buf, p->bytes, n);
+            if (text)
+                put_utf8_random(r, (char *)buf, &n, 5);
+            else
+                for (size_t k = (size_t)rbelow(r, 8); k > 0; k--)
+                    buf[n++] = (unsigned char)rnext(r);
+            break;
+        }
+        set_bytes(c, buf, n);
+    }
+}
+
+/* Byte strings for DELTA_LENGTH_BYTE_ARRAY: runs of empty ones, one byte,
+ * long ones (hundreds of bytes), random lengths. */
+static void gen_lengths(cell *cells, size_t rows, rng *r)
+{
+    unsigned char buf[1200];
+    for (size_t i = 0; i < rows; i++) {
+        size_t n;
+        switch (rbelow(r, 6)) {
+        case 0: case 1: n = 0; break;
+        case 2: n = 1; break;
+        case 3: n = 300 + (size_t)rbelow(r, 900); break;
+        default: n = (size_t)rbelow(r, 41); break;
+        }
+        for (size_t k = 0; k < n; k++)
+            buf[k] = (unsigned char)rnext(r);
+        set_bytes(&cells[i], buf, n);
+    }
+}
+
+/* DELTA_BINARY_PACKED and DELTA_BYTE_ARRAY edge data, with page_rows rows
+ * per page (required columns: that many values per page; 1 leaves a page
+ * with no deltas, 31/33/127/129 leave miniblocks and blocks partly filled). */
+static void delta_edges_file(size_t page_rows, int page_version, bool zstd)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "delta_edges__p%zu__v%d__%s", page_rows, page_version,
+             zstd ? "zstd" : "none");
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.em = E_MIXED;
+    f.zstd = zstd;
+    f.page_version = page_version;
+    f.page_rows = page_rows;
+    f.page_bytes = 1u << 20;
+    f.rg_rows = page_rows == 1 ? 40 : 4 * page_rows + 3;
+    f.rows = 2 * f.rg_rows + page_rows / 2 + 5;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.column_at_a_time = page_rows % 2 == 1 && page_version == 1;
+    enum pat { P_I64, P_I32, P_RUNS, P_TEXT, P_BYTES, P_FIXED, P_LENGTHS };
+    /* features only where pages hold enough values to show them */
+    const bool many = page_rows >= 31;
+    const char *dbp = many ? "[\"dbp_width0\",\"dbp_full_width\"]" : NULL;
+    const char *dba = many ? "[\"dba_prefix0\",\"dba_prefix_full\"]" : NULL;
+    const struct {
+        const char *name, *tag;
+        inlay_encoding_choice enc;
+        enum nullmode nm;
+        enum pat pat;
+        const char *features;
+    } cols[] = {
+        {"i64_extremes", "int64", INLAY_ENCODING_DELTA, NM_REQUIRED, P_I64, dbp},
+        {"i64_extremes_opt", "int64", INLAY_ENCODING_DELTA, NM_DEF, P_I64, NULL},
+        {"u64_extremes", "uint64", INLAY_ENCODING_DELTA, NM_REQUIRED, P_I64, dbp},
+        {"i32_extremes", "int32", INLAY_ENCODING_DELTA, NM_REQUIRED, P_I32, dbp},
+        {"i32_extremes_opt", "int32", INLAY_ENCODING_DELTA, NM_VALIDITY, P_I32, NULL},
+        {"u32_extremes", "uint32", INLAY_ENCODING_DELTA, NM_REQUIRED, P_I32, dbp},
+        {"i32_runs", "int32", INLAY_ENCODING_DELTA, NM_REQUIRED, P_RUNS,
+         many ? "[\"dbp_width0\"]" : NULL},
+        {"i64_runs_opt", "int64", INLAY_ENCODING_DELTA, NM_DEF, P_RUNS, NULL},
+        {"str_dba", "string", INLAY_ENCODING_DELTA_BYTE_ARRAY, NM_REQUIRED, P_TEXT, dba},
+        {"str_dba_opt", "string", INLAY_ENCODING_DELTA_BYTE_ARRAY, NM_DEF, P_TEXT, NULL},
+        {"bin_dba", "binary", INLAY_ENCODING_DELTA_BYTE_ARRAY, NM_REQUIRED, P_BYTES, dba},
+        {"fixed_dba", "fixed7", INLAY_ENCODING_DELTA_BYTE_ARRAY, NM_REQUIRED, P_FIXED, dba},
+        {"uuid_delta_opt", "uuid", INLAY_ENCODING_DELTA, NM_VALIDITY, P_FIXED, NULL},
+        {"str_dlba", "string", INLAY_ENCODING_DELTA, NM_VALIDITY, P_TEXT, NULL},
+        {"bin_dlba", "binary", INLAY_ENCODING_DELTA, NM_REQUIRED, P_LENGTHS, NULL},
+    };
+    int cap = 0;
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+        const tspec *t = find_type(cols[k].tag);
+        column *col = add_col(&f, &cap, cols[k].name, t, cols[k].enc, cols[k].nm, false);
+        col->features = cols[k].features;
+        col->cells = xcalloc(f.rows, sizeof(cell));
+        switch (cols[k].pat) {
+        case P_I64: gen_int_extremes(col->cells, f.rows, 64, &r); break;
+        case P_I32: gen_int_extremes(col->cells, f.rows, 32, &r); break;
+        case P_RUNS: gen_int_runs(col->cells, f.rows, &r); break;
+        case P_TEXT: gen_prefixes(col->cells, f.rows, true, 0, &r); break;
+        case P_BYTES: gen_prefixes(col->cells, f.rows, false, 0, &r); break;
+        case P_FIXED: gen_prefixes(col->cells, f.rows, false, t->width, &r); break;
+        case P_LENGTHS: gen_lengths(col->cells, f.rows, &r); break;
+        }
+        if (cols[k].nm != NM_REQUIRED)
+            for (size_t i = 0; i < f.rows; i++)
+                col->cells[i].null = i == 0 || rchance(&r, 20) || (i / page_rows) % 7 == 3;
+    }
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+/* A byte-array column whose first pages hold no value (all null) before any
+ * other byte-array page of the file is written, then one with values. */
+static void null_first_file(const char *tag, inlay_encoding_choice enc, int page_version)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "null_first__%s_%s__v%d", tag, choice_name(enc), page_version);
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.em = E_MIXED;
+    f.zstd = page_version == 2;
+    f.page_version = page_version;
+    f.rows = 300;
+    f.page_rows = 64;
+    f.page_bytes = 65536;
+    f.rg_rows = 200;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.column_at_a_time = true;
+    const tspec *t = find_type(tag);
+    int cap = 0;
+    add_col(&f, &cap, "nulls", t, enc, NM_DEF, true);
+    add_col(&f, &cap, "values", t, enc, NM_VALIDITY, false);
+    for (int c = 0; c < f.ncols; c++)
+        gen_column(&f.cols[c], f.rows, enc == INLAY_ENCODING_DELTA ? E_DELTA : E_DBA, f.rg_rows,
+                   f.page_rows, &r, 0);
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+/* floor(a / b), b > 0 */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* DATE, TIME and TIMESTAMP columns fed through inlay_writer_append_time in
+ * another unit; the JSON holds the converted values (coarser to finer
+ * multiplies, finer to coarser rounds toward negative infinity). */
+static void append_time_file(int page_version, bool zstd)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "append_time__v%d__%s", page_version, zstd ? "zstd" : "none");
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.em = E_MIXED;
+    f.zstd = zstd;
+    f.page_version = page_version;
+    f.rows = 2500;
+    f.page_rows = 200;
+    f.page_bytes = 16384;
+    f.rg_rows = 1000;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.column_at_a_time = page_version == 2;
+    static const int64_t unit_ns[] = {86400000000000ll, 1000000000ll, 1000000ll, 1000ll, 1};
+    const struct {
+        const char *name, *tag;
+        inlay_unit src;
+        inlay_encoding_choice enc;
+        enum nullmode nm;
+    } cols[] = {
+        {"ts_us_from_s", "timestamp_us_utc", INLAY_UNIT_SECONDS, INLAY_ENCODING_AUTO, NM_REQUIRED},
+        {"ts_us_from_ns", "timestamp_us_local", INLAY_UNIT_NANOS, INLAY_ENCODING_DELTA, NM_DEF},
+        {"ts_ms_from_us", "timestamp_ms_utc", INLAY_UNIT_MICROS, INLAY_ENCODING_PLAIN, NM_VALIDITY},
+        {"ts_ns_from_ms", "timestamp_ns_utc", INLAY_UNIT_MILLIS, INLAY_ENCODING_BYTE_STREAM_SPLIT, NM_REQUIRED},
+        {"ts_ms_from_days", "timestamp_ms_local", INLAY_UNIT_DAYS, INLAY_ENCODING_DELTA, NM_DEF},
+        {"date_from_s", "date", INLAY_UNIT_SECONDS, INLAY_ENCODING_AUTO, NM_DEF},
+        {"date_from_ms", "date", INLAY_UNIT_MILLIS, INLAY_ENCODING_DELTA, NM_VALIDITY},
+        {"date_from_ns", "date", INLAY_UNIT_NANOS, INLAY_ENCODING_PLAIN, NM_REQUIRED},
+        {"date_from_days", "date", INLAY_UNIT_DAYS, INLAY_ENCODING_DICTIONARY, NM_REQUIRED},
+        {"time_ms_from_us", "time_ms_utc", INLAY_UNIT_MICROS, INLAY_ENCODING_AUTO, NM_REQUIRED},
+        {"time_ms_from_s", "time_ms_local", INLAY_UNIT_SECONDS, INLAY_ENCODING_DELTA, NM_VALIDITY},
+        {"time_us_from_ns", "time_us_utc", INLAY_UNIT_NANOS, INLAY_ENCODING_BYTE_STREAM_SPLIT, NM_VALIDITY},
+        {"time_ns_from_s", "time_ns_local", INLAY_UNIT_SECONDS, INLAY_ENCODING_DELTA, NM_DEF},
+    };
+    int cap = 0;
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+        const tspec *t = find_type(cols[k].tag);
+        column *col = add_col(&f, &cap, cols[k].name, t, cols[k].enc, cols[k].nm, false);
+        col->time_source = (int)cols[k].src;
+        col->cells = xcalloc(f.rows, sizeof(cell));
+        const int64_t sns = unit_ns[cols[k].src];
+        const int64_t dns = t->kind == K_DATE ? unit_ns[INLAY_UNIT_DAYS]
+                                              : unit_ns[INLAY_UNIT_MILLIS + (int)t->unit];
+        /* the source range: for TIME the day, else +-7e9 seconds (within
+         * what every destination unit holds) */
+        int64_t span_s = t->kind == K_TIME ? 86400 : 7000000000ll;
+        int64_t hi = sns >= 1000000000ll ? span_s / (sns / 1000000000ll)
+                                         : span_s * (1000000000ll / sns);
+        int64_t lo = t->kind == K_TIME ? 0 : -hi;
+        if (t->kind == K_TIME)
+            hi--;
+        /* around the epoch and day boundaries, in the source unit */
+        const int64_t edges_s[] = {0, 1, 86399, 86400, 86401, -1, -86399, -86400, -86401, -951782400};
+        for (size_t i = 0; i < f.rows; i++) {
+            cell *c = &col->cells[i];
+            int64_t v;
+            size_t e = i % 50;
+            if (e < sizeof edges_s / sizeof edges_s[0] && i < 500) {
+                int64_t es = edges_s[e];
+                v = sns >= 1000000000ll ? es / (sns / 1000000000ll) : es * (1000000000ll / sns);
+                if (i >= 250 && sns < 1000000000ll)
+                    v += rchance(&r, 50) ? 1 : -1; /* one source unit off a boundary */
+                if (v < lo || v > hi)
+                    v = lo + (int64_t)rbelow(&r, 1000);
+            } else {
+                v = rrange(&r, lo, hi);
+            }
+            int64_t conv = sns >= dns ? v * (sns / dns) : floor_div(v, dns / sns);
+            set_int(c, conv);
+            c->src = v;
+        }
+        if (cols[k].nm != NM_REQUIRED)
+            for (size_t i = 0; i < f.rows; i++)
+                col->cells[i].null = i < 2 || rchance(&r, 15);
+    }
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
 static void empty_file(void)
 {
     fspec f;
@@ -1666,6 +2475,7 @@ int main(int argc, char **argv)
     if (strcmp(g_types[4].tag, "int64") != 0)
         die("internal: type table order");
 
+    int before = g_files;
     for (int i = 0; i < g_ntypes; i++) {
         const tspec *t = &g_types[i];
         for (int e = E_DICT; e <= E_FALLBACK; e++) {
@@ -1678,9 +2488,43 @@ int main(int argc, char **argv)
                 matrix_file(t, em, z == 1);
         }
     }
+    int n_main = g_files - before;
+    /* the value encodings, for every type each applies to */
+    before = g_files;
+    for (int i = 0; i < g_ntypes; i++)
+        for (int e = E_DELTA; e <= E_RLE; e++)
+            if (encmode_applies((enum encmode)e, &g_types[i]))
+                for (int z = 0; z < 2; z++)
+                    matrix_file(&g_types[i], (enum encmode)e, z == 1);
+    int n_enc = g_files - before;
+    /* Data Page V2 */
+    before = g_files;
+    static const enum encmode v2modes[] = {E_DICT, E_PLAIN, E_FALLBACK, E_DELTA, E_DBA, E_BSS, E_RLE};
+    for (size_t m = 0; m < sizeof v2modes / sizeof v2modes[0]; m++)
+        for (int z = 0; z < 2; z++)
+            v2_wide_file(v2modes[m], z == 1);
+    static const size_t edge_pages[] = {1, 31, 33, 127, 129};
+    for (size_t k = 0; k < sizeof edge_pages / sizeof edge_pages[0]; k++) {
+        delta_edges_file(edge_pages[k], 1, k % 2 == 0);
+        delta_edges_file(edge_pages[k], 2, k % 2 == 1);
+    }
+    append_time_file(1, true);
+    append_time_file(2, false);
+    null_first_file("string", INLAY_ENCODING_DELTA, 1);
+    null_first_file("binary", INLAY_ENCODING_DELTA_BYTE_ARRAY, 2);
+    null_first_file("fixed7", INLAY_ENCODING_DELTA_BYTE_ARRAY, 1);
+    null_first_file("uuid", INLAY_ENCODING_DELTA, 2);
+    int n_v2 = g_files - before;
     special_files();
     float_edges_file();
     empty_file();
-    printf("interop_fixtures: wrote %d files to %s\n", g_files, g_outdir);
+    printf("interop_fixtures: wrote %d files to %s (%d type x {dictionary, plain, fallback}, "
+           "%d type x value encoding, %d page v2 / delta edge / append_time / null first, %d special)\n",
+           g_files, g_outdir, n_main, n_enc, n_v2, g_files - n_main - n_enc - n_v2);
+    if (g_failed) {
+        fprintf(stderr, "interop_fixtures: %d file(s) could not be written:%s\n", g_failed,
+                g_failed_names);
+        return 1;
+    }
     return 0;
 }

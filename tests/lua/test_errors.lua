@@ -34,10 +34,12 @@ T.case("bad schemas name the field", function()
   schema_error({ { "ts", "timestamp" } }, "inlay: field 'ts': type 'timestamp' needs a unit")
   schema_error({ { "p", "decimal" } }, "inlay: field 'p': type 'decimal' needs a precision")
   schema_error({ { "tags", "list" } }, "inlay: field 'tags': nested types (list) are not supported yet")
-  schema_error({ { "x", "int64", encoding = "delta" } },
-               "inlay: field 'x': encoding 'delta' is not supported yet (use 'dictionary' or 'plain')")
-  schema_error({ { "x", "double", encoding = "byte_stream_split" } },
-               "inlay: field 'x': encoding 'byte_stream_split' is not supported yet")
+  schema_error({ { "x", "double", encoding = "delta" } },
+               "inlay: field 'x': delta encodings are for integer and byte-array columns")
+  schema_error({ { "x", "string", encoding = "byte_stream_split" } },
+               "inlay: field 'x': BYTE_STREAM_SPLIT is for FLOAT, DOUBLE, INT32, INT64 and FIXED_LEN_BYTE_ARRAY")
+  schema_error({ { "x", "int32", encoding = "rle" } },
+               "inlay: field 'x': RLE value encoding is for BOOLEAN columns")
   schema_error({ { "x", "int64", encoding = "zigzag" } }, "inlay: field 'x': unknown encoding 'zigzag'")
   schema_error({ { "x", "int64", bloom_filter = true } }, "inlay: field 'x': bloom filters are not supported yet")
   schema_error({ { "x", "int64", bloom_filter = { ndv = 100, fpp = 0.01 } } },

@@ -174,6 +174,44 @@ T.case("every type through write, row and write_columns", function()
   end
 end)
 
+-- The encoding each column gets in the encodings case: every value encoding
+-- DuckDB reads for that type (it reads BYTE_STREAM_SPLIT only on FLOAT and
+-- DOUBLE).
+local function encoding_for(c)
+  local d = c.duck
+  if d == "BOOLEAN" then return "rle" end
+  if c[2] == "float16" then return "delta_byte_array" end
+  if d == "FLOAT" or d == "DOUBLE" then return "byte_stream_split" end
+  if d:match("INT") or d:match("^DATE") or d:match("^TIME") then return "delta" end
+  if d == "VARCHAR" or d == "BLOB" or d == "JSON" or d == "UUID" then return "delta_byte_array" end
+  return nil   -- decimals keep the default
+end
+
+T.case("every type with delta, byte_stream_split and rle encodings on v2 pages", function()
+  local dir = T.tmpdir("encodings")
+  local path = dir .. "/encodings.parquet"
+  local fields = {}
+  for i, c in ipairs(columns) do
+    fields[i] = { c[1], c[2], optional = not c.required, encoding = encoding_for(c) }
+  end
+  local w <close> = inlay.open(path, inlay.schema(fields), { page_version = 2, page_rows = 5 })
+  local batch = {}
+  for _, c in ipairs(columns) do
+    local a = {}
+    for r = 1, R do
+      local v = c.vals[r]
+      if v == nil then v = inlay.null end
+      a[r] = v
+    end
+    batch[c[1]] = a
+  end
+  w:write_columns(batch)
+  w:close()
+  local got = T.duckdb(path)
+  T.eq(got.rows, R, "rows read")
+  for i, c in ipairs(columns) do check_column(c, got.types[i], got.values[c[1]]) end
+end)
+
 T.case("large batches: pages, row groups, nil holes with explicit n", function()
   local dir = T.tmpdir("large")
   local path = dir .. "/large.parquet"

@@ -10,7 +10,8 @@
  *
  * On top of it, fm_read() pulls out of a whole Parquet file the
  * FileMetaData fields the suites assert on (per column chunk: offsets,
- * encodings, encoding_stats, statistics), and ph_read() reads a PageHeader.
+ * encodings, encoding_stats, statistics), and ph_read() reads a PageHeader
+ * (v1 and v2 data pages, dictionary pages).
  */
 #ifndef INLAY_THRIFT_READER_H
 #define INLAY_THRIFT_READER_H
@@ -392,8 +393,14 @@ static inline bool fm_has_encoding(const fm_chunk *c, int encoding)
 typedef struct ph {
     int type;
     int32_t uncompressed, compressed;
-    int32_t num_values;           /* data or dictionary page */
+    int32_t num_values;           /* data, data v2 or dictionary page */
     int encoding, def_encoding, rep_encoding;
+    /* DataPageHeaderV2 only */
+    int32_t num_nulls, num_rows;
+    int32_t def_bytes, rep_bytes; /* -1 when absent */
+    bool is_compressed;           /* true when absent, as parquet.thrift says */
+    /* which of the three headers were present (fields 5, 7, 8) */
+    bool has_data, has_dictionary, has_data_v2;
     size_t header_len;
 } ph;
 
@@ -403,6 +410,8 @@ static inline bool ph_read(const uint8_t *p, size_t n, ph *h)
 {
     memset(h, 0, sizeof *h);
     h->type = h->encoding = h->def_encoding = h->rep_encoding = -1;
+    h->num_nulls = h->num_rows = h->def_bytes = h->rep_bytes = -1;
+    h->is_compressed = true;
     tr r = tr_make(p, n);
     int16_t last = 0, id;
     int type;
@@ -411,6 +420,8 @@ static inline bool ph_read(const uint8_t *p, size_t n, ph *h)
         else if (id == 2) h->uncompressed = (int32_t)tr_zigzag(&r);
         else if (id == 3) h->compressed = (int32_t)tr_zigzag(&r);
         else if ((id == 5 || id == 7) && type == TR_STRUCT) {
+            if (id == 5) h->has_data = true;
+            else h->has_dictionary = true;
             int16_t l2 = 0, id2;
             int t2;
             while (tr_field(&r, &l2, &id2, &t2)) {
@@ -419,6 +430,25 @@ static inline bool ph_read(const uint8_t *p, size_t n, ph *h)
                 else if (id == 5 && id2 == 3) h->def_encoding = (int)tr_zigzag(&r);
                 else if (id == 5 && id2 == 4) h->rep_encoding = (int)tr_zigzag(&r);
                 else tr_skip(&r, t2);
+            }
+        } else if (id == 8 && type == TR_STRUCT) {
+            h->has_data_v2 = true;
+            int16_t l2 = 0, id2;
+            int t2;
+            while (tr_field(&r, &l2, &id2, &t2)) {
+                switch (id2) {
+                case 1: h->num_values = (int32_t)tr_zigzag(&r); break;
+                case 2: h->num_nulls = (int32_t)tr_zigzag(&r); break;
+                case 3: h->num_rows = (int32_t)tr_zigzag(&r); break;
+                case 4: h->encoding = (int)tr_zigzag(&r); break;
+                case 5: h->def_bytes = (int32_t)tr_zigzag(&r); break;
+                case 6: h->rep_bytes = (int32_t)tr_zigzag(&r); break;
+                case 7:
+                    if (t2 != TR_TRUE && t2 != TR_FALSE) r.err = 1;
+                    h->is_compressed = t2 == TR_TRUE;
+                    break;
+                default: tr_skip(&r, t2); break;
+                }
             }
         } else {
             tr_skip(&r, type);
