@@ -66,39 +66,6 @@ float li_to_float(double d)
 
 /* ---- text ------------------------------------------------------------------ */
 
-/* The same rule as the core's check (RFC 3629: no overlongs, surrogates or
- * code points past U+10FFFF), so rows staged by w:write and w:row are
- * rejected by the call that gave them, not by a later flush. */
-int li_utf8_valid(const uint8_t *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        while (i + 8 <= n) {   /* ASCII, 8 bytes at a time */
-            uint64_t w;
-            memcpy(&w, p + i, 8);
-            if (w & 0x8080808080808080ull) break;
-            i += 8;
-        }
-        if (i >= n) break;
-        uint8_t b = p[i];
-        if (b < 0x80) { i++; continue; }
-        size_t len;
-        uint32_t cp;
-        if ((b & 0xE0) == 0xC0) { len = 2; cp = b & 0x1F; }
-        else if ((b & 0xF0) == 0xE0) { len = 3; cp = b & 0x0F; }
-        else if ((b & 0xF8) == 0xF0) { len = 4; cp = b & 0x07; }
-        else return 0;
-        if (i + len > n) return 0;
-        for (size_t k = 1; k < len; k++) {
-            if ((p[i + k] & 0xC0) != 0x80) return 0;
-            cp = cp << 6 | (p[i + k] & 0x3F);
-        }
-        static const uint32_t min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-        if (cp < min_cp[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-        i += len;
-    }
-    return 1;
-}
 
 /* ---- uuid and uint64 text ---------------------------------------------- */
 

@@ -115,7 +115,6 @@ int li_bench_convert_columns(lua_State *L);
 uint16_t li_float16_bits(double x);
 float li_to_float(double d);
 int li_parse_uuid(const char *s, size_t len, uint8_t out[16]);
-int li_utf8_valid(const uint8_t *p, size_t n);
 /* A decimal from text (exact) or from a number (rounded to `scale`):
  * writes the unscaled value as big-endian two's complement in out[0..width)
  * (width <= 32). Returns NULL or a static reason. */

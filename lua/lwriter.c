@@ -551,7 +551,7 @@ static void stage_value(lua_State *L, lwriter *lw, int i, int idx, int t, uint64
     c->def[lw->nbuf] = (int16_t)present;
     if (present && is_bytes(f->kind)) {
         inlay_bytes *b = &((inlay_bytes *)c->vals)[k];
-        if (f->utf8 && LI_UNLIKELY(!li_utf8_valid(b->data, b->len)))
+        if (f->utf8 && LI_UNLIKELY(!inlay_utf8_valid(b->data, b->len)))
             li_error(L, "column '%s' row %I: invalid UTF-8 in a text column", f->name, (LUAI_UACINT)row);
         if (LI_UNLIKELY(b->len > INT32_MAX))
             li_error(L, "column '%s' row %I: value of %I bytes is too long (max %d)", f->name,

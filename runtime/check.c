@@ -175,3 +175,8 @@ int check_values(const column *c, const void *values, size_t n, check_error *err
         return 0;
     }
 }
+
+bool inlay_utf8_valid(const void *data, size_t len)
+{
+    return len == 0 || (data && check_utf8(data, len));
+}

@@ -72,6 +72,11 @@ enum {
 /* A short static description of a status code; never NULL. */
 const char *inlay_strerror(int status);
 
+/* True if data[0..len) is valid UTF-8 (RFC 3629: no overlong forms,
+ * surrogates or code points past U+10FFFF) — the check STRING, JSON and
+ * ENUM columns apply to their values. data may be NULL when len is 0. */
+bool inlay_utf8_valid(const void *data, size_t len);
+
 /*======================================================================
  *  Memory
  *====================================================================*/
