@@ -157,7 +157,18 @@ int check_values(const column *c, const void *values, size_t n, check_error *err
         const bool fixed = t->physical == INLAY_FIXED_LEN_BYTE_ARRAY;
         const bool utf8 = t->logical == INLAY_LOGICAL_STRING || t->logical == INLAY_LOGICAL_JSON ||
                           t->logical == INLAY_LOGICAL_ENUM;
+        /* Values repeated by reference (interned strings, string pools) are
+         * checked once per call: the caller's memory cannot change during it. */
+        struct { const void *data; size_t len; } seen[256];
+        const bool cache = utf8 && n >= 64;
+        if (cache) for (size_t k = 0; k < 256; k++) seen[k].len = SIZE_MAX;
         for (size_t i = 0; i < n; i++) {
+            if (cache) {
+                size_t slot = ((uintptr_t)v[i].data * 0x9E3779B97F4A7C15ull) >> 56;
+                if (seen[slot].data == v[i].data && seen[slot].len == v[i].len) continue;
+                seen[slot].data = v[i].data;
+                seen[slot].len = v[i].len;
+            }
             if (INLAY_UNLIKELY(!v[i].data && v[i].len))
                 return fail(err, INLAY_ERR_VALUE, i, "NULL data with length %zu", v[i].len);
             if (fixed && INLAY_UNLIKELY(v[i].len != (size_t)t->type_length))
