@@ -17,6 +17,15 @@
 #define INLAY_LIKELY(x) __builtin_expect(!!(x), 1)
 #define INLAY_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* Hot loops over 64-bit integers (deltas, min/max) vectorise only with
+ * AVX2's 64-bit compares; build them twice and let the loader pick the one
+ * the processor runs. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define INLAY_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#else
+#define INLAY_MULTIVERSION
+#endif
+
 /* The default allocator: malloc/realloc/free. */
 inlay_allocator mem_default(void);
 /* a if it has a function, else the default. */

@@ -34,6 +34,7 @@ void stats_update_bool(stats *s, const uint8_t *v, size_t n)
 }
 
 #define INT_UPDATE(NAME, T, UT)                                               \
+    INLAY_MULTIVERSION                                                        \
     void stats_update_##NAME(stats *s, const T *v, size_t n)                  \
     {                                                                         \
         if (!n) return;                                                       \
