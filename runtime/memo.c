@@ -161,6 +161,14 @@ static inline bool same_bytes(const uint8_t *a, const uint8_t *b, size_t len)
             memcpy(&u, a + len - 8, 8); memcpy(&v, b + len - 8, 8);
             return ((x ^ y) | (u ^ v)) == 0;
         }
+        if (len <= 32) {   /* the first 16 and the last 16 bytes */
+            uint64_t x2, y2, u2, v2;
+            memcpy(&x, a, 8); memcpy(&y, b, 8);
+            memcpy(&x2, a + 8, 8); memcpy(&y2, b + 8, 8);
+            memcpy(&u, a + len - 16, 8); memcpy(&v, b + len - 16, 8);
+            memcpy(&u2, a + len - 8, 8); memcpy(&v2, b + len - 8, 8);
+            return ((x ^ y) | (x2 ^ y2) | (u ^ v) | (u2 ^ v2)) == 0;
+        }
         return memcmp(a, b, len) == 0;
     }
     if (len >= 4) {
