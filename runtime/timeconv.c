@@ -63,8 +63,16 @@ size_t timeconv_run(void *dst, bool narrow, const int64_t *src, size_t n, inlay_
             if ((v < lo || v > hi) && valid(validity, i) && bad == n) bad = i;
             d32[i] = (int32_t)(uint32_t)(uint64_t)v;
         }
-    } else {
-        for (size_t i = 0; i < n; i++) d64[i] = floor_div(src[i], div);
+        return bad;
     }
+    /* A constant divisor becomes a multiply: one loop per common ratio. */
+#define DIV_LOOP(D) for (size_t i = 0; i < n; i++) d64[i] = floor_div(src[i], D)
+    switch (div) {
+    case 1000: DIV_LOOP(1000); break;
+    case 1000000: DIV_LOOP(1000000); break;
+    case 1000000000: DIV_LOOP(1000000000); break;
+    default: DIV_LOOP(div); break;
+    }
+#undef DIV_LOOP
     return bad;
 }
