@@ -41,8 +41,6 @@
  * After the tables, one "RESULT key=value ..." line per case, for scripts.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -50,7 +48,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "inlay.h"
 
@@ -66,21 +63,12 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#define BENCH_NAME "bench_encodings"
+#include "bench_util.h"
+
 /*----------------------------------------------------------------------
- *  PRNG: xoshiro256** seeded by splitmix64 (as in write_table.c)
+ *  PRNG: xoshiro256** seeded by splitmix64 (bench_util.h)
  *--------------------------------------------------------------------*/
-
-typedef struct rng {
-    uint64_t s[4];
-} rng;
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* A bijection of 64-bit values: distinct inputs give distinct outputs. */
 static uint64_t mix64(uint64_t x)
@@ -88,12 +76,6 @@ static uint64_t mix64(uint64_t x)
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
-}
-
-static void rng_seed(rng *r, uint64_t seed)
-{
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&seed);
 }
 
 /* A generator of its own for each case, so that a case's data does not
@@ -106,25 +88,6 @@ static void rng_for(rng *r, uint64_t seed, const char *section, const char *id)
     for (const char *p = id; *p; p++)
         h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
     rng_seed(r, seed ^ h);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t rng_next(rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
 }
 
 /* Uniform in [0, n) for n < 2^32 (Lemire's multiply-shift). */
@@ -143,114 +106,10 @@ static inline double unit_double(rng *r)
  *  The counting allocator given to the library
  *--------------------------------------------------------------------*/
 
-typedef struct counting {
-    uint64_t allocs;   /* new blocks */
-    uint64_t reallocs; /* resized blocks */
-    uint64_t frees;
-    uint64_t bytes;    /* sum of the sizes asked for by allocs and reallocs */
-    int64_t live;      /* bytes held now */
-} counting;
-
 static counting g_cnt;
-
-static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    counting *c = ud;
-    if (nsize == 0) {
-        if (ptr) {
-            c->frees++;
-            c->live -= (int64_t)osize;
-            free(ptr);
-        }
-        return NULL;
-    }
-    void *p;
-    if (ptr == NULL) {
-        p = malloc(nsize);
-        if (!p)
-            return NULL;
-        c->allocs++;
-        c->live += (int64_t)nsize;
-    } else {
-        p = realloc(ptr, nsize);
-        if (!p)
-            return NULL;
-        c->reallocs++;
-        c->live += (int64_t)nsize - (int64_t)osize;
-    }
-    c->bytes += nsize;
-    return p;
-}
 
 /* Memo tables keep a pointer to their allocator: it must outlive them. */
 static const inlay_allocator g_alloc = {counting_alloc, &g_cnt};
-
-/*----------------------------------------------------------------------
- *  The optional malloc interposer (malloc_count.c), found with dlsym
- *--------------------------------------------------------------------*/
-
-typedef void (*mc_arm_fn)(int on);
-typedef void (*mc_get_fn)(uint64_t out[5]); /* malloc, calloc, realloc, memalign family, free */
-
-static mc_arm_fn mc_arm;
-static mc_get_fn mc_get;
-
-static void mc_find(void)
-{
-    mc_arm = (mc_arm_fn)dlsym(RTLD_DEFAULT, "bench_malloc_count_arm");
-    mc_get = (mc_get_fn)dlsym(RTLD_DEFAULT, "bench_malloc_count_get");
-    if (!mc_arm || !mc_get)
-        mc_arm = NULL, mc_get = NULL;
-}
-
-/*----------------------------------------------------------------------
- *  Helpers
- *--------------------------------------------------------------------*/
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "bench_encodings: %s\n", what);
-    exit(1);
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        die("out of memory");
-    return p;
-}
-
-static uint64_t parse_u64(const char *opt, const char *s)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-') {
-        fprintf(stderr, "bench_encodings: %s wants a non-negative integer, got '%s'\n", opt, s);
-        exit(2);
-    }
-    return v;
-}
 
 /* Keep a value "used" so the compiler cannot drop the work behind it. */
 static volatile uint64_t g_sink_value;
