@@ -122,6 +122,7 @@ inlay._alloc_stats()   -- count allocations from here on
 -- Runs one mode: `body(n)` is timed for every batch, plus open and close
 -- when `writer` is true. Returns seconds, the last writer's info, and the
 -- allocations counted from the fourth batch on.
+local malloc_seen   -- interposer total at the end of the previous mode
 local function run(name, writer, body)
   reset()
   collectgarbage()
@@ -136,13 +137,21 @@ local function run(name, writer, body)
     local n = math.min(BATCH, ROWS - base)
     generate(n)
     if batches == 3 then steady = { inlay._alloc_stats() } end
+    if batches >= 3 then inlay._malloc_stats(true) end
     t0 = now()
     body(n, w)
     t = t + (now() - t0)
+    if batches >= 3 then inlay._malloc_stats(false) end
     batches = batches + 1
   end
   local a1, r1 = inlay._alloc_stats()
   local allocs = steady and { a1 - steady[1], r1 - steady[2] } or { 0, 0 }
+  local m = { inlay._malloc_stats() }
+  if #m > 0 then
+    local total = m[1] + m[2] + m[3] + m[4]
+    allocs.malloc = total - (malloc_seen or 0)
+    malloc_seen = total
+  end
   if writer then
     t0 = now()
     info = w:close()
@@ -248,6 +257,14 @@ if results.write_columns then
   local a = results.write_columns.allocs
   print(string.format("allocations in steady state (write_columns, batch 4 on): %d allocations + %d reallocations " ..
                       "for %d values = %.6f per value", a[1], a[2], VALUES, (a[1] + a[2]) / VALUES))
+end
+for _, m in ipairs({ "write_columns", "w:row", "w:write" }) do
+  local a = results[m] and results[m].allocs
+  if a then
+    print(a.malloc and string.format("malloc interposer (%s, batch 4 on, inside the calls): %d malloc-family calls " ..
+                                     "for %d values", m, a.malloc, VALUES)
+                   or "malloc interposer not loaded (LD_PRELOAD=build/bench/libbench_malloc_count.so to count)")
+  end
 end
 for _, m in ipairs({ "w:row", "w:write" }) do
   if results[m] then

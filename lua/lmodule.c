@@ -7,6 +7,7 @@
  * inlay.so for a stock lua5.4 (`require "inlay"`).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -105,6 +106,22 @@ static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 /* inlay._alloc_stats() -> allocations, growing reallocations, frees since
  * the first call (which installs the counter). */
+/* inlay._malloc_stats([arm]) -> malloc, calloc, realloc, memalign calls
+ * counted by the benchmarks' malloc interposer (bench/malloc_count.c, loaded
+ * with LD_PRELOAD) while armed; arm = true/false switches counting. Returns
+ * nothing when the interposer is not loaded. For bench/lua_write.lua. */
+static int m_malloc_stats(lua_State *L)
+{
+    void (*arm)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "bench_malloc_count_arm");
+    void (*get)(uint64_t *) = (void (*)(uint64_t *))dlsym(RTLD_DEFAULT, "bench_malloc_count_get");
+    if (!arm || !get) return 0;
+    if (!lua_isnoneornil(L, 1)) arm(lua_toboolean(L, 1));
+    uint64_t c[5];
+    get(c);
+    for (int i = 0; i < 4; i++) lua_pushinteger(L, (lua_Integer)c[i]);
+    return 4;
+}
+
 static int m_alloc_stats(lua_State *L)
 {
     lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
@@ -146,6 +163,7 @@ LUAMOD_API LI_EXPORT int luaopen_inlay(lua_State *L)
         { "fixed", m_fixed },
         { "_now", m_now },
         { "_alloc_stats", m_alloc_stats },
+        { "_malloc_stats", m_malloc_stats },
         { "_bench_read_columns", li_bench_read_columns },
         { "_bench_convert_columns", li_bench_convert_columns },
         { NULL, NULL },
