@@ -464,17 +464,12 @@ static int put_value(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, 
  * from 0 in the file; say them the way this call counts (see the top). */
 static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
 {
-    const char *msg = inlay_writer_errmsg(lw->w);
-    const char *r = strstr(msg, "' row ");
-    if (strncmp(msg, "column '", 8) == 0 && r) {
-        char *end;
-        unsigned long long n = strtoull(r + 6, &end, 10);
-        if (end != r + 6 && end[0] == ':') {
-            lua_pushlstring(L, msg, (size_t)(r - msg));
-            li_error(L, "%s' row %I%s", lua_tostring(L, -1), (LUAI_UACINT)(n - base + 1), end);
-        }
-    }
-    li_error(L, "%s", msg);
+    inlay_error_info e;
+    inlay_writer_error_info(lw->w, &e);
+    if (e.column >= 0 && e.column < lw->ncols && e.row >= 0)
+        li_error(L, "column '%s' row %I: %s", lw->schema->fields[e.column].name,
+                 (LUAI_UACINT)((uint64_t)e.row - base + 1), e.reason);
+    li_error(L, "%s", inlay_writer_errmsg(lw->w));
 }
 
 /* One inlay_writer_append_columns() call for the batches set up by stage(). */

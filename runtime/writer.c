@@ -54,6 +54,9 @@ struct inlay_writer {
     const chunk **tmp_chunks;
     uint64_t *tmp_starts;
     char err[512];
+    int err_column;             /* the last error's leaf column, or -1 */
+    int64_t err_row;            /* its row in that column, or -1 */
+    const char *err_reason;     /* the message after "column 'x' row N: " */
 };
 
 const char *inlay_version(void) { return INLAY_VERSION_STRING; }
@@ -91,12 +94,34 @@ void inlay_options_init(inlay_options *o)
     o->page_version = INLAY_DEFAULT_PAGE_VERSION;
 }
 
+__attribute__((format(printf, 3, 4)))
 static int set_error(inlay_writer *w, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(w->err, sizeof w->err, fmt, ap);
     va_end(ap);
+    w->err_column = -1;
+    w->err_row = -1;
+    w->err_reason = w->err;
+    return status;
+}
+
+/* A value or level at fault: "column 'x' row N: reason", with the parts
+ * kept apart for inlay_writer_error_info. */
+__attribute__((format(printf, 5, 6)))
+static int set_value_error(inlay_writer *w, int status, const column *c, uint64_t row,
+                           const char *fmt, ...)
+{
+    int n = snprintf(w->err, sizeof w->err, "column '%s' row %llu: ", c->path, (unsigned long long)row);
+    size_t at = n > 0 && (size_t)n < sizeof w->err ? (size_t)n : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err + at, sizeof w->err - at, fmt, ap);
+    va_end(ap);
+    w->err_column = (int)(c - w->cols);
+    w->err_row = (int64_t)row;
+    w->err_reason = w->err + at;
     return status;
 }
 
@@ -109,6 +134,13 @@ static int set_failed(inlay_writer *w, int status, const char *where)
 }
 
 const char *inlay_writer_errmsg(const inlay_writer *w) { return w ? w->err : "no writer"; }
+
+void inlay_writer_error_info(const inlay_writer *w, inlay_error_info *info)
+{
+    info->column = w ? w->err_column : -1;
+    info->row = w ? w->err_row : -1;
+    info->reason = w ? (w->err_reason ? w->err_reason : w->err) : "no writer";
+}
 uint64_t inlay_writer_rows(const inlay_writer *w)
 {
     if (!w) return 0;
@@ -218,6 +250,8 @@ static int open_writer(inlay_writer **out, const inlay_allocator *alloc, bool is
     inlay_writer *w = mem_alloc(&a, sizeof *w);
     if (!w) return INLAY_ERR_NOMEM;
     memset(w, 0, sizeof *w);
+    w->err_column = -1;
+    w->err_row = -1;
     w->alloc = a;
     w->env.alloc = a;
     w->state = W_ABORTED;   /* nothing to undo until the sink exists */
@@ -358,8 +392,7 @@ static int from_validity(inlay_writer *w, column *c, const uint8_t *validity, co
     if (c->leaf->max_def == 0) {
         for (size_t i = 0; i < count; i++)
             if (!(validity[i >> 3] >> (i & 7) & 1))
-                return set_error(w, INLAY_ERR_NULL, "column '%s' row %llu: null in a required column",
-                                 c->path, (unsigned long long)(c->rows + i));
+                return set_value_error(w, INLAY_ERR_NULL, c, c->rows + i, "null in a required column");
         *def = NULL;
         *dense = values;
         return 0;
@@ -411,8 +444,7 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
     }
     check_error ce;
     if ((st = check_levels(c, def, rep, count, &ce)))
-        return set_error(w, st, "column '%s' row %llu: %s", c->path,
-                         (unsigned long long)row_of(c, rep, ce.entry), ce.what);
+        return set_value_error(w, st, c, row_of(c, rep, ce.entry), "%s", ce.what);
     size_t nvalues = count;
     if (def) {
         nvalues = 0;
@@ -428,8 +460,7 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
             for (entry = 0; entry < count; entry++)
                 if (def[entry] == c->leaf->max_def && seen++ == ce.entry) break;
         }
-        return set_error(w, st, "column '%s' row %llu: %s", c->path,
-                         (unsigned long long)row_of(c, rep, entry), ce.what);
+        return set_value_error(w, st, c, row_of(c, rep, entry), "%s", ce.what);
     }
     p->values = values;
     p->def = def;
@@ -495,9 +526,8 @@ int inlay_writer_append_time(inlay_writer *w, int col, const int64_t *values, si
             for (entry = 0; entry < count; entry++)
                 if (def[entry] == c->leaf->max_def && seen++ == bad) break;
         }
-        return set_error(w, INLAY_ERR_VALUE, "column '%s' row %llu: %lld does not fit the column "
-                         "after conversion", c->path,
-                         (unsigned long long)row_of(c, lv ? lv->rep : NULL, entry), (long long)values[bad]);
+        return set_value_error(w, INLAY_ERR_VALUE, c, row_of(c, lv ? lv->rep : NULL, entry),
+                               "%lld does not fit the column after conversion", (long long)values[bad]);
     }
     return append(w, col, phys, "append_time", w->converted.data, count, lv);
 }

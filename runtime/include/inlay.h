@@ -430,6 +430,20 @@ void inlay_writer_free(inlay_writer *w);
 /* The message of the last failure, or "" if none. Owned by the writer. */
 const char *inlay_writer_errmsg(const inlay_writer *w);
 
+/* The last failure in parts, for hosts that report errors their own way
+ * (the Lua binding counts rows per call): the leaf column and its row
+ * (0-based, counting every row appended to that column) when a value or
+ * level was at fault, else -1; and the reason without the
+ * "column 'x' row N: " prefix. Strings are owned by the writer and valid
+ * until its next call. */
+typedef struct inlay_error_info {
+    int column;
+    int64_t row;
+    const char *reason;
+} inlay_error_info;
+
+void inlay_writer_error_info(const inlay_writer *w, inlay_error_info *info);
+
 /* Totals so far: rows completed in every column, row groups written, bytes
  * given to the sink (the file size after a successful close). */
 uint64_t inlay_writer_rows(const inlay_writer *w);

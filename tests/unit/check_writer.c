@@ -453,6 +453,34 @@ START_TEST(test_bad_call)
 }
 END_TEST
 
+START_TEST(test_error_info)
+{
+    inlay_buffer out;
+    inlay_writer *w = open_writer(&out);
+    inlay_error_info e;
+    inlay_writer_error_info(w, &e);
+    ck_assert_int_eq(e.column, -1);
+    ck_assert_int_eq(e.row, -1);
+    /* 5 good rows of "small" (column 2), then a batch whose third value is out of range */
+    int32_t ok[5] = { 1, 2, 3, 4, 5 }, bad[4] = { 0, 1, 300, 2 };
+    APPEND_OK(inlay_writer_append_i32(w, 2, ok, 5, NULL));
+    ck_assert_int_eq(inlay_writer_append_i32(w, 2, bad, 4, NULL), INLAY_ERR_VALUE);
+    inlay_writer_error_info(w, &e);
+    ck_assert_int_eq(e.column, 2);
+    ck_assert_int_eq(e.row, 7);   /* 5 rows before it, third of the batch */
+    ck_assert_str_eq(e.reason, "integer out of range -128..127, got 300");
+    ck_assert_str_eq(inlay_writer_errmsg(w), "column 'small' row 7: integer out of range -128..127, got 300");
+    /* an error that names no row */
+    ck_assert_int_eq(inlay_writer_append_i64(w, 2, NULL, 1, NULL), INLAY_ERR_TYPE);
+    inlay_writer_error_info(w, &e);
+    ck_assert_int_eq(e.column, -1);
+    ck_assert_int_eq(e.row, -1);
+    ck_assert_str_eq(e.reason, inlay_writer_errmsg(w));
+    inlay_writer_free(w);
+    inlay_buffer_free(&out);
+}
+END_TEST
+
 /* ---- state: close ---------------------------------------------------------------------- */
 
 START_TEST(test_call_after_close)
@@ -886,6 +914,7 @@ static Suite *writer_suite(void)
     suite_add_tcase(s, c);
 
     c = tcase_create("close and abort");
+    tcase_add_test(c, test_error_info);
     tcase_add_test(c, test_call_after_close);
     tcase_add_test(c, test_unequal_rows_at_close);
     tcase_add_test(c, test_abort);
