@@ -15,19 +15,7 @@
 #include "rle.h"
 #include "unit.h"
 
-static buf out;
-static inlay_allocator alloc;
-
-static void setup(void)
-{
-    memset(&out, 0, sizeof out);
-    alloc = mem_default();
-}
-
-static void teardown(void)
-{
-    buf_free(&out, &alloc);
-}
+#include "out_fixture.h"
 
 static void encode(const uint8_t *v, size_t n)
 {

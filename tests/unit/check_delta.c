@@ -25,19 +25,7 @@
 #include "decoders.h"
 #include "unit.h"
 
-static buf out;
-static inlay_allocator alloc;
-
-static void setup(void)
-{
-    memset(&out, 0, sizeof out);
-    alloc = mem_default();
-}
-
-static void teardown(void)
-{
-    buf_free(&out, &alloc);
-}
+#include "out_fixture.h"
 
 /* ---- the independent decoder (decoders.h) ------------------------------------ */
 

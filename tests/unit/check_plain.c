@@ -10,19 +10,7 @@
 
 #include "unit.h"
 
-static buf out;
-static inlay_allocator alloc;
-
-static void setup(void)
-{
-    memset(&out, 0, sizeof out);
-    alloc = mem_default();
-}
-
-static void teardown(void)
-{
-    buf_free(&out, &alloc);
-}
+#include "out_fixture.h"
 
 #define EXPECT(...)                                                 \
     do {                                                            \
