@@ -9,6 +9,17 @@
 #include <xxhash.h>
 
 #define MEMO_INITIAL_SLOTS 256
+/* Small tables are kept sparse: up to this many slots the load stays at or
+ * below 1/8, so a lookup almost always ends at its home slot and the probe
+ * loop's branches are predictable; the table still fits in L1. Larger ones
+ * run at load <= 1/2. */
+#define MEMO_SPARSE_SLOTS 2048
+
+/* Entries a table of cap slots takes before it grows. */
+static inline size_t memo_limit(size_t cap)
+{
+    return cap <= MEMO_SPARSE_SLOTS ? cap / 8 : cap / 2;
+}
 
 /* ---- fixed-width keys ------------------------------------------------ */
 
@@ -24,7 +35,7 @@ void memo_fixed_free(memo_fixed *m)
     if (m->slots) mem_free(m->alloc, m->slots, (m->mask + 1) * sizeof *m->slots);
     buf_free(&m->values, m->alloc);
     m->slots = NULL;
-    m->mask = m->count = 0;
+    m->mask = m->count = m->limit = 0;
 }
 
 void memo_fixed_reset(memo_fixed *m)
@@ -51,12 +62,13 @@ static int fixed_rehash(memo_fixed *m)
     if (m->slots) mem_free(m->alloc, m->slots, old_cap * sizeof *m->slots);
     m->slots = s;
     m->mask = cap - 1;
+    m->limit = memo_limit(cap);
     return 0;
 }
 
 int memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
 {
-    if (INLAY_UNLIKELY(!m->slots || (m->count + 1) * 2 > m->mask + 1)) {
+    if (INLAY_UNLIKELY(m->count >= m->limit)) {
         if (fixed_rehash(m)) return -1;
     }
     uint32_t h = (uint32_t)XXH3_64bits(&key, m->width);
@@ -113,7 +125,7 @@ void memo_bytes_free(memo_bytes *m)
     buf_free(&m->arena, m->alloc);
     m->slots = NULL;
     m->offsets = NULL;
-    m->mask = m->count = m->offsets_cap = 0;
+    m->mask = m->count = m->limit = m->offsets_cap = 0;
 }
 
 void memo_bytes_reset(memo_bytes *m)
@@ -147,6 +159,7 @@ static int bytes_rehash(memo_bytes *m)
     if (m->slots) mem_free(m->alloc, m->slots, old_cap * sizeof *m->slots);
     m->slots = s;
     m->mask = cap - 1;
+    m->limit = memo_limit(cap);
     return 0;
 }
 
@@ -154,52 +167,88 @@ static int bytes_rehash(memo_bytes *m)
  * compared a word at a time (overlapping loads stay inside both strings). */
 static inline bool same_bytes(const uint8_t *a, const uint8_t *b, size_t len)
 {
-    uint64_t x, y, u, v;
-    if (len >= 8) {
-        if (len <= 16) {
-            memcpy(&x, a, 8); memcpy(&y, b, 8);
-            memcpy(&u, a + len - 8, 8); memcpy(&v, b + len - 8, 8);
-            return ((x ^ y) | (u ^ v)) == 0;
-        }
-        if (len <= 32) {   /* the first 16 and the last 16 bytes */
-            uint64_t x2, y2, u2, v2;
-            memcpy(&x, a, 8); memcpy(&y, b, 8);
-            memcpy(&x2, a + 8, 8); memcpy(&y2, b + 8, 8);
-            memcpy(&u, a + len - 16, 8); memcpy(&v, b + len - 16, 8);
-            memcpy(&u2, a + len - 8, 8); memcpy(&v2, b + len - 8, 8);
-            return ((x ^ y) | (x2 ^ y2) | (u ^ v) | (u2 ^ v2)) == 0;
-        }
-        return memcmp(a, b, len) == 0;
-    }
+    if (len > 32) return memcmp(a, b, len) == 0;
     if (len >= 4) {
         uint32_t x4, y4, u4, v4;
         memcpy(&x4, a, 4); memcpy(&y4, b, 4);
         memcpy(&u4, a + len - 4, 4); memcpy(&v4, b + len - 4, 4);
-        return ((x4 ^ y4) | (u4 ^ v4)) == 0;
+        return ((x4 ^ y4) | (u4 ^ v4)) == 0;   /* len 4..7: the 8..32 path takes the rest */
     }
     for (size_t i = 0; i < len; i++)
         if (a[i] != b[i]) return false;
     return true;
 }
 
-static inline int bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index)
+static inline uint64_t load64(const uint8_t *p)
 {
-    if (INLAY_UNLIKELY(!m->slots || (m->count + 1) * 2 > m->mask + 1)) {
-        if (bytes_rehash(m)) return -1;
-    }
-    const uint8_t *key = len ? data : (const uint8_t *)"";
-    const uint32_t h = (uint32_t)XXH3_64bits(key, len);
-    const uint8_t *arena = m->arena.data;
-    size_t p = h & m->mask;
-    for (;;) {
-        const memo_bytes_slot *s = &m->slots[p];
-        if (!s->index1) break;
-        if (s->hash == h && s->len == len && same_bytes(arena + s->off, key, len)) {
-            *index = s->index1 - 1;
-            return 1;
-        }
-        p = (p + 1) & m->mask;
-    }
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* A key of 8..32 bytes as four overlapping little-endian words at offsets
+ * 0, x/3, 2x/3 and x (x = len - 8), which together cover every byte (no gap
+ * between neighbours exceeds 8 for any x in 0..24; thirds by multiply and
+ * shift, exact enough over that range). The offsets are computed, not
+ * branched on, because dictionary strings of random length made XXH3's own
+ * length switch mispredict about one value in two. */
+typedef struct short_key {
+    uint64_t w0, w1, w2, w3;
+    size_t mid1, mid2;
+} short_key;
+
+static inline short_key short_key_load(const uint8_t *p, size_t len)
+{
+    short_key k;
+    const size_t x = len - 8;
+    k.mid1 = (x * 171) >> 9;
+    k.mid2 = (x * 342) >> 9;
+    k.w0 = load64(p);
+    k.w1 = load64(p + k.mid1);
+    k.w2 = load64(p + k.mid2);
+    k.w3 = load64(p + x);
+    return k;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* XXH3_mul128_fold64 as one mulq: in a loop with many live values GCC 12
+ * splits the 128-bit product through a stack slot. */
+static inline uint64_t mul_fold64(uint64_t a, uint64_t b)
+{
+    uint64_t lo, hi;
+    __asm__("mulq %3" : "=a"(lo), "=d"(hi) : "%a"(a), "rm"(b) : "cc");
+    return lo ^ hi;
+}
+#else
+#define mul_fold64 XXH3_mul128_fold64
+#endif
+
+/* XXH3_len_17to128's arithmetic for one 32-byte round, over the four words. */
+static inline uint32_t short_key_hash(const short_key *k, size_t len)
+{
+    const uint8_t *secret = XXH3_kSecret;
+    uint64_t acc = len * XXH_PRIME64_1;
+    acc += mul_fold64(k->w0 ^ XXH_readLE64(secret), k->w1 ^ XXH_readLE64(secret + 8));
+    acc += mul_fold64(k->w2 ^ XXH_readLE64(secret + 16), k->w3 ^ XXH_readLE64(secret + 24));
+    return (uint32_t)XXH3_avalanche(acc);
+}
+
+static inline bool short_key_equal(const short_key *k, const uint8_t *a, size_t len)
+{
+    return ((load64(a) ^ k->w0) | (load64(a + k->mid1) ^ k->w1) |
+            (load64(a + k->mid2) ^ k->w2) | (load64(a + len - 8) ^ k->w3)) == 0;
+}
+
+static inline uint64_t slot_tag_of(const memo_bytes_slot *s)
+{
+    uint64_t t;
+    memcpy(&t, s, 8);   /* hash and len; compared only with another slot's tag */
+    return t;
+}
+
+/* Appends a value not yet in the table into slot p. */
+static int bytes_add(memo_bytes *m, size_t p, uint32_t h, const void *data, size_t len, uint32_t *index)
+{
     const size_t prefix = m->fixed_width ? 0 : 4;
     if (INLAY_UNLIKELY(len > UINT32_MAX - prefix - m->arena.len)) return -1;   /* offsets are 32-bit */
     if (buf_reserve(&m->arena, m->alloc, prefix + len)) return -1;
@@ -218,9 +267,98 @@ static inline int bytes_insert(memo_bytes *m, const void *data, size_t len, uint
     return 0;
 }
 
+/* Grown before a lookup, not on the insert path, so the slot a miss ends on
+ * is where the new entry goes. */
+static inline int bytes_make_room(memo_bytes *m)
+{
+    if (INLAY_UNLIKELY(m->count >= m->limit)) return bytes_rehash(m);
+    return 0;
+}
+
+/* Keys outside 8..32 bytes: XXH3 and a general compare, out of line. */
+__attribute__((noinline)) static int bytes_insert_other(memo_bytes *m, const uint8_t *key, size_t len,
+                                                         uint32_t *index)
+{
+    if (bytes_make_room(m)) return -1;
+    const uint8_t *arena = m->arena.data;
+    const uint32_t h = (uint32_t)XXH3_64bits(key, len);
+    size_t p = h & m->mask;
+    for (;;) {
+        const memo_bytes_slot *s = &m->slots[p];
+        if (!s->index1) break;
+        if (s->hash == h && s->len == len && same_bytes(arena + s->off, key, len)) {
+            *index = s->index1 - 1;
+            return 1;
+        }
+        p = (p + 1) & m->mask;
+    }
+    return bytes_add(m, p, h, key, len, index);
+}
+
+/* An 8..32-byte key whose words and hash are known. */
+__attribute__((noinline)) static int short_insert(memo_bytes *m, const uint8_t *key, size_t len,
+                                                   const short_key *k, uint32_t h, uint32_t *index)
+{
+    if (bytes_make_room(m)) return -1;
+    const uint8_t *arena = m->arena.data;
+    memo_bytes_slot probe = { .hash = h, .len = (uint32_t)len };
+    const uint64_t tag = slot_tag_of(&probe);
+    size_t p = h & m->mask;
+    for (;;) {   /* an empty slot's tag is 0, never a tag of 8..32 bytes: test the hit first */
+        const memo_bytes_slot *s = &m->slots[p];
+        if (slot_tag_of(s) == tag && short_key_equal(k, arena + s->off, len)) {
+            *index = s->index1 - 1;
+            return 1;
+        }
+        if (!s->index1) break;
+        p = (p + 1) & m->mask;
+    }
+    return bytes_add(m, p, h, key, len, index);
+}
+
 int memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index)
 {
-    return bytes_insert(m, data, len, index);
+    const uint8_t *key = len ? data : (const uint8_t *)"";
+    if (len - 8 > 24) return bytes_insert_other(m, key, len, index);
+    const short_key k = short_key_load(key, len);
+    return short_insert(m, key, len, &k, short_key_hash(&k, len), index);
+}
+
+/* The bulk loop. An 8..32-byte value found at its home slot -- nearly every
+ * value once a small dictionary is built, the table being sparse -- costs
+ * the hash, one slot and one compare, with the table's fields in registers
+ * (a store to out[] would otherwise make the compiler reload them for every
+ * value). Anything else (a miss, a collision, another length) goes out of
+ * line, and the fields are read again after it. */
+static int bytes_insert_run(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out)
+{
+    if (n && !m->slots && bytes_rehash(m)) return -1;
+    const memo_bytes_slot *slots = m->slots;
+    size_t mask = m->mask;
+    const uint8_t *arena = m->arena.data;
+    for (size_t i = 0; i < n; i++) {
+        const size_t len = v[i].len;
+        const uint8_t *key = v[i].data;
+        int r;
+        if (INLAY_UNLIKELY(len - 8 > 24)) {
+            r = bytes_insert_other(m, len ? key : (const uint8_t *)"", len, &out[i]);
+        } else {
+            const short_key k = short_key_load(key, len);
+            const uint32_t h = short_key_hash(&k, len);
+            memo_bytes_slot probe = { .hash = h, .len = (uint32_t)len };
+            const memo_bytes_slot *s = &slots[h & mask];
+            if (INLAY_LIKELY(slot_tag_of(s) == slot_tag_of(&probe)) && short_key_equal(&k, arena + s->off, len)) {
+                out[i] = s->index1 - 1;
+                continue;
+            }
+            r = short_insert(m, key, len, &k, h, &out[i]);
+        }
+        if (r < 0) return -1;
+        slots = m->slots;
+        mask = m->mask;
+        arena = m->arena.data;
+    }
+    return 0;
 }
 
 /* Within one bulk call the caller's memory cannot change, so a value at the
@@ -240,11 +378,7 @@ typedef struct ref_entry {
 
 int memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out)
 {
-    if (n < MEMO_REF_MIN_BATCH) {
-        for (size_t i = 0; i < n; i++)
-            if (bytes_insert(m, v[i].data, v[i].len, &out[i]) < 0) return -1;
-        return 0;
-    }
+    if (n < MEMO_REF_MIN_BATCH) return bytes_insert_run(m, v, n, out);
     ref_entry cache[MEMO_REF_CACHE];
     for (size_t k = 0; k < MEMO_REF_CACHE; k++) cache[k].len = SIZE_MAX;   /* no value is that long */
     size_t i = 0, hits = 0;
@@ -259,12 +393,10 @@ int memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32
             hits++;
             continue;
         }
-        if (bytes_insert(m, d, len, &out[i]) < 0) return -1;
+        if (memo_bytes_insert(m, d, len, &out[i]) < 0) return -1;
         c->data = d;
         c->len = len;
         c->index = out[i];
     }
-    for (; i < n; i++)
-        if (bytes_insert(m, v[i].data, v[i].len, &out[i]) < 0) return -1;
-    return 0;
+    return bytes_insert_run(m, v + i, n - i, out + i);
 }

@@ -11,7 +11,10 @@
  *    that is already the PLAIN dictionary page, so the page is written with
  *    no further copy; nothing aliases the caller's memory.
  * Both hash each value once with XXH3, use open addressing with linear
- * probing at load <= 1/2, and keep their memory across memo_*_reset.
+ * probing (load <= 1/8 while small, 1/2 beyond), and keep their memory across memo_*_reset.
+ * Byte strings of 8..32 bytes go through XXH3's 17..32-byte kernel applied
+ * to four overlapping words (see memo.c), so their hash and compare have no
+ * length-dependent branches.
  */
 #ifndef INLAY_MEMO_H
 #define INLAY_MEMO_H
@@ -33,6 +36,7 @@ typedef struct memo_fixed {
     memo_fixed_slot *slots;
     size_t mask;       /* capacity - 1 */
     size_t count;
+    size_t limit;      /* count at which the table grows */
     size_t width;      /* 4 or 8 */
     buf values;        /* count * width bytes: the PLAIN dictionary page */
 } memo_fixed;
@@ -40,9 +44,9 @@ typedef struct memo_fixed {
 /* A probe compares hash and length in the slot and only then the bytes,
  * reached through the slot's own arena offset. */
 typedef struct memo_bytes_slot {
-    uint32_t hash;
-    uint32_t index1;
+    uint32_t hash;        /* hash and len adjacent: one 8-byte compare */
     uint32_t len;
+    uint32_t index1;
     uint32_t off;         /* of the value's bytes in the arena */
 } memo_bytes_slot;
 
@@ -51,6 +55,7 @@ typedef struct memo_bytes {
     memo_bytes_slot *slots;
     size_t mask;
     size_t count;
+    size_t limit;         /* count at which the table grows */
     size_t fixed_width;   /* 0 for BYTE_ARRAY */
     buf arena;            /* the PLAIN dictionary page */
     uint32_t *offsets;    /* entry i starts at arena.data + offsets[i] (its bytes) */
