@@ -24,7 +24,6 @@ enum {
 };
 
 #define SIGN32 UINT32_C(0x80000000)
-#define SIGN64 UINT64_C(0x8000000000000000)
 
 /* ---- varints -------------------------------------------------------------- */
 
@@ -203,43 +202,48 @@ static int put_block32(buf *out, const inlay_allocator *a, uint32_t *d, size_t c
     return 0;
 }
 
+/* The block of d[0..count) (1..128 deltas), whose signed minimum and
+ * maximum the caller found while computing them; d is overwritten. */
 static inline __attribute__((always_inline)) int put_block64(buf *out, const inlay_allocator *a, uint64_t *d,
-                                                             size_t count)
+                                                             size_t count, int64_t min, int64_t max)
 {
     if (buf_reserve(out, a, BLOCK64_MAX)) return -1;
-    uint64_t min = UINT64_MAX;
-    for (size_t i = 0; i < count; i++) {
-        uint64_t x = d[i] ^ SIGN64;
-        min = x < min ? x : min;
-    }
-    min ^= SIGN64;
-    for (size_t i = 0; i < count; i++) d[i] -= min;
-    for (size_t i = count; i < padded(count); i++) d[i] = 0;
-
-    uint8_t *p = put_uleb(out->data + out->len, zigzag64(min));
+    uint8_t *p = put_uleb(out->data + out->len, zigzag64((uint64_t)min));
     uint8_t *widths = p;
     p += DELTA_MINIBLOCKS;
-    /* Deltas of timestamps and counters fit 32 bits: pack those from a
-     * 32-bit copy, half the memory traffic of the 64-bit path. */
-    const size_t used = padded(count);
-    uint64_t all = 0;
-    for (size_t i = 0; i < used; i++) all |= d[i];
-    if (all <= UINT32_MAX) {
-        uint32_t n32[DELTA_BLOCK_SIZE];
-        for (size_t i = 0; i < used; i++) n32[i] = (uint32_t)d[i];
+    /* Deltas of timestamps and counters span under 2^32: pack those from a
+     * 32-bit copy made in the same pass as the subtraction, half the memory
+     * traffic of the 64-bit path. */
+    if ((uint64_t)max - (uint64_t)min <= UINT32_MAX) {
+        uint32_t n32[DELTA_MINIBLOCK_SIZE];
         for (size_t m = 0; m < DELTA_MINIBLOCKS; m++) {
-            const uint32_t *u = n32 + m * DELTA_MINIBLOCK_SIZE;
+            const size_t first = m * DELTA_MINIBLOCK_SIZE;
+            if (first >= count) {
+                widths[m] = 0;          /* past the values: width 0, no body */
+                continue;
+            }
+            const uint64_t *src = d + first;
             uint32_t any = 0;
-            if (m * DELTA_MINIBLOCK_SIZE < count)
-                for (int i = 0; i < DELTA_MINIBLOCK_SIZE; i++) any |= u[i];
-            else
-                u = NULL;
+            if (count - first >= DELTA_MINIBLOCK_SIZE) {
+                for (int i = 0; i < DELTA_MINIBLOCK_SIZE; i++) {
+                    n32[i] = (uint32_t)(src[i] - (uint64_t)min);
+                    any |= n32[i];
+                }
+            } else {
+                const size_t have = count - first;
+                for (size_t i = 0; i < DELTA_MINIBLOCK_SIZE; i++) {
+                    n32[i] = i < have ? (uint32_t)(src[i] - (uint64_t)min) : 0;
+                    any |= n32[i];
+                }
+            }
             widths[m] = (uint8_t)width32(any);
-            if (u) p = pack32(p, u, widths[m]);
+            p = pack32(p, n32, widths[m]);
         }
         out->len = (size_t)(p - out->data);
         return 0;
     }
+    for (size_t i = 0; i < count; i++) d[i] -= (uint64_t)min;
+    for (size_t i = count; i < padded(count); i++) d[i] = 0;
     for (size_t m = 0; m < DELTA_MINIBLOCKS; m++) {
         const uint64_t *u = d + m * DELTA_MINIBLOCK_SIZE;
         uint64_t any = 0;
@@ -301,8 +305,16 @@ int delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, size_
     if (put_header(out, a, n, n ? zigzag64((uint64_t)v[0]) : 0)) return -1;
     for (size_t i = 1; i < n; i += DELTA_BLOCK_SIZE) {
         const size_t count = n - i < DELTA_BLOCK_SIZE ? n - i : DELTA_BLOCK_SIZE;
-        for (size_t k = 0; k < count; k++) d[k] = (uint64_t)v[i + k] - (uint64_t)v[i + k - 1];
-        if (put_block64(out, a, d, count)) {
+        /* Deltas and their signed extremes in one vectorisable pass. */
+        int64_t min = INT64_MAX, max = INT64_MIN;
+        for (size_t k = 0; k < count; k++) {
+            const uint64_t dk = (uint64_t)v[i + k] - (uint64_t)v[i + k - 1];
+            const int64_t x = (int64_t)dk;   /* two's complement, as GCC and Clang define it */
+            d[k] = dk;
+            min = x < min ? x : min;
+            max = x > max ? x : max;
+        }
+        if (put_block64(out, a, d, count, min, max)) {
             out->len = start;
             return -1;
         }
