@@ -69,6 +69,7 @@ typedef struct lfield {
     int32_t width;           /* bytes per value for K_FIXED, K_UUID, K_FLOAT16, K_DECBIG */
     int32_t precision, scale;
     char type_name[40];      /* "int8", "timestamp(us, utc)", "decimal(10,2)" ... */
+    int time_unit1;          /* date, time, timestamp: the column's inlay_unit + 1; else 0 */
 } lfield;
 
 /* The userdata behind a schema. `s` is NULL until it is complete. */
@@ -89,6 +90,7 @@ typedef struct lcol {
     size_t esize;            /* bytes per entry of vals */
     size_t bwidth;           /* bytes per entry of bytes (0: none) */
     size_t nvals, nulls;     /* rows staged by write/row: values and nulls so far */
+    int from_unit1;          /* write_columns: inlay_unit + 1 the batch gives this column in; 0 = its own */
 } lcol;
 
 /* lmodule.c */

@@ -202,6 +202,7 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
             } else if (n->kind == K_INT32) {   /* date: days, any int32 */
                 f->lo = INT32_MIN;
                 f->hi = INT32_MAX;
+                f->time_unit1 = INLAY_UNIT_DAYS + 1;
             }
             f->width = n->kind == K_UUID ? 16 : n->kind == K_FLOAT16 ? 2 : 0;
             f->utf8 = !strcmp(s, "string") || !strcmp(s, "json") || !strcmp(s, "enum");
@@ -229,6 +230,7 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
     case T_TIMESTAMP:
         f->kind = K_INT64;
         *t = inlay_type_timestamp((inlay_time_unit)ty->unit, ty->utc);
+        f->time_unit1 = INLAY_UNIT_MILLIS + ty->unit + 1;
         snprintf(f->type_name, sizeof f->type_name, "timestamp(%s%s)", units[ty->unit],
                  ty->utc ? ", utc" : "");
         return;
@@ -237,6 +239,7 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
         f->lo = 0;
         f->hi = per_day[ty->unit] - 1;
         *t = inlay_type_time((inlay_time_unit)ty->unit, ty->utc);
+        f->time_unit1 = INLAY_UNIT_MILLIS + ty->unit + 1;
         snprintf(f->type_name, sizeof f->type_name, "time(%s%s)", units[ty->unit],
                  ty->utc ? ", utc" : "");
         return;

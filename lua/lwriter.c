@@ -67,6 +67,8 @@ typedef struct lwriter {
     size_t nbuf;                /* rows staged by write/row */
     uint8_t *arena;             /* their bytes values; inlay_bytes hold offsets until the flush */
     size_t arena_len, arena_cap;
+    int64_t *times;             /* write_columns: a column given in another time unit, before conversion */
+    size_t times_cap;
     uint64_t rows, row_groups, bytes;   /* totals kept after close */
 } lwriter;
 
@@ -95,6 +97,9 @@ static void free_scratch(lwriter *lw)
     }
     mem_resize(lw, lw->cols, block_size(lw->ncols), 0);
     if (lw->arena) mem_resize(lw, lw->arena, lw->arena_cap, 0);
+    if (lw->times) mem_resize(lw, lw->times, lw->times_cap * sizeof *lw->times, 0);
+    lw->times = NULL;
+    lw->times_cap = 0;
     lw->arena = NULL;
     lw->arena_len = lw->arena_cap = 0;
     lw->nbuf = 0;
@@ -720,6 +725,103 @@ static bool convert_column(lua_State *L, lwriter *lw, int i, int tab, size_t n)
     return k != n;
 }
 
+static const char *const unit_names[] = { "days", "s", "ms", "us", "ns", NULL };
+
+/* A date, time or timestamp column whose batch gives integers in another
+ * unit: read them as int64 in one loop, then convert the whole array in one
+ * pass (inlay_time_convert: the unit decided once, not per value). */
+static bool convert_time_column(lua_State *L, lwriter *lw, int i, int tab, size_t n)
+{
+    const lfield *f = &lw->schema->fields[i];
+    lcol *c = &lw->cols[i];
+    const inlay_unit from = (inlay_unit)(c->from_unit1 - 1), to = (inlay_unit)(f->time_unit1 - 1);
+    if (!grow(lw, (void **)&lw->times, &lw->times_cap, n, sizeof *lw->times))
+        li_error(L, "out of memory");
+    /* nulls and bad values go through put_value as for an int64 column */
+    lfield g = *f;
+    g.kind = K_INT64;
+    g.lo = INT64_MIN;
+    g.hi = INT64_MAX;
+    snprintf(g.type_name, sizeof g.type_name, "integer (%s)", unit_names[from]);
+    lcol t = *c;
+    t.vals = lw->times;
+    int64_t *tmp = lw->times;
+    int16_t *def = c->def;
+    const int base = lua_gettop(L);
+    size_t k = 0;
+    for (size_t j = 0; j < n; j++) {
+        int tp = lua_rawgeti(L, tab, (lua_Integer)j + 1), ok = 0;
+        lua_Integer v = tp == LUA_TNUMBER ? lua_tointegerx(L, -1, &ok) : 0;
+        if (LI_LIKELY(ok)) {
+            tmp[k++] = v;
+            def[j] = 1;
+        } else {
+            int p = put_value(L, lw, &g, &t, k, j + 1, -1, tp);
+            def[j] = (int16_t)p;
+            k += (size_t)p;
+        }
+        if ((j % STACK_RUN) == STACK_RUN - 1) lua_settop(L, base);
+    }
+    lua_settop(L, base);
+    const bool narrow = c->esize == sizeof(int32_t);
+    size_t bad = inlay_time_convert(c->vals, narrow, tmp, k, from, to);
+    if (bad == k) {   /* fits the storage; a TIME must also lie within the day */
+        for (bad = 0; bad < k; bad++) {
+            int64_t v = narrow ? ((int32_t *)c->vals)[bad] : ((int64_t *)c->vals)[bad];
+            if (v < f->lo || v > f->hi) break;
+        }
+    }
+    if (bad < k) {
+        size_t row = 0, seen = 0;   /* the row of the bad-th value present */
+        for (; row < n; row++)
+            if (!f->optional || def[row]) {
+                if (seen == bad) break;
+                seen++;
+            }
+        li_error(L, "column '%s' row %I: %I %s does not fit %s", f->name, (LUAI_UACINT)(row + 1),
+                 (LUAI_UACINT)tmp[bad], unit_names[from], f->type_name);
+    }
+    return k != n;
+}
+
+/* write_columns' options: { units = { column = "days" | "s" | "ms" | "us" | "ns" } }
+ * sets each column's from_unit1 (0 for the columns not named). */
+static void columns_options(lua_State *L, lwriter *lw, int idx)
+{
+    for (int i = 0; i < lw->ncols; i++) lw->cols[i].from_unit1 = 0;
+    if (lua_isnoneornil(L, idx)) return;
+    luaL_checktype(L, idx, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        if (!key || strcmp(key, "units"))
+            li_error(L, "write_columns: unknown option %s", luaL_tolstring(L, -2, NULL));
+        if (!lua_istable(L, -1)) li_error(L, "write_columns: units must be a table of column = unit");
+        const int units = lua_gettop(L);
+        lua_pushnil(L);
+        while (lua_next(L, units)) {
+            size_t len;
+            const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+            int i = name ? li_field_lookup(lw->schema, name, len) : -1;
+            if (i < 0) li_error(L, "write_columns: units: %s is not a column", luaL_tolstring(L, -2, NULL));
+            const lfield *f = &lw->schema->fields[i];
+            if (!f->time_unit1)
+                li_error(L, "column '%s': units apply to date, time and timestamp columns, not %s", f->name,
+                         f->type_name);
+            const char *u = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+            int which = -1;
+            for (int k = 0; unit_names[k]; k++)
+                if (!strcmp(u, unit_names[k])) which = k;
+            if (which < 0)
+                li_error(L, "column '%s': unknown unit %s (days, s, ms, us or ns)", f->name,
+                         luaL_tolstring(L, -1, NULL));
+            lw->cols[i].from_unit1 = which + 1 == f->time_unit1 ? 0 : which + 1;
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+}
+
 /* The body of write_columns; append = false converts only (for the
  * benchmark's breakdown). */
 static int write_columns(lua_State *L, bool append)
@@ -727,7 +829,7 @@ static int write_columns(lua_State *L, bool append)
     lwriter *lw = check_open(L);
     luaL_checktype(L, 2, LUA_TTABLE);
     const lschema *s = lw->schema;
-    lua_settop(L, 3);
+    lua_settop(L, 4);
     /* every key must name a column, every value be a table */
     int first = -1;
     lua_pushnil(L);
@@ -758,6 +860,7 @@ static int write_columns(lua_State *L, bool append)
         n = lua_tointegerx(L, 3, &ok);
         if (!ok || n < 0 || n > INT32_MAX) luaL_argerror(L, 3, "expected a row count in 0..2147483647");
     }
+    columns_options(L, lw, 4);
     if (n == 0) return 0;
     flush_rows(L, lw);   /* the staged rows come first, and the scratch is needed */
     reserve(L, lw, (size_t)n);
@@ -770,6 +873,8 @@ static int write_columns(lua_State *L, bool append)
             if (!f->optional) li_error(L, "column '%s': missing from the batch (it is required)", f->name);
             memset(lw->cols[i].def, 0, (size_t)n * sizeof(int16_t));
             nulls = true;
+        } else if (lw->cols[i].from_unit1) {
+            nulls = convert_time_column(L, lw, i, lua_gettop(L), (size_t)n);
         } else {
             nulls = convert_column(L, lw, i, lua_gettop(L), (size_t)n);
         }

@@ -76,3 +76,11 @@ size_t timeconv_run(void *dst, bool narrow, const int64_t *src, size_t n, inlay_
 #undef DIV_LOOP
     return bad;
 }
+
+size_t inlay_time_convert(void *dst, bool narrow, const int64_t *src, size_t n, inlay_unit from,
+                          inlay_unit to)
+{
+    if ((unsigned)from > INLAY_UNIT_NANOS || (unsigned)to > INLAY_UNIT_NANOS) return SIZE_MAX;
+    if (!n) return 0;
+    return timeconv_run(dst, narrow, src, n, from, to, NULL);
+}

@@ -397,6 +397,16 @@ typedef enum inlay_unit {
 int inlay_writer_append_time(inlay_writer *w, int column, const int64_t *values, size_t count,
                              inlay_unit unit, const inlay_levels *levels);
 
+/* Converts n time values from one unit to another exactly as
+ * inlay_writer_append_time does, for hosts that stage a batch before
+ * appending it (inlay_writer_append_columns). dst receives int64_t values,
+ * or int32_t ones when `narrow` (DATE, TIME(ms)); dst may be src when not
+ * narrow. Returns n when every value fits, else the index of the first one
+ * that does not (dst is then partly written); SIZE_MAX for a unit outside
+ * inlay_unit. Allocates nothing; thread-safe. */
+size_t inlay_time_convert(void *dst, bool narrow, const int64_t *src, size_t n, inlay_unit from,
+                          inlay_unit to);
+
 /* One column's part of an inlay_writer_append_columns call. values is typed
  * as for the column's append function (bool, int32_t, int64_t, float,
  * double or inlay_bytes). */

@@ -327,4 +327,47 @@ T.case("float16 keeps the sign of values that round to zero, and NaN", function(
   T.eq(1 / got[7], inf, "2^-26 rounds to +0")
 end)
 
+-- write_columns with units: integers in another unit, converted per column
+-- in one pass (finer to coarser floors, so -1 s is the day before the epoch).
+T.case("write_columns converts date, time and timestamp columns from another unit", function()
+  local dir = T.tmpdir("units")
+  local path = dir .. "/units.parquet"
+  local s = inlay.schema {
+    { "ts", inlay.timestamp("us") }, { "tn", inlay.timestamp("ns"), optional = true },
+    { "d", "date", optional = true }, { "t", inlay.time("ms") }, { "raw", inlay.timestamp("ms") },
+  }
+  local w = inlay.open(path, s)
+  local units = { units = { ts = "s", tn = "ms", d = "s", t = "us", raw = "ms" } }
+  w:write_columns({ ts = { 1, -1, 1700000000 }, tn = { 5, inlay.null, -5 }, d = { 86400, -1, inlay.null },
+                    t = { 1999, 86399999999, 0 }, raw = { 7, 8, 9 } }, 3, units)
+  -- a value that overflows after conversion, one outside the day, an unknown
+  -- unit, a unit on a non-time column: each rejects the whole call
+  local ok_batch = { ts = { 1 }, tn = { 1 }, d = { 1 }, t = { 1 }, raw = { 1 } }
+  local function with(k, v) local b = {} for n, a in pairs(ok_batch) do b[n] = a end b[k] = v return b end
+  T.raises(function() w:write_columns(with("ts", { 9223372036855 }), 1, units) end,
+           "column 'ts' row 1: 9223372036855 s does not fit timestamp(us)")
+  T.raises(function() w:write_columns(with("t", { 86400000000 }), 1, units) end,
+           "column 't' row 1: 86400000000 us does not fit time(ms)")
+  T.raises(function()
+             w:write_columns({ ts = { 1, 2, 3 }, tn = { inlay.null, 2, 9223372036854775 }, d = { 1, 2, 3 },
+                               t = { 1, 2, 3 }, raw = { 1, 2, 3 } }, 3, units)
+           end, "column 'tn' row 3: 9223372036854775 ms does not fit timestamp(ns)")
+  T.raises(function() w:write_columns(ok_batch, 1, { units = { ts = "hours" } }) end, "unknown unit hours")
+  T.raises(function() w:write_columns(ok_batch, 1, { units = { nope = "s" } }) end, "nope is not a column")
+  T.raises(function() w:write_columns(ok_batch, 1, { unit = {} }) end, "unknown option unit")
+  T.raises(function() w:write_columns(with("ts", { "1" }), 1, units) end, "column 'ts' row 1: expected integer")
+  local info = w:close()
+  T.eq(info.rows, 3, "only the good call wrote rows")
+  local got = T.duckdb(path).values
+  T.ok(T.same_instant(got.ts[1], 1, "s") and T.same_instant(got.ts[2], -1, "s")
+       and T.same_instant(got.ts[3], 1700000000, "s"), "ts from seconds")
+  T.ok(T.same_instant(got.tn[1], 5, "ms") and T.same_instant(got.tn[3], -5, "ms"), "tn from ms")
+  T.eq(got.tn[2], nil, "tn null")
+  T.ok(T.same_instant(got.t[1], 1, "ms") and T.same_instant(got.t[2], 86399999, "ms"), "t floors us to ms")
+  T.ok(T.same_instant(got.raw[2], 8, "ms"), "a unit equal to the column's is a no-op")
+  T.eq(got.d[1], "1", "d: 86400 s is day 1")
+  T.eq(got.d[2], "-1", "d: -1 s is the day before")
+  T.eq(got.d[3], nil, "d null")
+end)
+
 T.finish()

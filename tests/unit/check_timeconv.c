@@ -251,6 +251,30 @@ static void write_time(file *f, inlay_type t, inlay_repetition rep, const int64_
     decode_column(f, "t", t.physical == INLAY_INT32 ? 4 : 8, rep == INLAY_OPTIONAL, 0, d);
 }
 
+/* The public wrapper: bad units, in place, narrow, the index of the first
+ * value that does not fit. */
+START_TEST(test_public_convert)
+{
+    int64_t v[4] = { 1, -1, 2, 3 };
+    ck_assert_uint_eq(inlay_time_convert(v, false, v, 4, (inlay_unit)9, INLAY_UNIT_MICROS), SIZE_MAX);
+    ck_assert_uint_eq(inlay_time_convert(v, false, v, 4, INLAY_UNIT_SECONDS, (inlay_unit)-1), SIZE_MAX);
+    ck_assert_int_eq(v[0], 1);   /* untouched */
+    ck_assert_uint_eq(inlay_time_convert(v, false, v, 0, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS), 0);
+    ck_assert_uint_eq(inlay_time_convert(v, false, v, 4, INLAY_UNIT_SECONDS, INLAY_UNIT_MILLIS), 4);
+    ck_assert_int_eq(v[0], 1000);
+    ck_assert_int_eq(v[1], -1000);
+    int32_t days[4];
+    ck_assert_uint_eq(inlay_time_convert(days, true, v, 4, INLAY_UNIT_MILLIS, INLAY_UNIT_DAYS), 4);
+    ck_assert_int_eq(days[0], 0);
+    ck_assert_int_eq(days[1], -1);   /* floors */
+    const int64_t big[3] = { 0, 1, INT64_MAX / 1000 + 1 };
+    int64_t out[3];
+    ck_assert_uint_eq(inlay_time_convert(out, false, big, 3, INLAY_UNIT_MICROS, INLAY_UNIT_NANOS), 2);
+    const int64_t far[2] = { 0, (int64_t)INT32_MAX + 1 };
+    ck_assert_uint_eq(inlay_time_convert(days, true, far, 2, INLAY_UNIT_DAYS, INLAY_UNIT_DAYS), 1);
+}
+END_TEST
+
 START_TEST(test_seconds_to_micros)
 {
     const int64_t s[] = { 0, 1, -1, 1700000000, -86400, 9223372036854LL };
@@ -692,6 +716,7 @@ static Suite *timeconv_suite(void)
     tcase_add_test(c, test_floor);
     tcase_add_test(c, test_narrow);
     tcase_add_test(c, test_validity);
+    tcase_add_test(c, test_public_convert);
     tcase_add_loop_test(c, test_every_pair, 0, 25);
     suite_add_tcase(s, c);
 
