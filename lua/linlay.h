@@ -112,11 +112,17 @@ int li_open_writer(lua_State *L);                /* registers the writer metatab
 int li_writer_open(lua_State *L);                /* inlay.open(path, schema, opts) */
 int li_bench_read_columns(lua_State *L);
 int li_bench_convert_columns(lua_State *L);
+void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
+                            uint64_t first_row);
+const lschema *li_writer_schema(lua_State *L, int widx);
+
+/* lsource.c */
+int li_open_source(lua_State *L);                /* registers the source and batch metatables */
+int li_source_open(lua_State *L);                /* inlay._source_open(path, schema, opts) */
+int li_source_infer(lua_State *L);               /* inlay._infer(path, opts) */
 
 /* lconv.c: conversions that are not a plain load and store */
-uint16_t li_float16_bits(double x);
 float li_to_float(double d);
-int li_parse_uuid(const char *s, size_t len, uint8_t out[16]);
 /* A decimal from text (exact) or from a number (rounded to `scale`):
  * writes the unscaled value as big-endian two's complement in out[0..width)
  * (width <= 32). Returns NULL or a static reason. */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "linlay.h"
 #include "inlay_lua.h"   /* generated from inlay.lua: inlay_lua_source */
@@ -81,6 +82,13 @@ static int m_now(lua_State *L)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     lua_pushinteger(L, (lua_Integer)ts.tv_sec * 1000000000 + ts.tv_nsec);
+    return 1;
+}
+
+/* inlay._isatty(fd) -> whether the descriptor is a terminal (progress lines) */
+static int m_isatty(lua_State *L)
+{
+    lua_pushboolean(L, isatty((int)luaL_checkinteger(L, 1)));
     return 1;
 }
 
@@ -166,11 +174,15 @@ LUAMOD_API LI_EXPORT int luaopen_inlay(lua_State *L)
         { "_malloc_stats", m_malloc_stats },
         { "_bench_read_columns", li_bench_read_columns },
         { "_bench_convert_columns", li_bench_convert_columns },
+        { "_source_open", li_source_open },
+        { "_infer", li_source_infer },
+        { "_isatty", m_isatty },
         { NULL, NULL },
     };
     luaL_checkversion(L);
     li_open_types(L);
     li_open_writer(L);
+    li_open_source(L);
     luaL_newlib(L, funcs);
     static const char *const nested[] = { "list", "struct", "map", NULL };
     for (int i = 0; nested[i]; i++) {

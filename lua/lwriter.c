@@ -424,7 +424,7 @@ static int put_value(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, 
         return 1;
     case K_FLOAT16: {
         if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "number", idx, t);
-        uint16_t h = li_float16_bits(lua_tonumber(L, idx));
+        uint16_t h = inlay_float16_bits(lua_tonumber(L, idx));
         uint8_t *out = c->bytes + 2 * k;
         out[0] = (uint8_t)h;
         out[1] = (uint8_t)(h >> 8);
@@ -452,7 +452,7 @@ static int put_value(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, 
         } else {
             uint8_t *out = c->bytes + 16 * k;
             if (len != 36) bad_value(L, lw, f, row, "uuid (16 bytes or 36-character text)", idx, t);
-            if (!li_parse_uuid(s, len, out)) bad_text(L, f, row, "uuid", idx, "not a uuid");
+            if (!inlay_uuid_parse(s, len, out)) bad_text(L, f, row, "uuid", idx, "not a uuid");
             ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ out, 16 };
         }
         return 1;
@@ -886,6 +886,62 @@ static int write_columns(lua_State *L, bool append)
         lw->nrows += (uint64_t)n;
     }
     return 0;
+}
+
+/* For pipelines (lsource.c): one append of n rows to the writer at index
+ * widx whose columns come from C arrays (ext[i].values set: passed through
+ * as they are) or from Lua arrays in the table at index `arrays`, keyed by
+ * column name; a column in neither is all null. The row in messages is
+ * `first_row` + the index in the batch. */
+void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
+                            uint64_t first_row)
+{
+    arrays = lua_absindex(L, arrays);
+    lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
+    if (LI_UNLIKELY(lw->state != WS_OPEN)) li_error(L, "the writer is %s", lw->state == WS_CLOSED ? "closed" : "aborted");
+    if (n == 0) return;
+    if (n > INT32_MAX) li_error(L, "a batch of more than %d rows", INT32_MAX);
+    flush_rows(L, lw);
+    reserve(L, lw, n);
+    luaL_checkstack(L, STACK_RUN + 8, "write_source");
+    for (int i = 0; i < lw->ncols; i++) {
+        const lfield *f = &lw->schema->fields[i];
+        lw->cols[i].from_unit1 = 0;
+        if (ext && ext[i].values) {
+            lw->batches[i] = ext[i];
+            lw->batches[i].column = i;
+            lw->batches[i].count = n;
+            continue;
+        }
+        bool nulls;
+        lua_pushlstring(L, f->name, f->name_len);
+        if (lua_rawget(L, arrays) == LUA_TTABLE) {
+            nulls = convert_column(L, lw, i, lua_gettop(L), n);
+        } else {
+            if (!f->optional) li_error(L, "column '%s': no values for it (it is required)", f->name);
+            memset(lw->cols[i].def, 0, n * sizeof(int16_t));
+            nulls = true;
+        }
+        lua_pop(L, 1);
+        stage(lw, i, n, nulls);
+    }
+    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->ncols);
+    if (LI_UNLIKELY(st != INLAY_OK)) {
+        inlay_error_info e;
+        inlay_writer_error_info(lw->w, &e);
+        if (e.column >= 0 && e.column < lw->ncols && e.row >= 0)
+            li_error(L, "column '%s' row %I: %s", lw->schema->fields[e.column].name,
+                     (LUAI_UACINT)(first_row + ((uint64_t)e.row - lw->nrows) + 1), e.reason);
+        li_error(L, "%s", inlay_writer_errmsg(lw->w));
+    }
+    lw->nrows += (uint64_t)n;
+}
+
+/* The writer's schema userdata (for matching a pipeline's columns). */
+const lschema *li_writer_schema(lua_State *L, int widx)
+{
+    lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
+    return lw->schema;
 }
 
 static int w_write_columns(lua_State *L)

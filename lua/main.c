@@ -42,6 +42,7 @@ static void print_usage(FILE *f)
     fprintf(f,
             "usage: inlay [options] [JOB.lua [ARGS...]]\n"
             "       inlay run JOB.lua [ARGS...]\n"
+            "       inlay convert IN OUT [--schema FILE.lua | --infer] [--compression C] [--quiet]\n"
             "\n"
             "Runs a Lua 5.4 job with the inlay module loaded (the global `inlay`, or\n"
             "require \"inlay\"); `arg` holds ARGS as in lua5.4. Without a job or -e it\n"
@@ -53,7 +54,10 @@ static void print_usage(FILE *f)
             "  -              run the job read from stdin\n"
             "  --             stop handling options\n"
             "  -v, --version  print the version\n"
-            "  -h, --help     print this help\n");
+            "  -h, --help     print this help\n"
+            "\n"
+            "convert: CSV or NDJSON (by extension, .gz/.zst too; - is stdin) to Parquet;\n"
+            "`inlay convert --help` lists its options.\n");
 }
 
 /* "inlay: msg" on stderr; the module's own messages carry the prefix already. */
@@ -520,9 +524,18 @@ static int pmain(lua_State *L)
     char **argv = (char **)lua_touserdata(L, 2);
     int script;
     luaL_checkversion(L);
-    if (argv[1] && strcmp(argv[1], "convert") == 0) {
-        l_message(progname, "'convert' is not available yet");
-        return 0;
+    if (argv[1] && strcmp(argv[1], "convert") == 0) {   /* inlay._convert (inlay.lua) does the work */
+        luaL_openlibs(L);
+        luaL_requiref(L, "inlay", luaopen_inlay, 1);
+        lua_getfield(L, -1, "_convert");
+        lua_createtable(L, argc, 0);
+        for (int i = 2; i < argc; i++) {
+            lua_pushstring(L, argv[i]);
+            lua_rawseti(L, -2, i - 1);
+        }
+        if (report(L, docall(L, 1, 1)) != LUA_OK) return 0;
+        lua_pushboolean(L, lua_toboolean(L, -1));
+        return 1;
     }
     int flags = collectargs(argv, &script);
     if (flags & BAD) {

@@ -550,3 +550,30 @@ size_t inlay_schema_format(const inlay_schema *s, char *text, size_t cap)
     emit(&o, "}\n");
     return o.len;
 }
+
+/* The i-th leaf in depth-first order, counting down *i. */
+static int nth_leaf(const inlay_schema *s, int node, int *i)
+{
+    for (int c = s->nodes[node].first_child; c >= 0; c = s->nodes[c].next_sibling) {
+        if (!s->nodes[c].is_group) {
+            if ((*i)-- == 0) return c;
+        } else {
+            int r = nth_leaf(s, c, i);
+            if (r >= 0) return r;
+        }
+    }
+    return -1;
+}
+
+int inlay_schema_column(const inlay_schema *s, int i, const char **name, inlay_type *type,
+                        inlay_repetition *repetition)
+{
+    if (!s || i < 0 || !s->count) return INLAY_ERR_COLUMN;
+    int left = i;
+    int n = nth_leaf(s, 0, &left);
+    if (n < 0) return INLAY_ERR_COLUMN;
+    if (name) *name = s->nodes[n].name;
+    if (type) *type = s->nodes[n].type;
+    if (repetition) *repetition = s->nodes[n].rep;
+    return INLAY_OK;
+}

@@ -397,6 +397,15 @@ typedef enum inlay_unit {
 int inlay_writer_append_time(inlay_writer *w, int column, const int64_t *values, size_t count,
                              inlay_unit unit, const inlay_levels *levels);
 
+/* The IEEE 754 half (binary16) nearest to x, ties to even, as a FLOAT16
+ * column stores it (bits, little-endian in the file); magnitudes from 65520
+ * on become infinity, NaN stays NaN, the sign of zero is kept. */
+uint16_t inlay_float16_bits(double x);
+
+/* The 16 bytes of a UUID in its 36-character text form
+ * (8-4-4-4-12 hex digits, either case). Returns false when s is not one. */
+bool inlay_uuid_parse(const char *s, size_t len, uint8_t out[16]);
+
 /* Converts n time values from one unit to another exactly as
  * inlay_writer_append_time does, for hosts that stage a batch before
  * appending it (inlay_writer_append_columns). dst receives int64_t values,
@@ -459,6 +468,130 @@ void inlay_writer_error_info(const inlay_writer *w, inlay_error_info *info);
 uint64_t inlay_writer_rows(const inlay_writer *w);
 uint64_t inlay_writer_row_groups(const inlay_writer *w);
 uint64_t inlay_writer_bytes(const inlay_writer *w);
+
+/*======================================================================
+ *  Sources: CSV and NDJSON parsed into column batches
+ *
+ *     inlay_source_options so;
+ *     inlay_source_options_init(&so);                 // CSV with a header, by extension
+ *     inlay_source *src;
+ *     if (inlay_source_open(&src, "in.csv.gz", schema, &so) != INLAY_OK) ...
+ *     size_t rows;
+ *     while (inlay_source_next(src, &rows) == INLAY_OK && rows > 0) {
+ *         int n;
+ *         const inlay_column_batch *b = inlay_source_batch(src, &n);
+ *         inlay_writer_append_columns(w, b, n);       // same schema as the writer
+ *     }
+ *     inlay_source_free(src);
+ *
+ * A source streams its input in batches of typed column arrays, in constant
+ * memory whatever the input's size. Text is parsed straight into the arrays
+ * (no per-value allocation): integers, floats, booleans (true/false, t/f,
+ * yes/no, 1/0), decimals exactly, dates, times and timestamps from ISO-8601
+ * (a zone offset is applied, giving UTC) or from epoch numbers in the
+ * column's unit, UTF-8 checked for text columns. A record that does not
+ * parse is an error naming it ("in.csv:1234: column 'ts': cannot parse
+ * \"2024-13-01\" as timestamp(us)"), or, with INLAY_ON_ERROR_SKIP, is
+ * counted, written to the reject file with its reason, and left out.
+ *====================================================================*/
+
+typedef struct inlay_source inlay_source;
+
+typedef enum inlay_source_format {
+    INLAY_FORMAT_AUTO = 0,   /* by extension: .csv .tsv (tab) .txt -> CSV; .json .jsonl .ndjson -> NDJSON;
+                                after .gz / .zst; stdin and anything else: CSV */
+    INLAY_FORMAT_CSV = 1,
+    INLAY_FORMAT_NDJSON = 2,
+} inlay_source_format;
+
+typedef enum inlay_on_error {
+    INLAY_ON_ERROR_FAIL = 0,  /* the first bad record ends the source with an error */
+    INLAY_ON_ERROR_SKIP = 1,  /* bad records are counted, rejected and skipped */
+} inlay_on_error;
+
+#define INLAY_DEFAULT_BATCH_ROWS 65536
+
+typedef struct inlay_source_options {
+    unsigned struct_size;           /* set by inlay_source_options_init */
+    inlay_allocator alloc;          /* fn NULL = malloc/realloc/free */
+    inlay_source_format format;
+    size_t batch_rows;              /* rows per batch (default INLAY_DEFAULT_BATCH_ROWS) */
+    /* CSV */
+    char delimiter;                 /* default ',' (tab for .tsv) */
+    char quote;                     /* default '"'; 0 = none */
+    bool header;                    /* default true: the first record names the columns */
+    size_t skip_rows;               /* physical lines skipped first */
+    const char *const *null_values; /* unquoted field texts read as null; default { "" }.
+                                       "\"\"" (two quotes) also makes a quoted empty field null */
+    size_t null_count;              /* entries of null_values; 0 with null_values NULL = the default */
+    /* NDJSON */
+    bool strict;                    /* a key that is not a column is an error */
+    /* both */
+    inlay_on_error on_error;
+    const char *reject_path;        /* SKIP: each bad record's location, reason and raw text; NULL = none */
+    const void *prefix;             /* bytes that come before the input's own: a sample already read from
+                                       a pipe (for inference); not copied, must outlive the source */
+    size_t prefix_len;
+} inlay_source_options;
+
+void inlay_source_options_init(inlay_source_options *o);
+
+/* Opens path ("-" = stdin; .gz and .zst are decompressed) for the flat
+ * schema (copied; the caller keeps it). CSV columns are matched to the
+ * schema by header name (extra header columns are ignored; a schema column
+ * missing from the header is all null, or INLAY_ERR_SCHEMA when required),
+ * or by position without a header. NDJSON keys are matched by name. Returns
+ * INLAY_OK, INLAY_ERR_IO (cannot open), INLAY_ERR_SCHEMA, INLAY_ERR_ARGUMENT
+ * or INLAY_ERR_NOMEM; on failure *out is a source that only answers
+ * inlay_source_errmsg and inlay_source_free (or NULL when out of memory). */
+int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *schema,
+                      const inlay_source_options *o);
+
+/* Parses the next batch: *rows > 0, or 0 at the end of the input. A bad
+ * record (INLAY_ON_ERROR_FAIL) is INLAY_ERR_VALUE; a failing input or
+ * decompression INLAY_ERR_IO; INLAY_ERR_NOMEM. Errors are sticky. */
+int inlay_source_next(inlay_source *s, size_t *rows);
+
+/* The last batch: one entry per schema column (column = its index), values
+ * dense with definition levels for nulls, in the types the append calls
+ * take. Owned by the source, valid until the next inlay_source_next. */
+const inlay_column_batch *inlay_source_batch(const inlay_source *s, int *ncolumns);
+
+typedef struct inlay_source_stats {
+    uint64_t records;        /* records read (rows delivered + skipped) */
+    uint64_t rows;           /* rows delivered */
+    uint64_t skipped;        /* bad records left out (INLAY_ON_ERROR_SKIP) */
+    uint64_t bytes_read;     /* input bytes parsed, after decompression */
+    uint64_t bytes_consumed; /* bytes of the file read so far (compressed size) */
+    uint64_t bytes_total;    /* size of the file when known (regular file), else 0 */
+} inlay_source_stats;
+
+void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st);
+const char *inlay_source_errmsg(const inlay_source *s);   /* "" if none */
+void inlay_source_free(inlay_source *s);                  /* NULL accepted */
+
+/* A flat schema for the input, from its first `sample_rows` records (0 =
+ * 10,000): for each column the narrowest type that holds every sampled
+ * value (int8..int64, double, boolean, date, time(us), timestamp(us or ns,
+ * utc when the values carry a zone), string; json for NDJSON objects and
+ * arrays), optional where a null or a missing value was seen. CSV names come
+ * from the header (column1, column2... without one); NDJSON keys in order of
+ * first appearance. The schema is the caller's (inlay_schema_free). Errors
+ * as inlay_source_open; the message goes to err (errcap bytes). */
+int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_options *o,
+                       size_t sample_rows, char *err, size_t errcap);
+
+/* The same from `len` bytes in memory (plain text, e.g. the start of a pipe
+ * read for the purpose); `name` is used in messages and for the format by
+ * extension. A last record cut short by the end of the buffer is left out. */
+int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, const char *name,
+                              const inlay_source_options *o, size_t sample_rows, char *err, size_t errcap);
+
+/* Column i (0-based, in order) of a flat schema: its name (owned by the
+ * schema), type and repetition. INLAY_ERR_COLUMN when there is no such
+ * column. */
+int inlay_schema_column(const inlay_schema *s, int i, const char **name, inlay_type *type,
+                        inlay_repetition *repetition);
 
 #ifdef __cplusplus
 }

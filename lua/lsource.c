@@ -1,0 +1,965 @@
+/*
+ * lsource.c — text sources and pipelines for Lua: the source userdata, the
+ * batch view a pipeline works on, and the row loops of map and filter.
+ * inlay.lua builds inlay.csv / inlay.ndjson / inlay.infer and the pipeline
+ * methods (map, filter, map_batch, rename, drop, select, write) on top.
+ *
+ * A source ("inlay.source") wraps an inlay_source and a view of its
+ * current batch: the rows the pipeline has produced so far, n of them, row
+ * i taken from source row sel[i] (or row i while `identity`), and a Lua
+ * table `cols` (user value 2) mapping each column name to either
+ *   - an integer: the source column whose values are still in C, or
+ *   - a Lua array of n entries (nil = null): a column a transform wrote.
+ * Nothing is converted that no transform touches: a source column becomes
+ * Lua values only when a row function reads it or map_batch asks for it,
+ * and the writer takes the untouched columns straight from the source's
+ * arrays (gathered through sel when rows were dropped or repeated).
+ *
+ * The row loop reuses one row table: per row it sets the columns the
+ * function reads (and clears those it writes), calls it, and reads the
+ * written columns back into the output arrays. The columns a function
+ * reads and writes are declared, or found on its first call through a
+ * proxy row whose metamethods note every key.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linlay.h"
+
+#define LI_SOURCE "inlay.source"
+
+typedef struct lsource {
+    inlay_source *src;          /* NULL once closed */
+    const lschema *schema;      /* user value 1 keeps it alive */
+    inlay_allocator alloc;
+    int ncols;
+    const inlay_column_batch *batch;   /* the source's current batch */
+    size_t n_src;               /* rows in it */
+    uint64_t rows_out;          /* rows handed to writers so far */
+    size_t n;                   /* rows in the view */
+    bool identity;              /* row i is source row i */
+    uint32_t *sel, *tmp;        /* view -> source row; scratch for the next sel */
+    size_t sel_cap, tmp_cap;
+    void *block;                /* holds the four per-column arrays below */
+    uint32_t **vidx;            /* per column: source row -> dense value index (optional columns) */
+    bool *vidx_ok;
+    size_t vidx_cap;
+    void **gather_vals;         /* per column: values gathered through sel for a writer */
+    int16_t **gather_def;
+    size_t gather_cap;
+} lsource;
+
+/* ---- memory --------------------------------------------------------------------- */
+
+static void *resize(lsource *s, void *p, size_t o, size_t n)
+{
+    return s->alloc.fn(s->alloc.ud, p, o, n);
+}
+
+static void grow_u32(lua_State *L, lsource *s, uint32_t **p, size_t *cap, size_t want)
+{
+    if (*cap >= want) return;
+    size_t ncap = *cap * 2 > want ? *cap * 2 : want;
+    uint32_t *q = resize(s, *p, *cap * sizeof **p, ncap * sizeof **p);
+    if (!q) li_error(L, "out of memory");
+    *p = q;
+    *cap = ncap;
+}
+
+static size_t block_size(int ncols)
+{
+    return (size_t)ncols * (sizeof(uint32_t *) + sizeof(void *) + sizeof(int16_t *) + sizeof(bool));
+}
+
+static void free_view(lsource *s)
+{
+    resize(s, s->sel, s->sel_cap * sizeof *s->sel, 0);
+    resize(s, s->tmp, s->tmp_cap * sizeof *s->tmp, 0);
+    s->sel = s->tmp = NULL;
+    s->sel_cap = s->tmp_cap = 0;
+    if (s->block) {
+        for (int i = 0; i < s->ncols; i++) {
+            resize(s, s->vidx[i], s->vidx_cap * sizeof(uint32_t), 0);
+            const size_t es = li_elem_size(s->schema->fields[i].kind);
+            resize(s, s->gather_vals[i], s->gather_cap * es, 0);
+            resize(s, s->gather_def[i], s->gather_cap * sizeof(int16_t), 0);
+        }
+        resize(s, s->block, block_size(s->ncols) + 1, 0);
+        s->block = NULL;
+    }
+}
+
+static void close_source(lsource *s)
+{
+    if (s->src) {
+        inlay_source_free(s->src);
+        s->src = NULL;
+    }
+    free_view(s);
+    s->batch = NULL;
+    s->n = s->n_src = 0;
+}
+
+/* ---- the userdata ------------------------------------------------------------------ */
+
+static lsource *check_source(lua_State *L, int idx)
+{
+    return luaL_checkudata(L, idx, LI_SOURCE);
+}
+
+static lsource *check_live(lua_State *L, int idx)
+{
+    lsource *s = check_source(L, idx);
+    if (!s->src) li_error(L, "the source is closed");
+    return s;
+}
+
+static int s_gc(lua_State *L)
+{
+    close_source(check_source(L, 1));
+    return 0;
+}
+
+static const char *opt_string(lua_State *L, int t, const char *key, const char *dflt)
+{
+    const char *v = dflt;
+    if (lua_getfield(L, t, key) != LUA_TNIL) {
+        if (!lua_isstring(L, -1)) li_error(L, "option '%s': expected a string", key);
+        v = lua_tostring(L, -1);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+static char opt_char(lua_State *L, int t, const char *key, char dflt)
+{
+    char v = dflt;
+    if (lua_getfield(L, t, key) != LUA_TNIL) {
+        size_t len;
+        const char *p = lua_isstring(L, -1) ? lua_tolstring(L, -1, &len) : NULL;
+        if (!p || len > 1) li_error(L, "option '%s': expected one character (or \"\" for none)", key);
+        v = len ? p[0] : 0;
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Fills o from the options table at t (already checked for unknown keys by
+ * inlay.lua). The strings o points to belong to that table; the array of
+ * null markers is a userdata left on the stack. */
+static void read_options(lua_State *L, int t, inlay_source_options *o)
+{
+    inlay_source_options_init(o);
+    o->alloc.fn = lua_getallocf(L, &o->alloc.ud);
+    const char *fmt = opt_string(L, t, "format", "auto");
+    if (!strcmp(fmt, "csv")) o->format = INLAY_FORMAT_CSV;
+    else if (!strcmp(fmt, "ndjson")) o->format = INLAY_FORMAT_NDJSON;
+    else if (strcmp(fmt, "auto")) li_error(L, "option 'format': expected \"csv\", \"ndjson\" or \"auto\"");
+    o->delimiter = opt_char(L, t, "delimiter", 0);
+    o->quote = opt_char(L, t, "quote", '"');
+    if (lua_getfield(L, t, "header") != LUA_TNIL) o->header = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "strict") != LUA_TNIL) o->strict = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "skip") != LUA_TNIL) {
+        lua_Integer k = lua_tointeger(L, -1);
+        if (k < 0) li_error(L, "option 'skip': expected a row count");
+        o->skip_rows = (size_t)k;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "batch_rows") != LUA_TNIL) {
+        lua_Integer k = lua_tointeger(L, -1);
+        if (k < 1 || k > (1 << 24)) li_error(L, "option 'batch_rows': expected 1..16777216");
+        o->batch_rows = (size_t)k;
+    }
+    lua_pop(L, 1);
+    const char *onerr = opt_string(L, t, "on_error", "fail");
+    if (!strcmp(onerr, "skip")) o->on_error = INLAY_ON_ERROR_SKIP;
+    else if (strcmp(onerr, "fail")) li_error(L, "option 'on_error': expected \"fail\" or \"skip\"");
+    o->reject_path = opt_string(L, t, "reject", NULL);   /* the string stays in the options table */
+    if (lua_getfield(L, t, "prefix") == LUA_TSTRING) {     /* set by inlay.lua: stdin's sample */
+        o->prefix = lua_tolstring(L, -1, &o->prefix_len);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "nulls") != LUA_TNIL) {
+        if (!lua_istable(L, -1)) li_error(L, "option 'nulls': expected an array of strings");
+        size_t n = lua_rawlen(L, -1);
+        const char **v = lua_newuserdatauv(L, (n ? n : 1) * sizeof *v, 0);
+        for (size_t i = 0; i < n; i++) {
+            lua_rawgeti(L, -2, (lua_Integer)i + 1);
+            if (!lua_isstring(L, -1)) li_error(L, "option 'nulls': expected an array of strings");
+            v[i] = lua_tostring(L, -1);
+            lua_pop(L, 1);   /* the array keeps the string */
+        }
+        o->null_values = v;
+        o->null_count = n;
+        lua_insert(L, -2);   /* keep the userdata below the array */
+    }
+    lua_pop(L, 1);
+}
+
+/* inlay._source_open(path, schema, opts) -> source */
+int li_source_open(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    const lschema *sch = li_check_schema(L, 2);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_settop(L, 3);
+    inlay_source_options o;
+    read_options(L, 3, &o);
+    lsource *s = lua_newuserdatauv(L, sizeof *s, 2);
+    memset(s, 0, sizeof *s);
+    luaL_setmetatable(L, LI_SOURCE);
+    lua_pushvalue(L, 2);
+    lua_setiuservalue(L, -2, 1);
+    s->schema = sch;
+    s->ncols = sch->nfields;
+    s->alloc = o.alloc;
+    inlay_source *src;
+    int st = inlay_source_open(&src, path, sch->s, &o);
+    if (st != INLAY_OK) {
+        lua_pushstring(L, inlay_source_errmsg(src));
+        inlay_source_free(src);
+        li_error(L, "%s", lua_tostring(L, -1));
+    }
+    s->src = src;
+    const size_t n = (size_t)s->ncols;
+    char *b = resize(s, NULL, 0, block_size(s->ncols) + 1);
+    if (!b) {
+        close_source(s);
+        li_error(L, "out of memory");
+    }
+    memset(b, 0, block_size(s->ncols) + 1);
+    s->block = b;
+    s->vidx = (uint32_t **)b;
+    s->gather_vals = (void **)(b + n * sizeof(uint32_t *));
+    s->gather_def = (int16_t **)(b + n * (sizeof(uint32_t *) + sizeof(void *)));
+    s->vidx_ok = (bool *)(b + n * (sizeof(uint32_t *) + sizeof(void *) + sizeof(int16_t *)));
+    return 1;
+}
+
+/* src:_next() -> rows in the new batch (0 at the end). The view starts as
+ * the whole batch with every column in C. */
+static int s_next(lua_State *L)
+{
+    lsource *s = check_live(L, 1);
+    size_t rows;
+    int st = inlay_source_next(s->src, &rows);
+    if (st != INLAY_OK) li_error(L, "%s", inlay_source_errmsg(s->src));
+    int nc;
+    s->batch = inlay_source_batch(s->src, &nc);
+    s->n_src = s->n = rows;
+    s->identity = true;
+    for (int i = 0; i < s->ncols; i++) s->vidx_ok[i] = false;
+    lua_createtable(L, 0, s->ncols);
+    for (int i = 0; i < s->ncols; i++) {
+        lua_pushinteger(L, i);
+        lua_setfield(L, -2, s->schema->fields[i].name);
+    }
+    lua_setiuservalue(L, 1, 2);
+    lua_pushinteger(L, (lua_Integer)rows);
+    return 1;
+}
+
+/* src:_cols() -> the view's name -> column table (inlay.lua renames and drops in it) */
+static int s_cols(lua_State *L)
+{
+    check_source(L, 1);
+    lua_getiuservalue(L, 1, 2);
+    return 1;
+}
+
+static int s_n(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_source(L, 1)->n);
+    return 1;
+}
+
+static int s_stats(lua_State *L)
+{
+    lsource *s = check_source(L, 1);
+    inlay_source_stats st;
+    inlay_source_get_stats(s->src, &st);
+    lua_createtable(L, 0, 6);
+    lua_pushinteger(L, (lua_Integer)st.records); lua_setfield(L, -2, "records");
+    lua_pushinteger(L, (lua_Integer)st.rows); lua_setfield(L, -2, "rows");
+    lua_pushinteger(L, (lua_Integer)st.skipped); lua_setfield(L, -2, "skipped");
+    lua_pushinteger(L, (lua_Integer)st.bytes_read); lua_setfield(L, -2, "bytes_read");
+    lua_pushinteger(L, (lua_Integer)st.bytes_consumed); lua_setfield(L, -2, "bytes_consumed");
+    lua_pushinteger(L, (lua_Integer)st.bytes_total); lua_setfield(L, -2, "bytes_total");
+    return 1;
+}
+
+static int s_close(lua_State *L)
+{
+    close_source(check_source(L, 1));
+    return 0;
+}
+
+static int s_schema(lua_State *L)
+{
+    check_source(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    return 1;
+}
+
+/* ---- cells ------------------------------------------------------------------------- */
+
+static size_t source_row(const lsource *s, size_t i)
+{
+    return s->identity ? i : s->sel[i];
+}
+
+/* Dense value index of source row r of column c, or SIZE_MAX for a null. */
+static size_t value_index(lua_State *L, lsource *s, int c, size_t r)
+{
+    const int16_t *def = s->batch[c].levels.def;
+    if (!def) return r;
+    if (!def[r]) return SIZE_MAX;
+    if (!s->vidx_ok[c]) {
+        if (s->vidx_cap < s->n_src) {
+            size_t ncap = s->n_src;
+            for (int k = 0; k < s->ncols; k++) {
+                uint32_t *q = resize(s, s->vidx[k], s->vidx_cap * sizeof *q, ncap * sizeof *q);
+                if (!q) li_error(L, "out of memory");
+                s->vidx[k] = q;
+            }
+            for (int k = 0; k < s->ncols; k++) s->vidx_ok[k] = false;
+            s->vidx_cap = ncap;
+        }
+        uint32_t k = 0;
+        for (size_t j = 0; j < s->n_src; j++) {
+            s->vidx[c][j] = k;
+            k += def[j] != 0;
+        }
+        s->vidx_ok[c] = true;
+    }
+    return s->vidx[c][r];
+}
+
+static double half_to_double(uint16_t h)
+{
+    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+/* An unscaled decimal as exact text with `scale` digits after the point. */
+static void push_decimal(lua_State *L, unsigned __int128 mag, bool neg, int scale)
+{
+    char digits[48], out[64];
+    int nd = 0;
+    do {
+        digits[nd++] = (char)('0' + (int)(mag % 10));
+        mag /= 10;
+    } while (mag);
+    while (nd <= scale) digits[nd++] = '0';
+    int o = 0;
+    if (neg) out[o++] = '-';
+    for (int i = nd - 1; i >= 0; i--) {
+        out[o++] = digits[i];
+        if (i == scale && scale > 0) out[o++] = '.';
+    }
+    lua_pushlstring(L, out, (size_t)o);
+}
+
+static void push_signed_decimal(lua_State *L, __int128 v, int scale)
+{
+    const bool neg = v < 0;
+    push_decimal(L, neg ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v, neg, scale);
+}
+
+/* Pushes value k (dense index) of source column c. */
+static void push_value(lua_State *L, const lsource *s, int c, size_t k)
+{
+    const lfield *f = &s->schema->fields[c];
+    const void *v = s->batch[c].values;
+    switch (f->kind) {
+    case K_BOOL: lua_pushboolean(L, ((const bool *)v)[k]); return;
+    case K_INT32: lua_pushinteger(L, ((const int32_t *)v)[k]); return;
+    case K_INT64: lua_pushinteger(L, ((const int64_t *)v)[k]); return;
+    case K_UINT64: {
+        const int64_t x = ((const int64_t *)v)[k];
+        if (x >= 0) lua_pushinteger(L, x);
+        else push_decimal(L, (uint64_t)x, false, 0);   /* past 2^63: exact text, as uint64 columns take it */
+        return;
+    }
+    case K_FLOAT: lua_pushnumber(L, ((const float *)v)[k]); return;
+    case K_DOUBLE: lua_pushnumber(L, ((const double *)v)[k]); return;
+    case K_DEC32: push_signed_decimal(L, ((const int32_t *)v)[k], f->scale); return;
+    case K_DEC64: push_signed_decimal(L, ((const int64_t *)v)[k], f->scale); return;
+    default: break;
+    }
+    const inlay_bytes *b = &((const inlay_bytes *)v)[k];
+    const uint8_t *p = b->data;
+    switch (f->kind) {
+    case K_FLOAT16: lua_pushnumber(L, half_to_double((uint16_t)(p[0] | p[1] << 8))); return;
+    case K_UUID: {
+        char t[37];
+        static const char hex[] = "0123456789abcdef";
+        int o = 0;
+        for (int i = 0; i < 16; i++) {
+            if (i == 4 || i == 6 || i == 8 || i == 10) t[o++] = '-';
+            t[o++] = hex[p[i] >> 4];
+            t[o++] = hex[p[i] & 15];
+        }
+        lua_pushlstring(L, t, 36);
+        return;
+    }
+    case K_DECBIG: {
+        __int128 x = (p[0] & 0x80) ? -1 : 0;   /* sign-extend the big-endian bytes */
+        for (size_t i = 0; i < b->len; i++) x = (__int128)((unsigned __int128)x << 8 | p[i]);
+        push_signed_decimal(L, x, f->scale);
+        return;
+    }
+    default:
+        lua_pushlstring(L, b->data, b->len);
+        return;
+    }
+}
+
+/* Pushes the view's row i of source column c (nil for a null). */
+static void push_cell(lua_State *L, lsource *s, int c, size_t i)
+{
+    const size_t k = value_index(L, s, c, source_row(s, i));
+    if (k == SIZE_MAX) lua_pushnil(L);
+    else push_value(L, s, c, k);
+}
+
+/* The column named at index `name` in the view: its source column index,
+ * or -1 with its Lua array pushed, or -2 (nothing pushed) when unknown. */
+static int lookup(lua_State *L, int cols, int name)
+{
+    lua_pushvalue(L, name);
+    int t = lua_rawget(L, cols);
+    if (t == LUA_TNUMBER) {
+        int c = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        return c;
+    }
+    if (t == LUA_TTABLE) return -1;
+    lua_pop(L, 1);
+    return -2;
+}
+
+/* src:_array(name) -> the column as a Lua array of the view's n rows */
+static int s_array(lua_State *L)
+{
+    lsource *s = check_live(L, 1);
+    luaL_checkstring(L, 2);
+    lua_getiuservalue(L, 1, 2);
+    int c = lookup(L, 3, 2);
+    if (c == -1) return 1;
+    if (c == -2) li_error(L, "no column '%s' in the batch", lua_tostring(L, 2));
+    lua_createtable(L, (int)s->n, 0);
+    for (size_t i = 0; i < s->n; i++) {
+        push_cell(L, s, c, i);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+/* ---- changing the view's rows ------------------------------------------------------- */
+
+/* The view now has n2 rows, row k being former row origin[k]: compose sel
+ * and carry every Lua array along. */
+static void reshape(lua_State *L, lsource *s, int cols, const uint32_t *origin, size_t n2)
+{
+    grow_u32(L, s, &s->sel, &s->sel_cap, n2 ? n2 : 1);
+    if (s->identity) {
+        memcpy(s->sel, origin, n2 * sizeof *origin);
+    } else {
+        /* origin[k] <= k never holds in general (rows may repeat): compose through tmp */
+        uint32_t *next = resize(s, NULL, 0, (n2 ? n2 : 1) * sizeof *next);
+        if (!next) li_error(L, "out of memory");
+        for (size_t k = 0; k < n2; k++) next[k] = s->sel[origin[k]];
+        memcpy(s->sel, next, n2 * sizeof *next);
+        resize(s, next, (n2 ? n2 : 1) * sizeof *next, 0);
+    }
+    s->identity = false;
+    lua_pushnil(L);
+    while (lua_next(L, cols)) {
+        if (lua_istable(L, -1)) {
+            const int a = lua_gettop(L);
+            lua_createtable(L, (int)n2, 0);
+            for (size_t k = 0; k < n2; k++) {
+                lua_rawgeti(L, a, (lua_Integer)origin[k] + 1);
+                lua_rawseti(L, -2, (lua_Integer)k + 1);
+            }
+            lua_pushvalue(L, -3);   /* key */
+            lua_insert(L, -2);
+            lua_rawset(L, cols);    /* replacing the value of an existing key is allowed during lua_next */
+        }
+        lua_pop(L, 1);
+    }
+    s->n = n2;
+}
+
+/* src:_keep(mask) — keeps the rows whose mask entry is truthy */
+static int s_keep(lua_State *L)
+{
+    lsource *s = check_live(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_getiuservalue(L, 1, 2);
+    grow_u32(L, s, &s->tmp, &s->tmp_cap, s->n ? s->n : 1);
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        lua_rawgeti(L, 2, (lua_Integer)i + 1);
+        if (lua_toboolean(L, -1)) s->tmp[k++] = (uint32_t)i;
+        lua_pop(L, 1);
+    }
+    if (k != s->n) reshape(L, s, 3, s->tmp, k);
+    lua_pushinteger(L, (lua_Integer)s->n);
+    return 1;
+}
+
+/* ---- the row loop ---------------------------------------------------------------------- */
+
+/* Metamethods of the proxy row used to discover a function's columns:
+ * upvalues 1 = the reads list, 2 = the writes list, 3 = the source,
+ * 4 = the known-names set; the proxy's values live in its own raw table. */
+static void add_name(lua_State *L, int list, int known, int key)
+{
+    lua_pushvalue(L, key);
+    lua_pushvalue(L, list);
+    lua_rawget(L, known);   /* known[list] is the set of the list's names */
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, list);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, known);
+    }
+    lua_insert(L, -2);
+    if (lua_rawget(L, -2) == LUA_TNIL) {
+        lua_pushvalue(L, key);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -4);
+        lua_pushvalue(L, key);
+        lua_rawseti(L, list, (lua_Integer)lua_rawlen(L, list) + 1);
+    }
+    lua_pop(L, 2);
+}
+
+static void note(lua_State *L, int list, int key)
+{
+    add_name(L, list, lua_upvalueindex(4), key);
+}
+
+static int proxy_index(lua_State *L)   /* (t, k) */
+{
+    if (lua_type(L, 2) != LUA_TSTRING) return 0;
+    lsource *s = lua_touserdata(L, lua_upvalueindex(3));
+    lua_getiuservalue(L, lua_upvalueindex(3), 2);
+    const int cols = lua_gettop(L);
+    int c = lookup(L, cols, 2);
+    if (c == -2) return 0;   /* not a column: nil, and not a read */
+    note(L, lua_upvalueindex(1), 2);
+    /* not stored in the proxy: a later write of the key must reach __newindex */
+    if (c == -1) lua_rawgeti(L, -1, 1);
+    else push_cell(L, s, c, 0);
+    return 1;
+}
+
+static int proxy_newindex(lua_State *L)   /* (t, k, v) */
+{
+    if (lua_type(L, 2) == LUA_TSTRING) note(L, lua_upvalueindex(2), 2);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+typedef struct loop {
+    int fn, row, cols;
+    int nreads, nwrites;
+    int reads, writes;          /* lists of names */
+    int rbase, wbase;           /* stack slots: per read: name, source (int) or array; per write: name, out array */
+    int *rcol;                  /* per read: source column or -1 (array at rbase + 2i + 1) */
+    bool *wread;                /* per write: also a read (its input is set each row) */
+    bool filter;
+    size_t emitted;
+} loop;
+
+/* Appends the written columns of result table `r` as output row `emitted`. */
+static void emit(lua_State *L, lsource *s, loop *lp, int r, uint32_t origin)
+{
+    for (int w = 0; w < lp->nwrites; w++) {
+        lua_pushvalue(L, lp->wbase + 2 * w);
+        lua_rawget(L, r);
+        lua_rawseti(L, lp->wbase + 2 * w + 1, (lua_Integer)lp->emitted + 1);
+    }
+    grow_u32(L, s, &s->tmp, &s->tmp_cap, lp->emitted + 1);
+    s->tmp[lp->emitted++] = origin;
+}
+
+/* What the function returned for row i (at the top of the stack). */
+static void take_result(lua_State *L, lsource *s, loop *lp, size_t i)
+{
+    const int r = lua_gettop(L);
+    if (lp->filter) {
+        if (lua_toboolean(L, r)) {
+            grow_u32(L, s, &s->tmp, &s->tmp_cap, lp->emitted + 1);
+            s->tmp[lp->emitted++] = (uint32_t)i;
+        }
+    } else if (lua_istable(L, r)) {
+        if (!lua_rawequal(L, r, lp->row) && lua_rawgeti(L, r, 1) == LUA_TTABLE) {   /* several rows */
+            lua_pop(L, 1);
+            const lua_Integer m = (lua_Integer)lua_rawlen(L, r);
+            for (lua_Integer j = 1; j <= m; j++) {
+                if (lua_rawgeti(L, r, j) != LUA_TTABLE)
+                    li_error(L, "map: the function returned a list whose item %I is not a row table", (LUAI_UACINT)j);
+                emit(L, s, lp, lua_gettop(L), (uint32_t)i);
+                lua_pop(L, 1);
+            }
+        } else {
+            if (!lua_rawequal(L, r, lp->row)) lua_pop(L, 1);
+            emit(L, s, lp, r, (uint32_t)i);
+        }
+    } else if (!lua_isnil(L, r) && !(lua_isboolean(L, r) && !lua_toboolean(L, r))) {
+        li_error(L, "map: the function must return a row, a list of rows, or nil; got %s", luaL_typename(L, r));
+    }
+    lua_settop(L, r - 1);
+}
+
+/* Resolves the reads and writes lists into stack slots. */
+static void resolve(lua_State *L, lsource *s, loop *lp)
+{
+    lp->nreads = (int)lua_rawlen(L, lp->reads);
+    lp->nwrites = lp->filter ? 0 : (int)lua_rawlen(L, lp->writes);
+    luaL_checkstack(L, 2 * (lp->nreads + lp->nwrites) + 20, "map");
+    lp->rcol = lua_newuserdatauv(L, (size_t)(lp->nreads + 1) * sizeof(int) + (size_t)lp->nwrites + 1, 0);
+    lp->wread = (bool *)(lp->rcol + lp->nreads + 1);
+    lp->rbase = lua_gettop(L) + 1;
+    for (int k = 0; k < lp->nreads; k++) {
+        lua_rawgeti(L, lp->reads, k + 1);
+        const int name = lua_gettop(L);
+        int c = lookup(L, lp->cols, name);
+        if (c == -2) li_error(L, "%s: no column '%s' to read", lp->filter ? "filter" : "map", lua_tostring(L, name));
+        if (c >= 0) lua_pushnil(L);
+        lp->rcol[k] = c;
+    }
+    lp->wbase = lua_gettop(L) + 1;
+    for (int k = 0; k < lp->nwrites; k++) {
+        lua_rawgeti(L, lp->writes, k + 1);
+        if (lua_type(L, -1) != LUA_TSTRING) li_error(L, "map: column names must be strings");
+        lp->wread[k] = false;
+        for (int r = 0; r < lp->nreads; r++)
+            if (lua_rawequal(L, lp->rbase + 2 * r, -1)) lp->wread[k] = true;
+        lua_createtable(L, (int)s->n, 0);
+    }
+}
+
+/* src:_map(fn, reads, writes, row, filter, discover) — runs fn over the
+ * view's rows. reads/writes are name lists (filled in on the first call
+ * when discover is true); row is the reused row table. */
+static int s_map(lua_State *L)
+{
+    lsource *s = check_live(L, 1);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    luaL_checktype(L, 5, LUA_TTABLE);
+    loop lp = { .fn = 2, .reads = 3, .writes = 4, .row = 5, .filter = lua_toboolean(L, 6) };
+    const bool discover = lua_toboolean(L, 7);
+    lua_settop(L, 7);
+    lua_getiuservalue(L, 1, 2);
+    lp.cols = lua_gettop(L);
+    size_t start = 0;
+    if (discover && s->n > 0) {
+        /* row 0 through a proxy that notes what the function touches */
+        lua_newtable(L);   /* known names */
+        const int known = lua_gettop(L);
+        lua_newtable(L);   /* proxy */
+        const int proxy = lua_gettop(L);
+        lua_createtable(L, 0, 2);
+        for (int k = 0; k < 2; k++) {
+            lua_pushvalue(L, lp.reads);
+            lua_pushvalue(L, lp.writes);
+            lua_pushvalue(L, 1);
+            lua_pushvalue(L, known);
+            lua_pushcclosure(L, k ? proxy_newindex : proxy_index, 4);
+            lua_setfield(L, -2, k ? "__newindex" : "__index");
+        }
+        lua_setmetatable(L, proxy);
+        lua_pushvalue(L, lp.fn);
+        lua_pushvalue(L, proxy);
+        lua_call(L, 1, 1);
+        lua_pushnil(L);
+        lua_setmetatable(L, proxy);
+        const int result = lua_gettop(L);
+        /* as in later rows, the proxy holds what was read unless it was written */
+        lua_pushvalue(L, lp.writes);
+        if (lua_rawget(L, known) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_newtable(L);
+        }
+        const int written = lua_gettop(L);
+        const lua_Integer nr = (lua_Integer)lua_rawlen(L, lp.reads);
+        for (lua_Integer k = 1; k <= nr; k++) {
+            lua_rawgeti(L, lp.reads, k);
+            const int name = lua_gettop(L);
+            lua_pushvalue(L, name);
+            if (lua_rawget(L, written) == LUA_TNIL) {
+                const int c = lookup(L, lp.cols, name);
+                if (c == -1) lua_rawgeti(L, -1, 1);
+                else push_cell(L, s, c, 0);
+                lua_pushvalue(L, name);
+                lua_insert(L, -2);
+                lua_rawset(L, proxy);
+            }
+            lua_settop(L, written);
+        }
+        lua_settop(L, result);
+        /* a fresh row (or list of rows) returned: its keys are written columns too */
+        if (!lp.filter && lua_istable(L, result) && !lua_rawequal(L, result, proxy)) {
+            const bool list = lua_rawgeti(L, result, 1) == LUA_TTABLE;
+            lua_pop(L, 1);
+            const lua_Integer m = list ? (lua_Integer)lua_rawlen(L, result) : 1;
+            for (lua_Integer j = 1; j <= m; j++) {
+                if (list && lua_rawgeti(L, result, j) != LUA_TTABLE) break;
+                const int t = list ? lua_gettop(L) : result;
+                lua_pushnil(L);
+                while (lua_next(L, t)) {
+                    lua_pop(L, 1);
+                    if (lua_type(L, -1) == LUA_TSTRING) add_name(L, lp.writes, known, lua_gettop(L));
+                }
+                lua_settop(L, result);
+            }
+        }
+        /* the columns are known now: row 0's result goes out as any other */
+        lp.row = proxy;
+        resolve(L, s, &lp);
+        lua_pushvalue(L, result);
+        take_result(L, s, &lp, 0);
+        lp.row = 5;
+        start = 1;
+    } else {
+        resolve(L, s, &lp);
+    }
+    const int row = lp.row;
+    for (size_t i = start; i < s->n; i++) {
+        for (int k = 0; k < lp.nreads; k++) {
+            lua_pushvalue(L, lp.rbase + 2 * k);
+            if (lp.rcol[k] >= 0) push_cell(L, s, lp.rcol[k], i);
+            else lua_rawgeti(L, lp.rbase + 2 * k + 1, (lua_Integer)i + 1);
+            lua_rawset(L, row);
+        }
+        for (int w = 0; w < lp.nwrites; w++) {   /* a written column starts each row as its input, or nil */
+            if (lp.wread[w]) continue;
+            lua_pushvalue(L, lp.wbase + 2 * w);
+            lua_pushnil(L);
+            lua_rawset(L, row);
+        }
+        lua_pushvalue(L, lp.fn);
+        lua_pushvalue(L, row);
+        lua_call(L, 1, 1);
+        take_result(L, s, &lp, i);
+    }
+    /* the new view */
+    const size_t n2 = lp.emitted;
+    bool same = n2 == s->n;
+    for (size_t k = 0; same && k < n2; k++) same = s->tmp[k] == k;
+    if (!same) reshape(L, s, lp.cols, s->tmp, n2);
+    for (int w = 0; w < lp.nwrites; w++) {
+        lua_pushvalue(L, lp.wbase + 2 * w);
+        lua_pushvalue(L, lp.wbase + 2 * w + 1);
+        lua_rawset(L, lp.cols);
+    }
+    lua_pushinteger(L, (lua_Integer)s->n);
+    return 1;
+}
+
+/* ---- to a writer ------------------------------------------------------------------------------ */
+
+/* Whether source column c can go to writer column f as it is. */
+static bool same_type(const lfield *a, const lfield *b)
+{
+    return a->kind == b->kind && a->width == b->width && a->precision == b->precision && a->scale == b->scale &&
+           a->time_unit1 == b->time_unit1 && a->lo == b->lo && a->hi == b->hi && a->utf8 == b->utf8 &&
+           strcmp(a->type_name, b->type_name) == 0;
+}
+
+/* Source column c's values for the view, dense with levels. */
+static inlay_column_batch gather(lua_State *L, lsource *s, int c)
+{
+    const inlay_column_batch *b = &s->batch[c];
+    inlay_column_batch out = *b;
+    out.count = s->n;
+    if (s->identity) return out;
+    const size_t es = li_elem_size(s->schema->fields[c].kind);
+    if (s->gather_cap < s->n) {
+        size_t ncap = s->n;
+        for (int k = 0; k < s->ncols; k++) {
+            const size_t ek = li_elem_size(s->schema->fields[k].kind);
+            void *v = resize(s, s->gather_vals[k], s->gather_cap * ek, ncap * ek);
+            if (!v) li_error(L, "out of memory");
+            s->gather_vals[k] = v;
+            int16_t *d = resize(s, s->gather_def[k], s->gather_cap * sizeof *d, ncap * sizeof *d);
+            if (!d) li_error(L, "out of memory");
+            s->gather_def[k] = d;
+        }
+        s->gather_cap = ncap;
+    }
+    uint8_t *dst = s->gather_vals[c];
+    const uint8_t *src = b->values;
+    int16_t *def = s->gather_def[c];
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const size_t vi = value_index(L, s, c, s->sel[i]);
+        if (b->levels.def) def[i] = vi != SIZE_MAX;
+        if (vi == SIZE_MAX) continue;
+        memcpy(dst + k * es, src + vi * es, es);
+        k++;
+    }
+    out.values = dst;
+    out.levels.def = b->levels.def ? def : NULL;
+    return out;
+}
+
+/* src:_write(w) — appends the view to the writer, matching columns by name */
+static int s_write(lua_State *L)
+{
+    lsource *s = check_live(L, 1);
+    const lschema *ws = li_writer_schema(L, 2);
+    lua_settop(L, 2);
+    lua_getiuservalue(L, 1, 2);
+    const int cols = 3;
+    lua_newtable(L);   /* arrays for the writer */
+    const int arrays = 4;
+    inlay_column_batch *ext = lua_newuserdatauv(L, (size_t)(ws->nfields + 1) * sizeof *ext, 0);
+    memset(ext, 0, (size_t)(ws->nfields + 1) * sizeof *ext);
+    for (int i = 0; i < ws->nfields; i++) {
+        const lfield *f = &ws->fields[i];
+        lua_pushlstring(L, f->name, f->name_len);
+        const int name = lua_gettop(L);
+        int c = lookup(L, cols, name);
+        if (c == -1) {
+            lua_pushvalue(L, name);
+            lua_insert(L, -2);
+            lua_rawset(L, arrays);
+        } else if (c >= 0) {
+            if (same_type(&s->schema->fields[c], f)) {
+                ext[i] = gather(L, s, c);
+            } else {   /* another type: through Lua values, converted as write_columns would */
+                lua_pushvalue(L, name);
+                lua_createtable(L, (int)s->n, 0);
+                for (size_t r = 0; r < s->n; r++) {
+                    push_cell(L, s, c, r);
+                    lua_rawseti(L, -2, (lua_Integer)r + 1);
+                }
+                lua_rawset(L, arrays);
+            }
+        }
+        lua_settop(L, 5);
+    }
+    li_writer_append_batch(L, 2, arrays, s->n, ext, s->rows_out);
+    s->rows_out += s->n;
+    return 0;
+}
+
+/* ---- inference ------------------------------------------------------------------------------ */
+
+/* inlay._infer(path, opts, rows) -> { { name, type, optional = bool, unit =, utc = }, ... } where
+ * type is a type name ("int8", "double", "timestamp", "time", ...) */
+int li_source_infer(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer rows = luaL_optinteger(L, 3, 10000);
+    lua_settop(L, 3);
+    inlay_source_options o;
+    read_options(L, 2, &o);
+    inlay_schema *sc;
+    char err[512];
+    int st;
+    int nres = 1;
+    if (strcmp(path, "-") == 0) {
+        /* A pipe cannot be read twice: infer from a sample of it, which the
+         * source then reads first (returned as a second result). */
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        lua_Integer want = 8 << 20;
+        char *dst = luaL_prepbuffsize(&b, (size_t)want);
+        size_t have = 0;
+        ptrdiff_t n;
+        while (have < (size_t)want) {
+            n = read(0, dst + have, (size_t)want - have);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) li_error(L, "<stdin>: read error: %s", strerror(errno));
+            if (n == 0) break;
+            have += (size_t)n;
+        }
+        luaL_addsize(&b, have);
+        luaL_pushresult(&b);
+        const int sample = lua_gettop(L);
+        size_t len;
+        const char *data = lua_tolstring(L, sample, &len);
+        const char *name = o.format == INLAY_FORMAT_NDJSON ? "<stdin>.ndjson" : "<stdin>";
+        st = inlay_source_infer_buffer(&sc, data, len, name, &o, rows > 0 ? (size_t)rows : 0, err, sizeof err);
+        nres = 2;
+    } else {
+        st = inlay_source_infer(&sc, path, &o, rows > 0 ? (size_t)rows : 0, err, sizeof err);
+    }
+    if (st != INLAY_OK) li_error(L, "%s", err);
+    const int n = inlay_schema_num_columns(sc);
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        const char *name;
+        inlay_type t;
+        inlay_repetition rep;
+        inlay_schema_column(sc, i, &name, &t, &rep);
+        lua_createtable(L, 2, 3);
+        lua_pushstring(L, name);
+        lua_rawseti(L, -2, 1);
+        const char *tn;
+        char tmp[16];
+        switch (t.logical) {
+        case INLAY_LOGICAL_INT:
+            snprintf(tmp, sizeof tmp, "%sint%d", t.is_signed ? "" : "u", (int)t.bit_width);
+            tn = tmp;
+            break;
+        case INLAY_LOGICAL_DATE: tn = "date"; break;
+        case INLAY_LOGICAL_TIMESTAMP: tn = "timestamp"; break;
+        case INLAY_LOGICAL_TIME: tn = "time"; break;
+        case INLAY_LOGICAL_JSON: tn = "json"; break;
+        case INLAY_LOGICAL_STRING: tn = "string"; break;
+        default: tn = t.physical == INLAY_BOOLEAN ? "boolean" : t.physical == INLAY_DOUBLE ? "double" : "string"; break;
+        }
+        lua_pushstring(L, tn);
+        lua_rawseti(L, -2, 2);
+        if (t.logical == INLAY_LOGICAL_TIMESTAMP || t.logical == INLAY_LOGICAL_TIME) {
+            lua_pushstring(L, t.unit == INLAY_NANOS ? "ns" : t.unit == INLAY_MILLIS ? "ms" : "us");
+            lua_setfield(L, -2, "unit");
+            lua_pushboolean(L, t.utc);
+            lua_setfield(L, -2, "utc");
+        }
+        lua_pushboolean(L, rep == INLAY_OPTIONAL);
+        lua_setfield(L, -2, "optional");
+        lua_rawseti(L, -2, i + 1);
+    }
+    inlay_schema_free(sc);
+    if (nres == 2) lua_rotate(L, -2, 1);   /* fields, sample */
+    return nres;
+}
+
+int li_open_source(lua_State *L)
+{
+    static const luaL_Reg methods[] = {
+        { "_next", s_next },   { "_cols", s_cols },   { "_n", s_n },         { "_stats", s_stats },
+        { "_close", s_close }, { "_schema", s_schema }, { "_array", s_array }, { "_keep", s_keep },
+        { "_map", s_map },     { "_write", s_write },  { NULL, NULL },
+    };
+    luaL_newmetatable(L, LI_SOURCE);
+    luaL_newlib(L, methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, s_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, s_gc);
+    lua_setfield(L, -2, "__close");
+    lua_pop(L, 1);
+    return 0;
+}

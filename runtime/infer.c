@@ -1,0 +1,515 @@
+/*
+ * infer.c — a schema for a CSV or NDJSON input, from a sample of its
+ * records (inlay_source_infer in inlay.h).
+ *
+ * Each column keeps the widest kind its sampled values need, on the lattice
+ *   INT -> DOUBLE,   DATE -> TIMESTAMP,   anything else mixed -> STRING
+ * (JSON for NDJSON objects and arrays, and STRING if they mix with other
+ * values), with the range of its integers (for the narrowest integer type),
+ * whether every timestamp carried a zone (utc) and the most fraction digits
+ * seen (microseconds, or nanoseconds past six digits). A column is optional
+ * when a null or a missing value was seen. Integers written with a leading
+ * zero ("007") are kept as text: they are codes, not numbers.
+ *
+ * CSV goes through the tokenizer; NDJSON lines are validated by the NDJSON
+ * tokenizer (asked for no keys) and then walked here, one level deep, for
+ * their keys and value spans.
+ */
+#include "source.h"
+#include "schema.h"
+#include "textval.h"
+#include "input.h"
+#include "csv.h"
+#include "ndjson.h"
+
+#include <stdio.h>
+
+enum { IK_NONE = -1, IK_JSON = 100 };
+
+typedef struct icol {
+    char *name;
+    size_t name_len;
+    int kind;              /* a textval_kind, IK_JSON, or IK_NONE before any value */
+    bool nulls;
+    bool big;              /* an integer above INT64_MAX */
+    bool negative;
+    bool all_offsets;
+    uint32_t frac;
+    int64_t min, max;
+    uint64_t seen;         /* records that had this column, present or null */
+} icol;
+
+typedef struct infer {
+    inlay_allocator alloc;
+    icol *cols;
+    size_t n, cap;
+    uint64_t records;
+    char *err;
+    size_t errcap;
+} infer;
+
+static int add_col(infer *f, const char *name, size_t len)
+{
+    if (f->n == f->cap) {
+        size_t ncap = f->cap ? f->cap * 2 : 16;
+        icol *c = mem_realloc(&f->alloc, f->cols, f->cap * sizeof *c, ncap * sizeof *c);
+        if (!c) return -1;
+        f->cols = c;
+        f->cap = ncap;
+    }
+    icol *c = &f->cols[f->n];
+    memset(c, 0, sizeof *c);
+    c->name = mem_alloc(&f->alloc, len + 1);
+    if (!c->name) return -1;
+    memcpy(c->name, name, len);
+    c->name[len] = 0;
+    c->name_len = len;
+    c->kind = IK_NONE;
+    c->all_offsets = true;
+    f->n++;
+    return 0;
+}
+
+static int find_col(const infer *f, const char *name, size_t len)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (f->cols[i].name_len == len && memcmp(f->cols[i].name, name, len) == 0) return (int)i;
+    return -1;
+}
+
+static int merge_kind(int a, int b)
+{
+    if (a == IK_NONE || a == b) return b;
+    if ((a == TEXTVAL_KIND_INT && b == TEXTVAL_KIND_DOUBLE) || (a == TEXTVAL_KIND_DOUBLE && b == TEXTVAL_KIND_INT))
+        return TEXTVAL_KIND_DOUBLE;
+    if ((a == TEXTVAL_KIND_DATE && b == TEXTVAL_KIND_TIMESTAMP) ||
+        (a == TEXTVAL_KIND_TIMESTAMP && b == TEXTVAL_KIND_DATE))
+        return TEXTVAL_KIND_TIMESTAMP;
+    return TEXTVAL_KIND_STRING;
+}
+
+/* One value of column c, of kind `kind` (IK_JSON or a textval kind) with
+ * its classification. */
+static void see(icol *c, int kind, const textval_class *info)
+{
+    if (kind == TEXTVAL_KIND_INT) {
+        if (info->leading_zero) {
+            kind = TEXTVAL_KIND_STRING;
+        } else if (info->big) {
+            c->big = true;
+        } else {
+            const bool first = c->kind != TEXTVAL_KIND_INT && c->kind != TEXTVAL_KIND_DOUBLE;
+            if (first || info->value < c->min) c->min = info->value;
+            if (first || info->value > c->max) c->max = info->value;
+            if (info->value < 0) c->negative = true;
+        }
+    }
+    if (kind == TEXTVAL_KIND_TIMESTAMP || kind == TEXTVAL_KIND_TIME || kind == TEXTVAL_KIND_DATE) {
+        if (kind == TEXTVAL_KIND_TIMESTAMP && !info->had_offset) c->all_offsets = false;
+        if (kind == TEXTVAL_KIND_DATE) c->all_offsets = false;
+        if (info->frac_digits > c->frac) c->frac = info->frac_digits;
+    }
+    if (kind == IK_JSON && c->kind != IK_NONE && c->kind != IK_JSON) kind = TEXTVAL_KIND_STRING;
+    else if (c->kind == IK_JSON && kind != IK_JSON) kind = TEXTVAL_KIND_STRING;
+    c->kind = merge_kind(c->kind, kind);
+}
+
+static void see_text(icol *c, const char *p, size_t len)
+{
+    textval_class info;
+    memset(&info, 0, sizeof info);
+    see(c, (int)textval_classify(p, len, &info), &info);
+}
+
+/* ---- CSV ---------------------------------------------------------------------- */
+
+static bool is_null_text(const inlay_source_options *o, const csv_field *fl)
+{
+    static const char *const dflt[] = { "" };
+    const char *const *v = o->null_values ? o->null_values : dflt;
+    const size_t n = o->null_values ? o->null_count : 1;
+    if (fl->quoted) {
+        const char q2[3] = { o->quote, o->quote, 0 };
+        if (fl->len) return false;
+        for (size_t i = 0; i < n; i++)
+            if (v[i] && o->quote && !strcmp(v[i], q2)) return true;
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (v[i] && strlen(v[i]) == fl->len && memcmp(v[i], fl->data, fl->len) == 0) return true;
+    return false;
+}
+
+static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, bool tsv, size_t rows)
+{
+    csv_options co;
+    csv_options_init(&co);
+    co.delimiter = o->delimiter ? o->delimiter : tsv ? '\t' : ',';
+    co.quote = o->quote;
+    co.skip_rows = o->skip_rows;
+    csv_reader *r;
+    int st = csv_open(&r, in, &co, &f->alloc);
+    if (st) return st;
+    const csv_field *fl;
+    size_t nf;
+    bool first = true;
+    while (f->records < rows) {
+        int k = csv_next(r, &fl, &nf);
+        if (k == 0) break;
+        if (k < 0) {
+            st = csv_error_status(r);
+            snprintf(f->err, f->errcap, "%s:%llu: %s", input_name(in), (unsigned long long)csv_error_line(r),
+                     csv_errmsg(r));
+            csv_close(r);
+            return st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st;
+        }
+        if (first && o->header) {
+            first = false;
+            for (size_t i = 0; i < nf; i++) {
+                char tmp[32];
+                const char *nm = fl[i].data;
+                size_t len = fl[i].len;
+                if (!len || find_col(f, nm, len) >= 0) {   /* unnamed or repeated: make one up */
+                    len = (size_t)snprintf(tmp, sizeof tmp, "column%zu", i + 1);
+                    nm = tmp;
+                }
+                if (add_col(f, nm, len)) { csv_close(r); return INLAY_ERR_NOMEM; }
+            }
+            continue;
+        }
+        first = false;
+        while (f->n < nf) {   /* without a header, or records wider than it */
+            char tmp[32];
+            size_t len = (size_t)snprintf(tmp, sizeof tmp, "column%zu", f->n + 1);
+            if (add_col(f, tmp, len)) { csv_close(r); return INLAY_ERR_NOMEM; }
+            if (f->records) f->cols[f->n - 1].nulls = true;   /* absent from earlier records */
+        }
+        for (size_t i = 0; i < f->n; i++) {
+            icol *c = &f->cols[i];
+            if (i >= nf || is_null_text(o, &fl[i])) c->nulls = true;
+            else see_text(c, fl[i].data, fl[i].len);
+        }
+        f->records++;
+    }
+    csv_close(r);
+    return 0;
+}
+
+/* ---- NDJSON --------------------------------------------------------------------- */
+
+static size_t skip_ws(const char *p, size_t i, size_t n)
+{
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+    return i;
+}
+
+/* i at an opening quote: the index after the closing one. */
+static size_t skip_string(const char *p, size_t i, size_t n)
+{
+    for (i++; i < n; i++) {
+        if (p[i] == '\\') i++;
+        else if (p[i] == '"') return i + 1;
+    }
+    return n;
+}
+
+/* The end of the value starting at i (the line is valid JSON). */
+static size_t skip_value(const char *p, size_t i, size_t n)
+{
+    if (p[i] == '"') return skip_string(p, i, n);
+    if (p[i] == '{' || p[i] == '[') {
+        int depth = 0;
+        for (; i < n; i++) {
+            if (p[i] == '"') { i = skip_string(p, i, n) - 1; continue; }
+            if (p[i] == '{' || p[i] == '[') depth++;
+            else if (p[i] == '}' || p[i] == ']') {
+                if (--depth == 0) return i + 1;
+            }
+        }
+        return n;
+    }
+    while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+        i++;
+    return i;
+}
+
+static size_t put_utf8(char *o, uint32_t cp)
+{
+    if (cp < 0x80) { o[0] = (char)cp; return 1; }
+    if (cp < 0x800) { o[0] = (char)(0xC0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | cp >> 12); o[1] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | cp >> 18); o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+static uint32_t hex4(const char *p)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        const char ch = p[i];
+        v = v << 4 | (uint32_t)(ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* A (validated) JSON string's contents between p[0..len), unescaped into
+ * out (at least len bytes); returns the length. */
+static size_t unescape(const char *p, size_t len, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] != '\\') { out[o++] = p[i]; continue; }
+        const char e = p[++i];
+        switch (e) {
+        case 'n': out[o++] = '\n'; break;
+        case 't': out[o++] = '\t'; break;
+        case 'r': out[o++] = '\r'; break;
+        case 'b': out[o++] = '\b'; break;
+        case 'f': out[o++] = '\f'; break;
+        case 'u': {
+            uint32_t cp = hex4(p + i + 1);
+            i += 4;
+            if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < len + 1 && p[i + 1] == '\\' && p[i + 2] == 'u') {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(p + i + 3) - 0xDC00);
+                i += 6;
+            }
+            o += put_utf8(out + o, cp);
+            break;
+        }
+        default: out[o++] = e; break;   /* " \ / */
+        }
+    }
+    return o;
+}
+
+static int see_json_line(infer *f, const char *p, size_t n, buf *scratch)
+{
+    size_t i = skip_ws(p, 0, n);
+    if (i >= n || p[i] != '{') return 0;
+    /* records before this one lacked the keys first seen here */
+    const size_t before = f->n;
+    unsigned char *present;
+    i = skip_ws(p, i + 1, n);
+    /* mark which columns this line gives, to set `nulls` on the others */
+    if (buf_reserve(scratch, &f->alloc, n + f->n + 64)) return INLAY_ERR_NOMEM;
+    present = scratch->data + n;   /* after the unescape area */
+    memset(present, 0, f->n);
+    while (i < n && p[i] == '"') {
+        const size_t kend = skip_string(p, i, n);
+        char *key = (char *)scratch->data;
+        const size_t klen = unescape(p + i + 1, kend - i - 2, key);
+        i = skip_ws(p, kend, n);
+        i = skip_ws(p, i + 1, n);   /* ':' */
+        const size_t vstart = i, vend = skip_value(p, i, n);
+        int ci = find_col(f, key, klen);
+        if (ci < 0) {
+            if (add_col(f, key, klen)) return INLAY_ERR_NOMEM;
+            ci = (int)f->n - 1;
+            if (f->records) f->cols[ci].nulls = true;
+            if (buf_reserve(scratch, &f->alloc, n + f->n + 64)) return INLAY_ERR_NOMEM;
+            present = scratch->data + n;
+        }
+        icol *c = &f->cols[ci];
+        if ((size_t)ci < before) present[ci] = 1;
+        const char ch = p[vstart];
+        textval_class info;
+        memset(&info, 0, sizeof info);
+        if (ch == 'n') {
+            c->nulls = true;
+        } else if (ch == 't' || ch == 'f') {
+            info.truth = ch == 't';
+            see(c, TEXTVAL_KIND_BOOL, &info);
+        } else if (ch == '{' || ch == '[') {
+            see(c, IK_JSON, &info);
+        } else if (ch == '"') {
+            const char *s = p + vstart + 1;
+            const size_t len = vend - vstart - 2;
+            int k = memchr(s, '\\', len) ? TEXTVAL_KIND_STRING : (int)textval_classify(s, len, &info);
+            /* quoted numbers and flags stay text; quoted dates and times are dates and times */
+            if (k == TEXTVAL_KIND_INT || k == TEXTVAL_KIND_DOUBLE || k == TEXTVAL_KIND_BOOL) k = TEXTVAL_KIND_STRING;
+            see(c, k, &info);
+        } else {
+            see_text(c, p + vstart, vend - vstart);
+        }
+        i = skip_ws(p, vend, n);
+        if (i < n && p[i] == ',') i = skip_ws(p, i + 1, n);
+    }
+    for (size_t k = 0; k < before; k++)
+        if (!present[k]) f->cols[k].nulls = true;
+    return 0;
+}
+
+static ptrdiff_t read_input(void *ctx, void *dst, size_t cap)
+{
+    return input_read(ctx, dst, cap);
+}
+
+static int infer_json(infer *f, input_reader *in, size_t rows)
+{
+    char err[256];
+    ndjson_reader *r;
+    ndjson_options jo = { .strict = false };
+    int st = ndjson_open(&r, read_input, in, NULL, 0, &jo, &f->alloc, err, sizeof err);
+    if (st) {
+        snprintf(f->err, f->errcap, "%s", err);
+        return st;
+    }
+    buf scratch = { 0 };
+    while (f->records < rows) {
+        int k = ndjson_next(r, NULL);
+        if (k == 0) break;
+        if (k < 0) {
+            snprintf(f->err, f->errcap, "%s:%llu: %s", input_name(in), (unsigned long long)ndjson_error_line(r),
+                     ndjson_errmsg(r));
+            st = k == -1 ? INLAY_ERR_VALUE : k;
+            break;
+        }
+        size_t len;
+        const char *line = ndjson_raw_line(r, &len);
+        if ((st = see_json_line(f, line, len, &scratch))) break;
+        f->records++;
+    }
+    buf_free(&scratch, &f->alloc);
+    ndjson_close(r);
+    return st;
+}
+
+/* ---- the schema ---------------------------------------------------------------------- */
+
+static inlay_type type_of(const icol *c)
+{
+    switch (c->kind) {
+    case TEXTVAL_KIND_INT:
+        if (c->big) return c->negative ? inlay_type_string() : inlay_type_int(64, false);
+        if (c->min >= INT8_MIN && c->max <= INT8_MAX) return inlay_type_int(8, true);
+        if (c->min >= INT16_MIN && c->max <= INT16_MAX) return inlay_type_int(16, true);
+        if (c->min >= INT32_MIN && c->max <= INT32_MAX) return inlay_type_int(32, true);
+        return inlay_type_int(64, true);
+    case TEXTVAL_KIND_DOUBLE: return inlay_type_double();
+    case TEXTVAL_KIND_BOOL: return inlay_type_boolean();
+    case TEXTVAL_KIND_DATE: return inlay_type_date();
+    case TEXTVAL_KIND_TIMESTAMP:
+        return inlay_type_timestamp(c->frac > 6 ? INLAY_NANOS : INLAY_MICROS, c->all_offsets);
+    case TEXTVAL_KIND_TIME: return inlay_type_time(c->frac > 6 ? INLAY_NANOS : INLAY_MICROS, false);
+    case IK_JSON: return inlay_type_json();
+    default: return inlay_type_string();   /* strings, and columns with nothing but nulls */
+    }
+}
+
+typedef struct membuf {
+    const uint8_t *p;
+    size_t len, pos;
+} membuf;
+
+static ptrdiff_t read_mem(void *ctx, void *dst, size_t cap)
+{
+    membuf *m = ctx;
+    size_t n = m->len - m->pos < cap ? m->len - m->pos : cap;
+    if (n) memcpy(dst, m->p + m->pos, n);
+    m->pos += n;
+    return (ptrdiff_t)n;
+}
+
+/* The inference over an open input; `name` decides the format by extension. */
+static int infer_input(inlay_schema **out, input_reader *in, const char *name, const inlay_source_options *o,
+                       size_t sample_rows, char *err, size_t errcap)
+{
+    infer f;
+    memset(&f, 0, sizeof f);
+    f.alloc = mem_or_default(&o->alloc);
+    f.err = err;
+    f.errcap = errcap;
+    inlay_source_options fo = *o;
+    bool tsv = false;
+    const inlay_source_format by_name = source_format_of(name, &tsv);
+    if (fo.format == INLAY_FORMAT_AUTO) fo.format = by_name;
+    const size_t rows = sample_rows ? sample_rows : 10000;
+    int st = fo.format == INLAY_FORMAT_NDJSON ? infer_json(&f, in, rows) : infer_csv(&f, in, &fo, tsv, rows);
+    if (st == INLAY_ERR_NOMEM && !err[0]) snprintf(err, errcap, "out of memory");
+    inlay_schema *s = NULL;
+    if (!st && f.n == 0) {
+        snprintf(err, errcap, "%s: no columns found", input_name(in));
+        st = INLAY_ERR_SCHEMA;
+    }
+    if (!st) {
+        s = inlay_schema_create(&f.alloc);
+        if (!s) st = INLAY_ERR_NOMEM;
+        for (size_t i = 0; !st && i < f.n; i++) {
+            const icol *c = &f.cols[i];
+            int r = inlay_schema_add(s, 0, c->name, c->nulls || c->kind == IK_NONE ? INLAY_OPTIONAL : INLAY_REQUIRED,
+                                     type_of(c), NULL);
+            if (r < 0) {
+                snprintf(err, errcap, "%s", inlay_schema_errmsg(s));
+                st = r;
+            }
+        }
+        if (st) {
+            inlay_schema_free(s);
+            s = NULL;
+        }
+    }
+    for (size_t i = 0; i < f.n; i++) mem_free(&f.alloc, f.cols[i].name, f.cols[i].name_len + 1);
+    mem_free(&f.alloc, f.cols, f.cap * sizeof *f.cols);
+    *out = s;
+    return st;
+}
+
+static int check_args(inlay_schema **out, const inlay_source_options **o, inlay_source_options *dflt,
+                      char **err, size_t *errcap, char *dummy)
+{
+    if (!*err || !*errcap) { *err = dummy; *errcap = 1; }
+    (*err)[0] = 0;
+    if (!out) return INLAY_ERR_ARGUMENT;
+    *out = NULL;
+    if (!*o) {
+        inlay_source_options_init(dflt);
+        *o = dflt;
+    }
+    if ((*o)->struct_size != sizeof **o) {
+        snprintf(*err, *errcap, "inlay_source_options not initialized");
+        return INLAY_ERR_ARGUMENT;
+    }
+    return 0;
+}
+
+int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_options *o,
+                       size_t sample_rows, char *err, size_t errcap)
+{
+    char dummy[1];
+    inlay_source_options dflt;
+    int st = check_args(out, &o, &dflt, &err, &errcap, dummy);
+    if (st) return st;
+    if (!path) return INLAY_ERR_ARGUMENT;
+    const inlay_allocator alloc = mem_or_default(&o->alloc);
+    input_reader *in;
+    if ((st = input_open(&in, path, &alloc, err, errcap))) return st;
+    st = infer_input(out, in, path, o, sample_rows, err, errcap);
+    input_close(in);
+    return st;
+}
+
+int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, const char *name,
+                              const inlay_source_options *o, size_t sample_rows, char *err, size_t errcap)
+{
+    char dummy[1];
+    inlay_source_options dflt;
+    int st = check_args(out, &o, &dflt, &err, &errcap, dummy);
+    if (st) return st;
+    if (!data && len) return INLAY_ERR_ARGUMENT;
+    /* up to the last line end: a record cut by the end of the sample is not one */
+    const uint8_t *p = data;
+    size_t keep = len;
+    while (keep && p[keep - 1] != '\n') keep--;
+    if (!keep) keep = len;
+    membuf m = { p, keep, 0 };
+    const inlay_allocator alloc = mem_or_default(&o->alloc);
+    input_reader *in;
+    if ((st = input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &alloc, err, errcap))) return st;
+    st = infer_input(out, in, name ? name : "", o, sample_rows, err, errcap);
+    input_close(in);
+    return st;
+}

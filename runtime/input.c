@@ -1,0 +1,385 @@
+/*
+ * input.c — files, stdin and callbacks as a stream of plain bytes, with gzip
+ * and zstd decoded on the way (see input.h).
+ *
+ * The reader owns one source (an fd or a callback) and, for compressed
+ * input, a buffer of compressed bytes `raw[raw_pos..raw_len)` not yet fed to
+ * the decompressor. `raw_total` counts the bytes taken from the source, so
+ * the bytes consumed are raw_total minus what still waits in the buffer.
+ * Once `failed` is set every read returns -1 with the message in `err`.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define ZSTD_STATIC_LINKING_ONLY   /* ZSTD_customMem: zstd allocates through us */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#define INPUT_RAW_CAP ((size_t)1 << 20)
+/* One read(2) asks for at most this much, well below SSIZE_MAX. */
+#define INPUT_MAX_READ ((size_t)1 << 30)
+
+struct input_reader {
+    inlay_allocator alloc;
+    int fd;                     /* -1 for a callback */
+    bool own_fd;                /* false for stdin */
+    input_read_fn fn;
+    void *ctx;
+    input_compression comp;
+
+    uint8_t *raw;               /* compressed bytes, INPUT_RAW_CAP of them */
+    size_t raw_pos, raw_len;
+    uint64_t raw_total;         /* bytes taken from the source */
+    bool raw_eof;               /* the source said end of input */
+
+    z_stream zs;
+    bool zs_ready;              /* inflateInit2 done */
+    bool member_done;           /* the last gzip member ended */
+    ZSTD_DCtx *zd;
+    bool frame_open;            /* a zstd frame is due or unfinished (true at the start:
+                                   an empty stream is truncated) */
+
+    bool done, failed;
+    uint64_t size;
+    char *name;
+    char err[512];
+};
+
+/* ---- allocation hooks for zlib and zstd ---------------------------------- */
+
+/* Neither library tells the size on free; keep it in a header before each block. */
+typedef union { size_t size; max_align_t align; } block_header;
+
+static void *hook_alloc(const inlay_allocator *a, size_t size)
+{
+    if (size > SIZE_MAX - sizeof(block_header)) return NULL;
+    block_header *h = mem_alloc(a, sizeof *h + size);
+    if (!h) return NULL;
+    h->size = sizeof *h + size;
+    return h + 1;
+}
+
+static void hook_free(const inlay_allocator *a, void *p)
+{
+    if (!p) return;
+    block_header *h = (block_header *)p - 1;
+    mem_free(a, h, h->size);
+}
+
+static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size)
+{
+    if (size && items > SIZE_MAX / size) return Z_NULL;
+    return hook_alloc(opaque, (size_t)items * size);
+}
+
+static void zlib_free(voidpf opaque, voidpf p)
+{
+    hook_free(opaque, p);
+}
+
+static void *zstd_alloc(void *opaque, size_t size)
+{
+    return hook_alloc(opaque, size);
+}
+
+static void zstd_free(void *opaque, void *p)
+{
+    hook_free(opaque, p);
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static void put_msg(char *err, size_t errcap, const char *fmt, const char *a, const char *b)
+{
+    if (err && errcap) snprintf(err, errcap, fmt, a, b);
+}
+
+static const char *errno_text(int e, char *text, size_t cap)
+{
+    if (strerror_r(e, text, cap) != 0) snprintf(text, cap, "error %d", e);
+    return text;
+}
+
+/* Sets the sticky error "name: what" and returns -1. */
+static ptrdiff_t fail(input_reader *r, const char *what)
+{
+    snprintf(r->err, sizeof r->err, "%s: %s", r->name, what);
+    r->failed = true;
+    return -1;
+}
+
+/* ---- the source ------------------------------------------------------------ */
+
+/* Up to cap bytes from the fd or the callback; -1 with the error set. */
+static ptrdiff_t source_read(input_reader *r, void *dst, size_t cap)
+{
+    if (cap > INPUT_MAX_READ) cap = INPUT_MAX_READ;
+    if (r->fn) {
+        ptrdiff_t n = r->fn(r->ctx, dst, cap);
+        if (n < 0 || (size_t)n > cap) return fail(r, "read error");
+        r->raw_total += (uint64_t)n;
+        return n;
+    }
+    for (;;) {
+        ssize_t n = read(r->fd, dst, cap);
+        if (n >= 0) {
+            r->raw_total += (uint64_t)n;
+            return n;
+        }
+        if (errno == EINTR) continue;
+        char text[128], what[160];
+        snprintf(what, sizeof what, "read error: %s", errno_text(errno, text, sizeof text));
+        return fail(r, what);
+    }
+}
+
+/* Refills the compressed buffer once it is drained. -1 on a read error. */
+static int raw_fill(input_reader *r)
+{
+    if (r->raw_pos < r->raw_len || r->raw_eof) return 0;
+    ptrdiff_t n = source_read(r, r->raw, INPUT_RAW_CAP);
+    if (n < 0) return -1;
+    r->raw_pos = 0;
+    r->raw_len = (size_t)n;
+    if (n == 0) r->raw_eof = true;
+    return 0;
+}
+
+/* ---- gzip ---------------------------------------------------------------- */
+
+static ptrdiff_t gzip_read(input_reader *r, uint8_t *dst, size_t cap)
+{
+    if (cap > UINT_MAX) cap = UINT_MAX;
+    for (;;) {
+        if (r->zs.avail_in == 0) {
+            if (raw_fill(r)) return -1;
+            r->zs.next_in = r->raw + r->raw_pos;
+            r->zs.avail_in = (uInt)(r->raw_len - r->raw_pos);
+        }
+        if (r->member_done) {
+            /* Another member may follow; only the end of the source ends the stream. */
+            if (r->zs.avail_in == 0) {
+                if (r->raw_eof) return 0;
+                continue;
+            }
+            if (inflateReset(&r->zs) != Z_OK) return fail(r, "corrupt gzip data");
+            r->member_done = false;
+        }
+        r->zs.next_out = dst;
+        r->zs.avail_out = (uInt)cap;
+        int rc = inflate(&r->zs, Z_NO_FLUSH);
+        size_t got = cap - r->zs.avail_out;
+        r->raw_pos = r->raw_len - r->zs.avail_in;
+        if (rc == Z_STREAM_END) {
+            r->member_done = true;
+        } else if (rc == Z_BUF_ERROR) {
+            /* No progress possible: out of input mid-member. */
+            if (got == 0 && r->zs.avail_in == 0 && r->raw_eof) return fail(r, "truncated gzip data");
+        } else if (rc == Z_MEM_ERROR) {
+            return fail(r, "out of memory");
+        } else if (rc != Z_OK) {
+            return fail(r, "corrupt gzip data");
+        }
+        if (got) return (ptrdiff_t)got;
+    }
+}
+
+/* ---- zstd ---------------------------------------------------------------- */
+
+static ptrdiff_t zstd_read(input_reader *r, uint8_t *dst, size_t cap)
+{
+    for (;;) {
+        if (raw_fill(r)) return -1;
+        if (r->raw_pos == r->raw_len && r->raw_eof && !r->frame_open) return 0;
+        ZSTD_inBuffer in = { r->raw, r->raw_len, r->raw_pos };
+        ZSTD_outBuffer out = { dst, cap, 0 };
+        size_t rc = ZSTD_decompressStream(r->zd, &out, &in);
+        r->raw_pos = in.pos;
+        if (ZSTD_isError(rc)) {
+            if (ZSTD_getErrorCode(rc) == ZSTD_error_memory_allocation) return fail(r, "out of memory");
+            char what[160];
+            snprintf(what, sizeof what, "corrupt zstd data (%s)", ZSTD_getErrorName(rc));
+            return fail(r, what);
+        }
+        /* 0 means a frame is complete and flushed; another may follow. */
+        r->frame_open = rc != 0;
+        if (out.pos) return (ptrdiff_t)out.pos;
+        if (r->raw_pos == r->raw_len && r->raw_eof) {
+            if (r->frame_open) return fail(r, "truncated zstd data");
+            return 0;
+        }
+    }
+}
+
+/* ---- open / read / close -------------------------------------------------- */
+
+static int reader_new(input_reader **out, const inlay_allocator *a, const char *name, input_compression c,
+                      char *err, size_t errcap)
+{
+    inlay_allocator al = mem_or_default(a);
+    input_reader *r = mem_alloc(&al, sizeof *r);
+    if (!r) goto nomem;
+    memset(r, 0, sizeof *r);
+    r->alloc = al;
+    r->fd = -1;
+    r->comp = c;
+    r->name = mem_strdup(&al, name);
+    if (!r->name) goto nomem;
+    if (c != INPUT_PLAIN) {
+        r->raw = mem_alloc(&al, INPUT_RAW_CAP);
+        if (!r->raw) goto nomem;
+    }
+    if (c == INPUT_GZIP) {
+        r->zs.zalloc = zlib_alloc;
+        r->zs.zfree = zlib_free;
+        r->zs.opaque = &r->alloc;
+        int rc = inflateInit2(&r->zs, 16 + MAX_WBITS);
+        if (rc != Z_OK) goto nomem;
+        r->zs_ready = true;
+    } else if (c == INPUT_ZSTD) {
+        ZSTD_customMem mem = { zstd_alloc, zstd_free, &r->alloc };
+        r->zd = ZSTD_createDCtx_advanced(mem);
+        if (!r->zd) goto nomem;
+        r->frame_open = true;
+        /* Accept frames written with --long=31; the window comes from our allocator. */
+        ZSTD_DCtx_setParameter(r->zd, ZSTD_d_windowLogMax, sizeof(size_t) == 8 ? 31 : 30);
+    }
+    *out = r;
+    return 0;
+nomem:
+    input_close(r);
+    put_msg(err, errcap, "%s: %s", name, "out of memory");
+    return INLAY_ERR_NOMEM;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    if (n < k) return false;
+    for (size_t i = 0; i < k; i++) {
+        char c = s[n - k + i];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != suffix[i]) return false;
+    }
+    return true;
+}
+
+int input_open(input_reader **out, const char *path, const inlay_allocator *a, char *err, size_t errcap)
+{
+    if (err && errcap) err[0] = 0;
+    if (!out || !path) {
+        put_msg(err, errcap, "%s%s", "no path given", "");
+        return INLAY_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    bool is_stdin = strcmp(path, "-") == 0;
+    input_compression c = INPUT_PLAIN;
+    if (ends_with(path, ".gz")) c = INPUT_GZIP;
+    else if (ends_with(path, ".zst") || ends_with(path, ".zstd")) c = INPUT_ZSTD;
+
+    int fd = 0;
+    if (!is_stdin) {
+        do fd = open(path, O_RDONLY | O_CLOEXEC);
+        while (fd < 0 && errno == EINTR);
+        if (fd < 0) {
+            char text[128];
+            put_msg(err, errcap, "cannot open '%s': %s", path, errno_text(errno, text, sizeof text));
+            return INLAY_ERR_IO;
+        }
+    }
+    struct stat st;
+    uint64_t size = 0;
+    if (fstat(fd, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            if (!is_stdin) close(fd);
+            char text[128];
+            put_msg(err, errcap, "cannot open '%s': %s", path, errno_text(EISDIR, text, sizeof text));
+            return INLAY_ERR_IO;
+        }
+        if (S_ISREG(st.st_mode)) size = (uint64_t)st.st_size;
+    }
+#ifdef POSIX_FADV_SEQUENTIAL
+    if (size) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    input_reader *r;
+    int rc = reader_new(&r, a, is_stdin ? "<stdin>" : path, c, err, errcap);
+    if (rc) {
+        if (!is_stdin) close(fd);
+        return rc;
+    }
+    r->fd = fd;
+    r->own_fd = !is_stdin;
+    r->size = size;
+    *out = r;
+    return 0;
+}
+
+int input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compression c,
+                  const inlay_allocator *a, char *err, size_t errcap)
+{
+    if (err && errcap) err[0] = 0;
+    if (!out || !fn || (c != INPUT_PLAIN && c != INPUT_GZIP && c != INPUT_ZSTD)) {
+        put_msg(err, errcap, "%s%s", "no read function or an unknown compression", "");
+        return INLAY_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    input_reader *r;
+    int rc = reader_new(&r, a, "<input>", c, err, errcap);
+    if (rc) return rc;
+    r->fn = fn;
+    r->ctx = ctx;
+    *out = r;
+    return 0;
+}
+
+ptrdiff_t input_read(input_reader *r, void *dst, size_t cap)
+{
+    if (r->failed) return -1;
+    if (r->done || cap == 0) return 0;
+    ptrdiff_t n;
+    if (r->comp == INPUT_GZIP) n = gzip_read(r, dst, cap);
+    else if (r->comp == INPUT_ZSTD) n = zstd_read(r, dst, cap);
+    else n = source_read(r, dst, cap);
+    if (n == 0) r->done = true;
+    return n;
+}
+
+const char *input_errmsg(const input_reader *r)
+{
+    return r->err;
+}
+
+uint64_t input_size(const input_reader *r)
+{
+    return r->size;
+}
+
+uint64_t input_consumed(const input_reader *r)
+{
+    return r->raw_total - (r->raw_len - r->raw_pos);
+}
+
+const char *input_name(const input_reader *r)
+{
+    return r->name;
+}
+
+void input_close(input_reader *r)
+{
+    if (!r) return;
+    inlay_allocator a = r->alloc;
+    if (r->own_fd && r->fd >= 0) close(r->fd);
+    if (r->zs_ready) inflateEnd(&r->zs);
+    if (r->zd) ZSTD_freeDCtx(r->zd);
+    mem_free(&a, r->raw, INPUT_RAW_CAP);
+    mem_strfree(&a, r->name);
+    mem_free(&a, r, sizeof *r);
+}

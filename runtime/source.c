@@ -1,0 +1,863 @@
+/*
+ * source.c — CSV and NDJSON sources: text records parsed straight into
+ * typed column batches shaped for inlay_writer_append_columns (inlay.h).
+ *
+ * A source owns an input (input.c), one tokenizer (csv.c or ndjson.c) and
+ * one scol per schema column: dense typed values (a null takes no slot),
+ * definition levels when the column is optional, and an arena holding the
+ * bytes of byte-array values. While a batch fills, a byte-array value keeps
+ * its arena offset in place of a pointer (the arena may move as it grows);
+ * the pointers are set once the batch is complete.
+ *
+ * A record is converted field by field (textval.c). Each column takes at
+ * most one value per record, so a record that fails is undone by dropping
+ * the last value of the columns it already reached; then it either ends the
+ * source (on_error = fail) or is counted, written to the reject file and
+ * skipped. Every buffer is reused from batch to batch: after the first
+ * batch a source allocates nothing unless a longer value comes along.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "source.h"
+#include "schema.h"
+#include "textval.h"
+#include "input.h"
+#include "csv.h"
+#include "ndjson.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+typedef enum skind {
+    SK_BOOL, SK_INT32, SK_INT64, SK_FLOAT, SK_DOUBLE, SK_FLOAT16,
+    SK_BYTES, SK_FIXED, SK_UUID,
+    SK_DATE, SK_TIME32, SK_TIME64, SK_TIMESTAMP,
+    SK_DEC32, SK_DEC64, SK_DECFIXED,
+} skind;
+
+typedef struct scol {
+    const char *name;
+    skind kind;
+    inlay_type type;
+    bool optional;
+    bool utf8;            /* STRING, ENUM, JSON */
+    bool json;            /* JSON: NDJSON objects and arrays are kept as text */
+    size_t esize;         /* bytes per entry of values */
+    int field;            /* CSV: field index in a record; NDJSON: key index; -1: not in the input */
+    char type_name[32];
+    buf values;
+    buf def;              /* int16 per row, optional columns */
+    buf arena;            /* byte-array values */
+    size_t count;         /* values in this batch */
+} scol;
+
+/* A prefix given by the caller, then the input proper. */
+typedef struct chain {
+    const uint8_t *p;
+    size_t len, pos;
+    input_reader *rest;
+} chain;
+
+static ptrdiff_t read_chain(void *ctx, void *dst, size_t cap)
+{
+    chain *c = ctx;
+    if (c->pos < c->len) {
+        const size_t n = c->len - c->pos < cap ? c->len - c->pos : cap;
+        memcpy(dst, c->p + c->pos, n);
+        c->pos += n;
+        return (ptrdiff_t)n;
+    }
+    return input_read(c->rest, dst, cap);
+}
+
+struct inlay_source {
+    inlay_allocator alloc;
+    inlay_schema *schema;     /* own finalized copy */
+    int ncols;
+    scol *cols;
+    inlay_column_batch *batches;
+    inlay_source_format format;
+    size_t batch_rows;
+    inlay_on_error on_error;
+    input_reader *in;
+    input_reader *rest;       /* with a prefix: the input proper, which `in` reads after it */
+    chain chain;
+    csv_reader *csv;
+    ndjson_reader *json;
+    ndjson_value *jvals;      /* one per column */
+    size_t csv_fields;        /* fields a record must have; 0 = not known yet */
+    char **nulls;             /* CSV null markers */
+    size_t *null_lens;
+    size_t nnulls;
+    bool quoted_empty_null;   /* `""` among the markers */
+    int reject_fd;
+    char *reject_path;
+    buf reject_buf;
+    size_t rows;              /* in the current batch */
+    inlay_source_stats stats;
+    int status;               /* sticky failure */
+    bool done;
+    char name[256];           /* input name, for messages */
+    char err[512];
+};
+
+/* ---- errors ------------------------------------------------------------------ */
+
+static int fail(inlay_source *s, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    s->status = status;
+    return status;
+}
+
+/* `"text"` for a message: at most 40 bytes, with the rest elided. */
+static void quote_text(char *out, size_t cap, const char *p, size_t len)
+{
+    const size_t keep = len > 40 ? 40 : len;
+    snprintf(out, cap, "\"%.*s%s\"", (int)keep, p, len > keep ? "..." : "");
+}
+
+/* ---- columns -------------------------------------------------------------- */
+
+static int kind_of(const inlay_type *t, skind *k, size_t *esize)
+{
+    switch (t->logical) {
+    case INLAY_LOGICAL_DATE: *k = SK_DATE; *esize = 4; return 0;
+    case INLAY_LOGICAL_TIME:
+        *k = t->physical == INLAY_INT32 ? SK_TIME32 : SK_TIME64;
+        *esize = t->physical == INLAY_INT32 ? 4 : 8;
+        return 0;
+    case INLAY_LOGICAL_TIMESTAMP: *k = SK_TIMESTAMP; *esize = 8; return 0;
+    case INLAY_LOGICAL_DECIMAL:
+        if (t->physical == INLAY_INT32) { *k = SK_DEC32; *esize = 4; return 0; }
+        if (t->physical == INLAY_INT64) { *k = SK_DEC64; *esize = 8; return 0; }
+        if (t->precision > 38) return -1;   /* beyond the 128-bit parser */
+        *k = SK_DECFIXED;
+        *esize = sizeof(inlay_bytes);
+        return 0;
+    case INLAY_LOGICAL_UUID: *k = SK_UUID; *esize = sizeof(inlay_bytes); return 0;
+    case INLAY_LOGICAL_FLOAT16: *k = SK_FLOAT16; *esize = sizeof(inlay_bytes); return 0;
+    default: break;
+    }
+    switch (t->physical) {
+    case INLAY_BOOLEAN: *k = SK_BOOL; *esize = sizeof(bool); return 0;
+    case INLAY_INT32: *k = SK_INT32; *esize = 4; return 0;
+    case INLAY_INT64: *k = SK_INT64; *esize = 8; return 0;
+    case INLAY_FLOAT: *k = SK_FLOAT; *esize = 4; return 0;
+    case INLAY_DOUBLE: *k = SK_DOUBLE; *esize = 8; return 0;
+    case INLAY_BYTE_ARRAY: *k = SK_BYTES; *esize = sizeof(inlay_bytes); return 0;
+    case INLAY_FIXED_LEN_BYTE_ARRAY: *k = SK_FIXED; *esize = sizeof(inlay_bytes); return 0;
+    }
+    return -1;
+}
+
+static bool is_bytes_kind(skind k)
+{
+    return k == SK_BYTES || k == SK_FIXED || k == SK_UUID || k == SK_DECFIXED || k == SK_FLOAT16;
+}
+
+/* Appends a byte-array value; its offset stands in for the pointer until
+ * the batch is complete. */
+static int put_bytes(inlay_source *s, scol *c, const void *p, size_t len)
+{
+    if (buf_reserve(&c->arena, &s->alloc, len)) return INLAY_ERR_NOMEM;
+    const size_t off = c->arena.len;
+    if (len) memcpy(c->arena.data + off, p, len);
+    c->arena.len += len;
+    inlay_bytes *b = (inlay_bytes *)c->values.data + c->count;
+    b->data = (const void *)(uintptr_t)off;
+    b->len = len;
+    return 0;
+}
+
+/* Drops the value the current record gave column c, if any. */
+static void undo_value(scol *c, size_t row)
+{
+    const bool had = c->optional ? ((int16_t *)c->def.data)[row] != 0 : true;
+    if (!had || c->count == 0) return;
+    c->count--;
+    if (is_bytes_kind(c->kind)) c->arena.len = (size_t)(uintptr_t)((inlay_bytes *)c->values.data)[c->count].data;
+}
+
+/* ---- one value ---------------------------------------------------------------- */
+
+static bool is_blank(unsigned char ch) { return ch == ' ' || ch == '\t'; }
+
+/* Converts text into slot c->count. Returns 0, INLAY_ERR_VALUE with the
+ * reason in s->err (no location yet), or INLAY_ERR_NOMEM. */
+static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
+{
+    /* Numbers, dates and flags may carry spaces around them; text may not lose any. */
+    if (!is_bytes_kind(c->kind) || c->kind == SK_UUID || c->kind == SK_DECFIXED || c->kind == SK_FLOAT16) {
+        while (len && is_blank((unsigned char)p[0])) { p++; len--; }
+        while (len && is_blank((unsigned char)p[len - 1])) len--;
+    }
+    uint8_t *slot = c->values.data + c->count * c->esize;
+    int r = TEXTVAL_OK;
+    switch (c->kind) {
+    case SK_BOOL: {
+        bool v;
+        r = textval_bool(p, len, &v);
+        *(bool *)slot = v;
+        break;
+    }
+    case SK_INT32: case SK_INT64: {
+        int64_t v;
+        const bool has_int = c->type.logical == INLAY_LOGICAL_INT;
+        const int bw = has_int ? c->type.bit_width : c->kind == SK_INT32 ? 32 : 64;
+        r = textval_int(p, len, bw, has_int ? c->type.is_signed : true, &v);
+        if (c->kind == SK_INT32) *(int32_t *)slot = (int32_t)(uint32_t)(uint64_t)v;
+        else *(int64_t *)slot = v;
+        break;
+    }
+    case SK_FLOAT: r = textval_float(p, len, (float *)slot); break;
+    case SK_DOUBLE: r = textval_double(p, len, (double *)slot); break;
+    case SK_FLOAT16: {
+        double d;
+        r = textval_double(p, len, &d);
+        if (r == TEXTVAL_OK) {
+            const uint16_t h = inlay_float16_bits(d);
+            const uint8_t le[2] = { (uint8_t)h, (uint8_t)(h >> 8) };
+            return put_bytes(s, c, le, 2);
+        }
+        break;
+    }
+    case SK_BYTES:
+        if (c->utf8 && !inlay_utf8_valid(p, len)) {
+            snprintf(s->err, sizeof s->err, "invalid UTF-8 in a %s column", c->type_name);
+            return INLAY_ERR_VALUE;
+        }
+        return put_bytes(s, c, p, len);
+    case SK_FIXED:
+        if (len != (size_t)c->type.type_length) {
+            snprintf(s->err, sizeof s->err, "expected %d bytes, got %zu", (int)c->type.type_length, len);
+            return INLAY_ERR_VALUE;
+        }
+        return put_bytes(s, c, p, len);
+    case SK_UUID: {
+        uint8_t u[16];
+        if (!inlay_uuid_parse(p, len, u)) { r = TEXTVAL_SYNTAX; break; }
+        return put_bytes(s, c, u, 16);
+    }
+    case SK_DATE: {
+        int32_t d;
+        r = textval_date(p, len, &d);
+        if (r == TEXTVAL_SYNTAX) {   /* days since the epoch */
+            int64_t v;
+            r = textval_int(p, len, 32, true, &v);
+            d = (int32_t)v;
+        }
+        *(int32_t *)slot = d;
+        break;
+    }
+    case SK_TIME32: case SK_TIME64: {
+        int64_t v;
+        r = textval_time(p, len, c->type.unit, &v);
+        if (c->kind == SK_TIME32) *(int32_t *)slot = (int32_t)v;
+        else *(int64_t *)slot = v;
+        break;
+    }
+    case SK_TIMESTAMP: {
+        int64_t v;
+        bool offset;
+        r = textval_timestamp(p, len, c->type.unit, &v, &offset);
+        if (r == TEXTVAL_SYNTAX) r = textval_int(p, len, 64, true, &v);   /* epoch, in the column's unit */
+        *(int64_t *)slot = v;
+        break;
+    }
+    case SK_DEC32: case SK_DEC64: case SK_DECFIXED: {
+        int64_t lo, hi;
+        r = textval_decimal(p, len, c->type.precision, c->type.scale, &lo, &hi);
+        if (r != TEXTVAL_OK) break;
+        if (c->kind == SK_DEC32) *(int32_t *)slot = (int32_t)lo;
+        else if (c->kind == SK_DEC64) *(int64_t *)slot = lo;
+        else {
+            uint8_t be[16];   /* big-endian two's complement, the low `width` bytes */
+            for (int i = 0; i < 8; i++) {
+                be[7 - i] = (uint8_t)((uint64_t)hi >> (8 * i));
+                be[15 - i] = (uint8_t)((uint64_t)lo >> (8 * i));
+            }
+            const int w = c->type.type_length;
+            return put_bytes(s, c, be + 16 - w, (size_t)w);
+        }
+        break;
+    }
+    }
+    if (r == TEXTVAL_OK) return 0;
+    char q[64];
+    quote_text(q, sizeof q, p, len);
+    if (r == TEXTVAL_RANGE)
+        snprintf(s->err, sizeof s->err, "%s is out of range for %s", q, c->type_name);
+    else
+        snprintf(s->err, sizeof s->err, "cannot parse %s as %s", q, c->type_name);
+    return INLAY_ERR_VALUE;
+}
+
+/* ---- records --------------------------------------------------------------------- */
+
+static int put_null(inlay_source *s, scol *c)
+{
+    if (!c->optional) {
+        snprintf(s->err, sizeof s->err, "null in a required column");
+        return INLAY_ERR_VALUE;
+    }
+    ((int16_t *)c->def.data)[s->rows] = 0;
+    return 0;
+}
+
+static int put_present(inlay_source *s, scol *c, const char *p, size_t len)
+{
+    int st = put_text(s, c, p, len);
+    if (st) return st;
+    if (c->optional) ((int16_t *)c->def.data)[s->rows] = 1;
+    c->count++;
+    return 0;
+}
+
+static bool csv_is_null(const inlay_source *s, const csv_field *f)
+{
+    if (f->quoted) return f->len == 0 && s->quoted_empty_null;
+    for (size_t i = 0; i < s->nnulls; i++)
+        if (s->null_lens[i] == f->len && memcmp(s->nulls[i], f->data, f->len) == 0) return true;
+    return false;
+}
+
+/* Converts one CSV record into row s->rows; col_at receives the column at
+ * fault. */
+static int csv_record(inlay_source *s, const csv_field *f, size_t nf, int *col_at)
+{
+    if (nf != s->csv_fields) {
+        *col_at = -1;
+        snprintf(s->err, sizeof s->err, "expected %zu fields, got %zu", s->csv_fields, nf);
+        return INLAY_ERR_VALUE;
+    }
+    for (int i = 0; i < s->ncols; i++) {
+        scol *c = &s->cols[i];
+        *col_at = i;
+        int st;
+        if (c->field < 0 || csv_is_null(s, &f[c->field])) st = put_null(s, c);
+        else st = put_present(s, c, f[c->field].data, f[c->field].len);
+        if (st) return st;
+    }
+    return 0;
+}
+
+static int json_record(inlay_source *s, int *col_at)
+{
+    for (int i = 0; i < s->ncols; i++) {
+        scol *c = &s->cols[i];
+        const ndjson_value *v = &s->jvals[i];
+        *col_at = i;
+        int st;
+        switch (v->kind) {
+        case NDJSON_ABSENT: case NDJSON_NULL:
+            st = put_null(s, c);
+            break;
+        case NDJSON_TRUE: case NDJSON_FALSE:
+            if (c->kind == SK_BOOL) {
+                ((bool *)c->values.data)[c->count] = v->kind == NDJSON_TRUE;
+                if (c->optional) ((int16_t *)c->def.data)[s->rows] = 1;
+                c->count++;
+                st = 0;
+            } else if (c->json || c->kind == SK_BYTES) {
+                st = put_present(s, c, v->data, v->len);
+            } else {
+                snprintf(s->err, sizeof s->err, "expected %s, got %s", c->type_name, v->kind == NDJSON_TRUE ? "true" : "false");
+                st = INLAY_ERR_VALUE;
+            }
+            break;
+        case NDJSON_OBJECT: case NDJSON_ARRAY:
+            if (c->json || (c->kind == SK_BYTES && !c->utf8)) {
+                st = put_present(s, c, v->data, v->len);
+            } else {
+                snprintf(s->err, sizeof s->err, "expected %s, got an %s", c->type_name,
+                         v->kind == NDJSON_OBJECT ? "object" : "array");
+                st = INLAY_ERR_VALUE;
+            }
+            break;
+        case NDJSON_STRING:
+            if (c->json) {   /* a JSON column keeps the value as JSON text: a string needs its quotes back */
+                st = INLAY_ERR_VALUE;
+                snprintf(s->err, sizeof s->err, "a JSON column takes objects, arrays, numbers and literals; "
+                                                "got a string");
+                break;
+            }
+            /* numbers, dates and the like may come quoted */
+            st = put_present(s, c, v->data, v->len);
+            break;
+        default:   /* NDJSON_NUMBER */
+            st = put_present(s, c, v->data, v->len);
+            break;
+        }
+        if (st) return st;
+    }
+    return 0;
+}
+
+/* ---- rejects ----------------------------------------------------------------------- */
+
+static int reject_write(inlay_source *s, const void *p, size_t len)
+{
+    const uint8_t *b = p;
+    while (len) {
+        ssize_t n = write(s->reject_fd, b, len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return fail(s, INLAY_ERR_IO, "cannot write the reject file '%s': %s", s->reject_path, strerror(errno));
+        }
+        b += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* One line: "<where>: <reason>\t<raw record>", the raw record with \\, tab,
+ * CR and LF escaped so that a record spanning lines stays on one. */
+static int reject_record(inlay_source *s, const char *where_reason, const char *raw, size_t raw_len)
+{
+    if (s->reject_fd < 0) return 0;
+    buf *b = &s->reject_buf;
+    b->len = 0;
+    const size_t head = strlen(where_reason);
+    if (buf_reserve(b, &s->alloc, head + 2 + 2 * raw_len)) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    memcpy(b->data, where_reason, head);
+    b->len = head;
+    b->data[b->len++] = '\t';
+    for (size_t i = 0; i < raw_len; i++) {
+        const char ch = raw[i];
+        const char esc = ch == '\\' ? '\\' : ch == '\t' ? 't' : ch == '\n' ? 'n' : ch == '\r' ? 'r' : 0;
+        if (esc) {
+            b->data[b->len++] = '\\';
+            b->data[b->len++] = (uint8_t)esc;
+        } else {
+            b->data[b->len++] = (uint8_t)ch;
+        }
+    }
+    b->data[b->len++] = '\n';
+    return reject_write(s, b->data, b->len);
+}
+
+/* A record that did not convert (or did not tokenize): undo what it left,
+ * then fail or skip it. `reason` is the text after the location. */
+static int bad_record(inlay_source *s, uint64_t line, int col_at, const char *reason, const char *raw,
+                      size_t raw_len)
+{
+    for (int i = 0; i < col_at && i < s->ncols; i++) undo_value(&s->cols[i], s->rows);
+    char msg[sizeof s->err];
+    if (col_at >= 0 && col_at < s->ncols)
+        snprintf(msg, sizeof msg, "%s:%llu: column '%s': %s", s->name, (unsigned long long)line,
+                 s->cols[col_at].name, reason);
+    else
+        snprintf(msg, sizeof msg, "%s:%llu: %s", s->name, (unsigned long long)line, reason);
+    s->stats.records++;
+    if (s->on_error == INLAY_ON_ERROR_FAIL) {
+        memcpy(s->err, msg, sizeof s->err);
+        s->status = INLAY_ERR_VALUE;
+        return INLAY_ERR_VALUE;
+    }
+    s->stats.skipped++;
+    return reject_record(s, msg, raw, raw_len);
+}
+
+/* ---- batches -------------------------------------------------------------------------- */
+
+static int reserve_rows(inlay_source *s)
+{
+    const size_t n = s->batch_rows;
+    for (int i = 0; i < s->ncols; i++) {
+        scol *c = &s->cols[i];
+        if (c->values.cap < n * c->esize && buf_grow(&c->values, &s->alloc, n * c->esize)) return INLAY_ERR_NOMEM;
+        if (c->optional && c->def.cap < n * 2 && buf_grow(&c->def, &s->alloc, n * 2)) return INLAY_ERR_NOMEM;
+    }
+    return 0;
+}
+
+static void finish_batch(inlay_source *s)
+{
+    for (int i = 0; i < s->ncols; i++) {
+        scol *c = &s->cols[i];
+        if (is_bytes_kind(c->kind)) {
+            inlay_bytes *b = (inlay_bytes *)c->values.data;
+            for (size_t k = 0; k < c->count; k++) b[k].data = c->arena.data + (size_t)(uintptr_t)b[k].data;
+        }
+        inlay_column_batch *bt = &s->batches[i];
+        bt->column = i;
+        bt->values = c->values.data;
+        bt->count = s->rows;
+        bt->levels.def = c->optional ? (const int16_t *)c->def.data : NULL;
+        bt->levels.rep = NULL;
+        bt->levels.validity = NULL;
+    }
+}
+
+static int next_csv_record(inlay_source *s)
+{
+    const csv_field *f;
+    size_t nf;
+    for (;;) {
+        int r = csv_next(s->csv, &f, &nf);
+        if (r == 0) return 0;
+        if (r < 0) {
+            const int st = csv_error_status(s->csv);
+            if (st != INLAY_ERR_VALUE) return fail(s, st ? st : INLAY_ERR_IO, "%s", csv_errmsg(s->csv));
+            size_t raw_len;
+            const char *raw = csv_raw_record(s->csv, &raw_len);
+            int b = bad_record(s, csv_error_line(s->csv), -1, csv_errmsg(s->csv), raw, raw_len);
+            if (b) return b;
+            continue;
+        }
+        int col_at = -1;
+        int st = csv_record(s, f, nf, &col_at);
+        if (st == INLAY_ERR_NOMEM) return fail(s, st, "out of memory");
+        if (st) {
+            size_t raw_len;
+            const char *raw = csv_raw_record(s->csv, &raw_len);
+            char reason[sizeof s->err];
+            memcpy(reason, s->err, sizeof reason);
+            int b = bad_record(s, csv_record_line(s->csv), col_at, reason, raw, raw_len);
+            if (b) return b;
+            continue;
+        }
+        return 1;
+    }
+}
+
+static int next_json_record(inlay_source *s)
+{
+    for (;;) {
+        int r = ndjson_next(s->json, s->jvals);
+        if (r == 0) return 0;
+        if (r == -1) {
+            size_t raw_len;
+            const char *raw = ndjson_raw_line(s->json, &raw_len);
+            int b = bad_record(s, ndjson_error_line(s->json), -1, ndjson_errmsg(s->json), raw, raw_len);
+            if (b) return b;
+            continue;
+        }
+        if (r < 0) return fail(s, r, "%s", ndjson_errmsg(s->json));
+        int col_at = -1;
+        int st = json_record(s, &col_at);
+        if (st == INLAY_ERR_NOMEM) return fail(s, st, "out of memory");
+        if (st) {
+            size_t raw_len;
+            const char *raw = ndjson_raw_line(s->json, &raw_len);
+            char reason[sizeof s->err];
+            memcpy(reason, s->err, sizeof reason);
+            int b = bad_record(s, ndjson_line(s->json), col_at, reason, raw, raw_len);
+            if (b) return b;
+            continue;
+        }
+        return 1;
+    }
+}
+
+int inlay_source_next(inlay_source *s, size_t *rows)
+{
+    if (!s || !rows) return INLAY_ERR_ARGUMENT;
+    *rows = 0;
+    if (s->status) return s->status;
+    if (s->done) return INLAY_OK;
+    if (reserve_rows(s)) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    s->rows = 0;
+    for (int i = 0; i < s->ncols; i++) {
+        s->cols[i].count = 0;
+        s->cols[i].arena.len = 0;
+    }
+    while (s->rows < s->batch_rows) {
+        int r = s->csv ? next_csv_record(s) : next_json_record(s);
+        if (r < 0) return r;
+        if (r == 0) {
+            s->done = true;
+            break;
+        }
+        s->rows++;
+        s->stats.records++;
+        s->stats.rows++;
+    }
+    finish_batch(s);
+    *rows = s->rows;
+    return INLAY_OK;
+}
+
+const inlay_column_batch *inlay_source_batch(const inlay_source *s, int *ncolumns)
+{
+    if (ncolumns) *ncolumns = s ? s->ncols : 0;
+    return s ? s->batches : NULL;
+}
+
+void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (!s) return;
+    *st = s->stats;
+    const input_reader *file = s->rest ? s->rest : s->in;
+    if (file) {
+        st->bytes_consumed = input_consumed(file);
+        st->bytes_total = input_size(file);
+    }
+    st->bytes_read = s->csv ? csv_bytes_read(s->csv) : s->json ? ndjson_bytes_read(s->json) : 0;
+}
+
+const char *inlay_source_errmsg(const inlay_source *s)
+{
+    return s ? s->err : "out of memory";
+}
+
+/* ---- open and free ---------------------------------------------------------------------- */
+
+void inlay_source_options_init(inlay_source_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->format = INLAY_FORMAT_AUTO;
+    o->batch_rows = INLAY_DEFAULT_BATCH_ROWS;
+    o->quote = '"';
+    o->header = true;
+}
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+    const size_t n = strlen(suffix);
+    if (len < n) return false;
+    for (size_t i = 0; i < n; i++) {
+        char a = s[len - n + i];
+        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+        if (a != suffix[i]) return false;
+    }
+    return true;
+}
+
+inlay_source_format source_format_of(const char *path, bool *tsv)
+{
+    size_t len = strlen(path);
+    if (ends_with(path, len, ".gz")) len -= 3;
+    else if (ends_with(path, len, ".zst")) len -= 4;
+    else if (ends_with(path, len, ".zstd")) len -= 5;
+    *tsv = ends_with(path, len, ".tsv") || ends_with(path, len, ".tab");
+    if (ends_with(path, len, ".json") || ends_with(path, len, ".jsonl") || ends_with(path, len, ".ndjson"))
+        return INLAY_FORMAT_NDJSON;
+    return INLAY_FORMAT_CSV;
+}
+
+void inlay_source_free(inlay_source *s)
+{
+    if (!s) return;
+    const inlay_allocator *a = &s->alloc;
+    ndjson_close(s->json);
+    csv_close(s->csv);
+    input_close(s->in);
+    input_close(s->rest);
+    if (s->reject_fd >= 0) close(s->reject_fd);
+    mem_strfree(a, s->reject_path);
+    buf_free(&s->reject_buf, a);
+    for (size_t i = 0; i < s->nnulls; i++) mem_strfree(a, s->nulls[i]);
+    mem_free(a, s->nulls, s->nnulls * sizeof *s->nulls);
+    mem_free(a, s->null_lens, s->nnulls * sizeof *s->null_lens);
+    if (s->cols) {
+        for (int i = 0; i < s->ncols; i++) {
+            buf_free(&s->cols[i].values, a);
+            buf_free(&s->cols[i].def, a);
+            buf_free(&s->cols[i].arena, a);
+        }
+        mem_free(a, s->cols, (size_t)s->ncols * sizeof *s->cols);
+    }
+    mem_free(a, s->batches, (size_t)s->ncols * sizeof *s->batches);
+    mem_free(a, s->jvals, (size_t)s->ncols * sizeof *s->jvals);
+    inlay_schema_free(s->schema);
+    inlay_allocator alloc = s->alloc;
+    mem_free(&alloc, s, sizeof *s);
+}
+
+static int set_nulls(inlay_source *s, const inlay_source_options *o)
+{
+    static const char *const dflt[] = { "" };
+    const char *const *v = o->null_values ? o->null_values : dflt;
+    const size_t n = o->null_values ? o->null_count : 1;
+    if (!n) return 0;
+    s->nulls = mem_alloc(&s->alloc, n * sizeof *s->nulls);
+    s->null_lens = mem_alloc(&s->alloc, n * sizeof *s->null_lens);
+    if (!s->nulls || !s->null_lens) {
+        mem_free(&s->alloc, s->nulls, n * sizeof *s->nulls);
+        mem_free(&s->alloc, s->null_lens, n * sizeof *s->null_lens);
+        s->nulls = NULL;
+        s->null_lens = NULL;
+        return INLAY_ERR_NOMEM;
+    }
+    memset(s->nulls, 0, n * sizeof *s->nulls);
+    s->nnulls = n;
+    const char q2[3] = { o->quote, o->quote, 0 };
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i]) return INLAY_ERR_ARGUMENT;
+        s->nulls[i] = mem_strdup(&s->alloc, v[i]);
+        if (!s->nulls[i]) return INLAY_ERR_NOMEM;
+        s->null_lens[i] = strlen(v[i]);
+        if (o->quote && !strcmp(v[i], q2)) s->quoted_empty_null = true;
+    }
+    return 0;
+}
+
+static int setup_columns(inlay_source *s)
+{
+    const inlay_schema *sc = s->schema;
+    s->ncols = sc->num_leaves;
+    s->cols = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->cols);
+    s->batches = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->batches);
+    if (!s->cols || !s->batches) {
+        mem_free(&s->alloc, s->cols, (size_t)s->ncols * sizeof *s->cols);
+        mem_free(&s->alloc, s->batches, (size_t)s->ncols * sizeof *s->batches);
+        s->cols = NULL;
+        s->batches = NULL;
+        return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    }
+    memset(s->cols, 0, (size_t)s->ncols * sizeof *s->cols);
+    memset(s->batches, 0, (size_t)s->ncols * sizeof *s->batches);
+    for (int i = 0; i < s->ncols; i++) {
+        const schema_leaf *lf = &sc->leaves[i];
+        const schema_node *nd = &sc->nodes[lf->node];
+        scol *c = &s->cols[i];
+        if (lf->max_rep > 0 || lf->depth > 1)
+            return fail(s, INLAY_ERR_SCHEMA, "column '%s': nested columns are not supported by text sources yet",
+                        lf->path);
+        c->name = lf->path;
+        c->type = nd->type;
+        c->optional = nd->rep == INLAY_OPTIONAL;
+        c->utf8 = nd->type.logical == INLAY_LOGICAL_STRING || nd->type.logical == INLAY_LOGICAL_ENUM ||
+                  nd->type.logical == INLAY_LOGICAL_JSON;
+        c->json = nd->type.logical == INLAY_LOGICAL_JSON;
+        c->field = -1;
+        char tmp[32];
+        static const char *const units[] = { "ms", "us", "ns" };
+        if (nd->type.logical == INLAY_LOGICAL_TIMESTAMP || nd->type.logical == INLAY_LOGICAL_TIME)
+            snprintf(c->type_name, sizeof c->type_name, "%s(%s)",
+                     nd->type.logical == INLAY_LOGICAL_TIME ? "time" : "timestamp", units[nd->type.unit]);
+        else
+            snprintf(c->type_name, sizeof c->type_name, "%s", schema_type_name(&nd->type, tmp, sizeof tmp));
+        if (kind_of(&nd->type, &c->kind, &c->esize))
+            return fail(s, INLAY_ERR_SCHEMA, "column '%s': %s is not supported by text sources", c->name,
+                        c->type_name);
+    }
+    return 0;
+}
+
+/* The header record names the fields; match the schema's columns to them. */
+static int csv_header(inlay_source *s)
+{
+    const csv_field *f;
+    size_t nf;
+    int r = csv_next(s->csv, &f, &nf);
+    if (r < 0) {
+        const int st = csv_error_status(s->csv);
+        return fail(s, st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st, "%s:%llu: header: %s", s->name,
+                    (unsigned long long)csv_error_line(s->csv), csv_errmsg(s->csv));
+    }
+    if (r == 0) {   /* an empty input: no rows */
+        s->done = true;
+        return 0;
+    }
+    s->csv_fields = nf;
+    for (int i = 0; i < s->ncols; i++) {
+        scol *c = &s->cols[i];
+        const size_t nlen = strlen(c->name);
+        for (size_t k = 0; k < nf; k++) {
+            size_t len = f[k].len;
+            const char *p = f[k].data;
+            while (len && is_blank((unsigned char)p[len - 1])) len--;
+            while (len && is_blank((unsigned char)p[0])) { p++; len--; }
+            if (len == nlen && memcmp(p, c->name, nlen) == 0) {
+                c->field = (int)k;
+                break;
+            }
+        }
+        if (c->field < 0 && !c->optional)
+            return fail(s, INLAY_ERR_SCHEMA, "%s: required column '%s' is not in the header", s->name, c->name);
+    }
+    return 0;
+}
+
+static ptrdiff_t read_input(void *ctx, void *dst, size_t cap)
+{
+    return input_read(ctx, dst, cap);
+}
+
+int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *schema,
+                      const inlay_source_options *o)
+{
+    if (!out) return INLAY_ERR_ARGUMENT;
+    *out = NULL;
+    inlay_source_options dflt;
+    if (!o) {
+        inlay_source_options_init(&dflt);
+        o = &dflt;
+    }
+    inlay_allocator alloc = mem_or_default(&o->alloc);
+    inlay_source *s = mem_alloc(&alloc, sizeof *s);
+    if (!s) return INLAY_ERR_NOMEM;
+    memset(s, 0, sizeof *s);
+    s->alloc = alloc;
+    s->reject_fd = -1;
+    *out = s;
+    if (o->struct_size != sizeof *o) return fail(s, INLAY_ERR_ARGUMENT, "inlay_source_options not initialized");
+    if (!path || !schema) return fail(s, INLAY_ERR_ARGUMENT, "no path or no schema");
+    snprintf(s->name, sizeof s->name, "%s", strcmp(path, "-") ? path : "<stdin>");
+    s->batch_rows = o->batch_rows ? o->batch_rows : INLAY_DEFAULT_BATCH_ROWS;
+    s->on_error = o->on_error;
+    s->schema = schema_clone(schema, &s->alloc);
+    if (!s->schema) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    int st = schema_finalize(s->schema);
+    if (st) return fail(s, st, "%s", s->schema->err);
+    if ((st = setup_columns(s))) return st;
+    if ((st = set_nulls(s, o))) return fail(s, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
+    bool tsv = false;
+    s->format = o->format != INLAY_FORMAT_AUTO ? o->format : source_format_of(path, &tsv);
+    char err[300];
+    if ((st = input_open(&s->in, path, &s->alloc, err, sizeof err))) return fail(s, st, "%s", err);
+    if (o->prefix_len) {   /* the sample first, then the rest of the input */
+        s->chain.p = o->prefix;
+        s->chain.len = o->prefix_len;
+        s->chain.rest = s->in;
+        s->rest = s->in;
+        s->in = NULL;
+        if ((st = input_open_fn(&s->in, read_chain, &s->chain, INPUT_PLAIN, &s->alloc, err, sizeof err)))
+            return fail(s, st, "%s", err);
+    }
+    if (o->reject_path && o->on_error == INLAY_ON_ERROR_SKIP) {
+        s->reject_path = mem_strdup(&s->alloc, o->reject_path);
+        if (!s->reject_path) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+        s->reject_fd = open(o->reject_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (s->reject_fd < 0)
+            return fail(s, INLAY_ERR_IO, "cannot open the reject file '%s': %s", o->reject_path, strerror(errno));
+    }
+    if (s->format == INLAY_FORMAT_NDJSON) {
+        const char **keys = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *keys);
+        s->jvals = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->jvals);
+        if (!keys || !s->jvals) {
+            mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
+            return fail(s, INLAY_ERR_NOMEM, "out of memory");
+        }
+        for (int i = 0; i < s->ncols; i++) {
+            keys[i] = s->cols[i].name;
+            s->cols[i].field = i;
+        }
+        ndjson_options jo = { .strict = o->strict };
+        st = ndjson_open(&s->json, read_input, s->in, keys, (size_t)s->ncols, &jo, &s->alloc, err, sizeof err);
+        mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
+        if (st) return fail(s, st, "%s", err);
+        return INLAY_OK;
+    }
+    csv_options co;
+    csv_options_init(&co);
+    co.delimiter = o->delimiter ? o->delimiter : tsv ? '\t' : ',';
+    co.quote = o->quote;
+    co.skip_rows = o->skip_rows;
+    if ((st = csv_open(&s->csv, s->in, &co, &s->alloc)))
+        return fail(s, st, st == INLAY_ERR_NOMEM ? "out of memory" : "unusable delimiter or quote character");
+    if (o->header) return csv_header(s);
+    s->csv_fields = (size_t)s->ncols;
+    for (int i = 0; i < s->ncols; i++) s->cols[i].field = i;
+    return INLAY_OK;
+}
