@@ -201,13 +201,13 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     int r = TEXTVAL_OK;
     switch (c->kind) {
     case SK_BOOL: {
-        bool v;
+        bool v = false;
         r = textval_bool(p, len, &v);
         *(bool *)slot = v;
         break;
     }
     case SK_INT32: case SK_INT64: {
-        int64_t v;
+        int64_t v = 0;
         const bool has_int = c->type.logical == INLAY_LOGICAL_INT;
         const int bw = has_int ? c->type.bit_width : c->kind == SK_INT32 ? 32 : 64;
         r = textval_int(p, len, bw, has_int ? c->type.is_signed : true, &v);
@@ -218,7 +218,7 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     case SK_FLOAT: r = textval_float(p, len, (float *)slot); break;
     case SK_DOUBLE: r = textval_double(p, len, (double *)slot); break;
     case SK_FLOAT16: {
-        double d;
+        double d = 0;
         r = textval_double(p, len, &d);
         if (r == TEXTVAL_OK) {
             const uint16_t h = inlay_float16_bits(d);
@@ -245,10 +245,10 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
         return put_bytes(s, c, u, 16);
     }
     case SK_DATE: {
-        int32_t d;
+        int32_t d = 0;
         r = textval_date(p, len, &d);
         if (r == TEXTVAL_SYNTAX) {   /* days since the epoch */
-            int64_t v;
+            int64_t v = 0;
             r = textval_int(p, len, 32, true, &v);
             d = (int32_t)v;
         }
@@ -256,22 +256,22 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
         break;
     }
     case SK_TIME32: case SK_TIME64: {
-        int64_t v;
+        int64_t v = 0;
         r = textval_time(p, len, c->type.unit, &v);
         if (c->kind == SK_TIME32) *(int32_t *)slot = (int32_t)v;
         else *(int64_t *)slot = v;
         break;
     }
     case SK_TIMESTAMP: {
-        int64_t v;
-        bool offset;
+        int64_t v = 0;
+        bool offset = false;
         r = textval_timestamp(p, len, c->type.unit, &v, &offset);
         if (r == TEXTVAL_SYNTAX) r = textval_int(p, len, 64, true, &v);   /* epoch, in the column's unit */
         *(int64_t *)slot = v;
         break;
     }
     case SK_DEC32: case SK_DEC64: case SK_DECFIXED: {
-        int64_t lo, hi;
+        int64_t lo = 0, hi = 0;
         r = textval_decimal(p, len, c->type.precision, c->type.scale, &lo, &hi);
         if (r != TEXTVAL_OK) break;
         if (c->kind == SK_DEC32) *(int32_t *)slot = (int32_t)lo;
