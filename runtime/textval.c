@@ -1,11 +1,13 @@
 /*
  * textval.c — text fields to typed values (see textval.h).
  *
- * Each parser walks its text once with a pointer that is compared against
- * `end` before every read, so a field at the very end of a mapped file is
- * safe. Integers accumulate in uint64 (eight digits at a time where the
- * text is long enough) and are range-checked by magnitude, so no signed
- * arithmetic can overflow. Floating point has three tiers: Clinger's fast
+ * Each parser walks its text once and never touches a byte outside
+ * [s, s + len), so a field at the very end of a mapped file is safe: bytes
+ * are read after comparing against `end`, and word-at-a-time loads only
+ * where the length leaves room (short runs are assembled from overlapping
+ * smaller loads instead of reading past). Integers take their digits eight
+ * at a time and are range-checked by magnitude, so no signed arithmetic
+ * can overflow. Floating point has three tiers: Clinger's fast
  * path (at most 2^53 (2^24) in the significand and a power of ten that is
  * itself exact, so one correctly rounded multiply or divide is the
  * answer), then Eisel-Lemire (a 128-bit product that either decides the
@@ -43,7 +45,7 @@ static const uint64_t POW10_U64[20] = {
     100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
 };
 
-/* ==== integers ========================================================= */
+/* ==== eight bytes at a time ============================================ */
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define TEXTVAL_SWAR 1
@@ -74,9 +76,7 @@ static inline uint64_t value8(uint64_t v)
     v = v * 10 + (v >> 8);
     return (((v & mask) * mul1) + (((v >> 16) & mask) * mul2)) >> 32;
 }
-#endif
 
-#ifdef TEXTVAL_SWAR
 static inline uint64_t load4(cursor p)
 {
     uint32_t v;
@@ -103,16 +103,6 @@ static inline uint64_t padded8(cursor p, size_t n)
     return w | (uint64_t)p[0] << 56;
 }
 
-/* p[0..r), 1 <= r <= 7, in the low bytes of a word whose other bytes are
- * zero (never a digit). */
-static inline uint64_t load_partial(cursor p, size_t r)
-{
-    if (r >= 4) return load4(p) | load4(p + r - 4) << (8 * (r - 4));
-    if (r == 3) return load2(p) | (uint64_t)p[2] << 16;
-    if (r == 2) return load2(p);
-    return p[0];
-}
-
 /* Per byte, x must be 0..9 where `limit` has 0x76 and 0 where it has 0x7F
  * (x is the text XOR its expected pattern, so a digit is 0..9 and a
  * separator that matches is 0). Masking bit 7 first keeps carries in their
@@ -122,18 +112,7 @@ static inline bool swar_fits(uint64_t x, uint64_t limit)
     return ((((x & 0x7F7F7F7F7F7F7F7FULL) + limit) | x) & 0x8080808080808080ULL) == 0;
 }
 
-/* How many digits start at p (up to 8, p < end), and their value. */
-static inline unsigned digit_run8(cursor p, cursor end, uint64_t *value)
-{
-    size_t avail = (size_t)(end - p);
-    uint64_t w = avail >= 8 ? load8(p) : load_partial(p, avail);
-    uint64_t x = w ^ 0x3030303030303030ULL;
-    uint64_t stop = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7676767676767676ULL) | x) & 0x8080808080808080ULL;
-    unsigned k = stop ? (unsigned)__builtin_ctzll(stop) >> 3 : 8;
-    /* the k digits moved to the top, '0's below them */
-    *value = k ? value8(w << (8 * (8 - k)) | (0x3030303030303030ULL >> 1 >> (8 * k - 1))) : 0;
-    return k;
-}
+/* ==== integers ========================================================= */
 
 /* The digits p[0..n), 1 <= n <= 19 (so the value cannot wrap): one to three
  * eight-digit words, with no loop and no branch on the digits. */
@@ -158,6 +137,8 @@ static inline int digits_u64(cursor p, size_t n, uint64_t *out)
     return TEXTVAL_OK;
 }
 #else
+/* ==== integers ========================================================= */
+
 /* The digits p[0..n), 1 <= n <= 19 (so the value cannot wrap). */
 static inline int digits_u64(cursor p, size_t n, uint64_t *out)
 {
@@ -441,7 +422,7 @@ static int slow_float(const numscan *ns, float *out)
  * product a slight underestimate, so whenever the bits that decide the
  * rounding could still change, or the value lands exactly on a tie, or
  * leaves the normal range, it gives up and strtod decides. */
-#if defined(__SIZEOF_INT128__) && defined(TEXTVAL_SWAR)
+#ifdef __SIZEOF_INT128__
 #define TEXTVAL_EISEL_LEMIRE 1
 
 #define EL_MIN_Q (-348)
@@ -818,6 +799,27 @@ int textval_decimal(const char *s, size_t len, int32_t precision, int32_t scale,
     cursor p = (cursor)s, end = p + len;
     numscan ns;
     if (scan_number(p, end, &ns) != TEXTVAL_OK) return TEXTVAL_SYNTAX;
+    if (ns.nd <= 18) {
+        /* every significant digit is in w, and the value is w * 10^e10:
+         * settle it in 64 bits when the result stays below 10^19 */
+        uint64_t v = ns.w;
+        int64_t k = ns.e10 + scale;
+        bool fits = true;
+        for (; k < 0 && v != 0; k++) {   /* drop zeros past the scale, one constant division each */
+            if (v % 10 != 0) return TEXTVAL_RANGE;
+            v /= 10;
+        }
+        if (v != 0 && k > 0) {
+            fits = k <= 18 && v < POW10_U64[19 - k];
+            if (fits) v *= POW10_U64[k];
+        }
+        if (fits) {
+            if (precision < 19 && v >= (precision > 0 ? POW10_U64[precision] : 1)) return TEXTVAL_RANGE;
+            *unscaled_lo = ns.neg ? (int64_t)(0 - v) : (int64_t)v;
+            *unscaled_hi = ns.neg && v != 0 ? -1 : 0;
+            return TEXTVAL_OK;
+        }
+    }
     decacc a = { 0 };
     for (cursor q = ns.int_p; q < ns.int_end; q++) dec_digit(&a, digit_of(*q));
     for (cursor q = ns.frac_p; q < ns.frac_end; q++) dec_digit(&a, digit_of(*q));
@@ -940,7 +942,6 @@ typedef struct clock_time {
     uint32_t frac_digits;
 } clock_time;
 
-/* HH:MM[:SS[.f]] at p; *next is where it stops. */
 /* An optional .f (1..9 digits) at p; *next is where it stops. */
 static inline int parse_fraction(cursor p, cursor end, clock_time *t, cursor *next)
 {
@@ -959,6 +960,7 @@ static inline int parse_fraction(cursor p, cursor end, clock_time *t, cursor *ne
     return TEXTVAL_OK;
 }
 
+/* HH:MM[:SS[.f]] at p; *next is where it stops. */
 static int parse_clock(cursor p, cursor end, clock_time *t, cursor *next)
 {
     int h, m, sec = 0;
@@ -1100,9 +1102,11 @@ static textval_kind classify_number(cursor p, cursor end, textval_class *c)
         return TEXTVAL_KIND_DOUBLE;
     }
     if (ns.int_end == end) {   /* no point, no exponent */
-        bool neg;
-        uint64_t mag;
-        if (scan_int(p, (size_t)(end - p), &neg, &mag) != TEXTVAL_OK) return TEXTVAL_KIND_STRING;
+        bool neg = ns.neg;
+        uint64_t mag = ns.w;   /* exact unless there are more than 19 digits */
+        if (ns.e10 != 0 || ns.inexact) {
+            if (scan_int(p, (size_t)(end - p), &neg, &mag) != TEXTVAL_OK) return TEXTVAL_KIND_STRING;
+        }
         if (neg && mag > (uint64_t)INT64_MAX + 1) return TEXTVAL_KIND_STRING;
         c->value = neg ? (int64_t)(0 - mag) : (int64_t)mag;
         c->big = !neg && mag > (uint64_t)INT64_MAX;

@@ -78,7 +78,8 @@ int textval_date(const char *s, size_t len, int32_t *days);
  * before 1970). Hours 0..23, minutes and seconds 0..59 (a leap second
  * "23:59:60" is TEXTVAL_SYNTAX), offsets up to 23:59. A value past what
  * int64 holds in `unit` (nanoseconds past 2262) is TEXTVAL_RANGE. *out
- * counts `unit`s from 1970-01-01T00:00:00. */
+ * counts `unit`s from 1970-01-01T00:00:00. A `unit` outside the enum
+ * gives TEXTVAL_SYNTAX. */
 int textval_timestamp(const char *s, size_t len, inlay_time_unit unit, int64_t *out,
                       bool *had_offset);
 
