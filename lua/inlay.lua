@@ -113,6 +113,7 @@ end
 local SOURCE_OPTIONS = {
   schema = true, format = true, delimiter = true, quote = true, header = true, skip = true,
   nulls = true, strict = true, on_error = true, reject = true, batch_rows = true, infer_rows = true,
+  threads = true,
 }
 
 local function check_keys(t, allowed, what)
@@ -422,11 +423,13 @@ options:
   --nulls A,B          CSV texts read as null (default: the empty field)
   --on-error E         fail (default) or skip bad records
   --reject FILE        with --on-error skip: where bad records go
+  --threads N          1: parse and write in turn; 2 (default): parse the next
+                       batch while the current one is written
   --quiet              no progress line and no summary
 ]]
 
 function inlay._convert(args)
-  local pos, o, wopts = {}, {}, {}
+  local pos, o, wopts = {}, { threads = 2 }, {}
   local schema_file, quiet = nil, false
   local i = 1
   local function value(name)
@@ -451,6 +454,7 @@ function inlay._convert(args)
       for item in (value(a) .. ","):gmatch("([^,]*),") do list[#list + 1] = item end
       o.nulls = list
     elseif a == "--on-error" then o.on_error = value(a)
+    elseif a == "--threads" then o.threads = math.tointeger(tonumber(value(a)))
     elseif a == "--reject" then o.reject = value(a)
     elseif a == "--quiet" or a == "-q" then quiet = true
     elseif a:sub(1, 2) == "--" then error("inlay convert: unknown option " .. a .. " (see inlay convert --help)", 0)

@@ -172,6 +172,12 @@ static void read_options(lua_State *L, int t, inlay_source_options *o)
         o->skip_rows = (size_t)k;
     }
     lua_pop(L, 1);
+    if (lua_getfield(L, t, "threads") != LUA_TNIL) {
+        lua_Integer k = lua_tointeger(L, -1);
+        if (k < 1 || k > 2) li_error(L, "option 'threads': expected 1 or 2");
+        o->threads = (int)k;
+    }
+    lua_pop(L, 1);
     if (lua_getfield(L, t, "batch_rows") != LUA_TNIL) {
         lua_Integer k = lua_tointeger(L, -1);
         if (k < 1 || k > (1 << 24)) li_error(L, "option 'batch_rows': expected 1..16777216");
@@ -899,7 +905,8 @@ int li_source_infer(lua_State *L)
         size_t len;
         const char *data = lua_tolstring(L, sample, &len);
         const char *name = o.format == INLAY_FORMAT_NDJSON ? "<stdin>.ndjson" : "<stdin>";
-        st = inlay_source_infer_buffer(&sc, data, len, name, &o, rows > 0 ? (size_t)rows : 0, err, sizeof err);
+        st = inlay_source_infer_buffer(&sc, data, len, have < (size_t)want, name, &o, rows > 0 ? (size_t)rows : 0,
+                                       err, sizeof err);
         nres = 2;
     } else {
         st = inlay_source_infer(&sc, path, &o, rows > 0 ? (size_t)rows : 0, err, sizeof err);

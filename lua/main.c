@@ -533,7 +533,8 @@ static int pmain(lua_State *L)
             lua_pushstring(L, argv[i]);
             lua_rawseti(L, -2, i - 1);
         }
-        if (report(L, docall(L, 1, 1)) != LUA_OK) return 0;
+        /* a bad input is the user's data, not a script: the message without a traceback */
+        if (report(L, lua_pcall(L, 1, 1, 0)) != LUA_OK) return 0;
         lua_pushboolean(L, lua_toboolean(L, -1));
         return 1;
     }

@@ -20,7 +20,8 @@
 /* Hot loops over 64-bit integers (deltas, min/max) vectorise only with
  * AVX2's 64-bit compares; build them twice and let the loader pick the one
  * the processor runs. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
 #define INLAY_MULTIVERSION __attribute__((target_clones("avx2", "default")))
 #else
 #define INLAY_MULTIVERSION

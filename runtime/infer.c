@@ -9,7 +9,10 @@
  * whether every timestamp carried a zone (utc) and the most fraction digits
  * seen (microseconds, or nanoseconds past six digits). A column is optional
  * when a null or a missing value was seen. Integers written with a leading
- * zero ("007") are kept as text: they are codes, not numbers.
+ * zero ("007") are kept as text: they are codes, not numbers. The narrowest
+ * integer type is only chosen when the sample is the whole input: past the
+ * sample an id or a counter goes on growing, so a partial sample gives
+ * int64 (uint64 above its range).
  *
  * CSV goes through the tokenizer; NDJSON lines are validated by the NDJSON
  * tokenizer (asked for no keys) and then walked here, one level deep, for
@@ -44,6 +47,7 @@ typedef struct infer {
     icol *cols;
     size_t n, cap;
     uint64_t records;
+    bool whole;            /* the sample reached the end of the input */
     char *err;
     size_t errcap;
 } infer;
@@ -153,9 +157,13 @@ static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, 
     const csv_field *fl;
     size_t nf;
     bool first = true;
-    while (f->records < rows) {
+    for (;;) {
         int k = csv_next(r, &fl, &nf);
-        if (k == 0) break;
+        if (k == 0) {
+            f->whole = true;
+            break;
+        }
+        if (f->records >= rows) break;   /* one more record was read: the input goes on */
         if (k < 0) {
             st = csv_error_status(r);
             snprintf(f->err, f->errcap, "%s:%llu: %s", input_name(in), (unsigned long long)csv_error_line(r),
@@ -359,9 +367,13 @@ static int infer_json(infer *f, input_reader *in, size_t rows)
         return st;
     }
     buf scratch = { 0 };
-    while (f->records < rows) {
+    for (;;) {
         int k = ndjson_next(r, NULL);
-        if (k == 0) break;
+        if (k == 0) {
+            f->whole = true;
+            break;
+        }
+        if (f->records >= rows) break;
         if (k < 0) {
             snprintf(f->err, f->errcap, "%s:%llu: %s", input_name(in), (unsigned long long)ndjson_error_line(r),
                      ndjson_errmsg(r));
@@ -380,11 +392,12 @@ static int infer_json(infer *f, input_reader *in, size_t rows)
 
 /* ---- the schema ---------------------------------------------------------------------- */
 
-static inlay_type type_of(const icol *c)
+static inlay_type type_of(const icol *c, bool whole)
 {
     switch (c->kind) {
     case TEXTVAL_KIND_INT:
         if (c->big) return c->negative ? inlay_type_string() : inlay_type_int(64, false);
+        if (!whole) return inlay_type_int(64, true);
         if (c->min >= INT8_MIN && c->max <= INT8_MAX) return inlay_type_int(8, true);
         if (c->min >= INT16_MIN && c->max <= INT16_MAX) return inlay_type_int(16, true);
         if (c->min >= INT32_MIN && c->max <= INT32_MAX) return inlay_type_int(32, true);
@@ -416,7 +429,7 @@ static ptrdiff_t read_mem(void *ctx, void *dst, size_t cap)
 
 /* The inference over an open input; `name` decides the format by extension. */
 static int infer_input(inlay_schema **out, input_reader *in, const char *name, const inlay_source_options *o,
-                       size_t sample_rows, char *err, size_t errcap)
+                       size_t sample_rows, bool partial, char *err, size_t errcap)
 {
     infer f;
     memset(&f, 0, sizeof f);
@@ -429,6 +442,7 @@ static int infer_input(inlay_schema **out, input_reader *in, const char *name, c
     if (fo.format == INLAY_FORMAT_AUTO) fo.format = by_name;
     const size_t rows = sample_rows ? sample_rows : 10000;
     int st = fo.format == INLAY_FORMAT_NDJSON ? infer_json(&f, in, rows) : infer_csv(&f, in, &fo, tsv, rows);
+    if (partial) f.whole = false;
     if (st == INLAY_ERR_NOMEM && !err[0]) snprintf(err, errcap, "out of memory");
     inlay_schema *s = NULL;
     if (!st && f.n == 0) {
@@ -441,7 +455,7 @@ static int infer_input(inlay_schema **out, input_reader *in, const char *name, c
         for (size_t i = 0; !st && i < f.n; i++) {
             const icol *c = &f.cols[i];
             int r = inlay_schema_add(s, 0, c->name, c->nulls || c->kind == IK_NONE ? INLAY_OPTIONAL : INLAY_REQUIRED,
-                                     type_of(c), NULL);
+                                     type_of(c, f.whole), NULL);
             if (r < 0) {
                 snprintf(err, errcap, "%s", inlay_schema_errmsg(s));
                 st = r;
@@ -487,12 +501,12 @@ int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_
     const inlay_allocator alloc = mem_or_default(&o->alloc);
     input_reader *in;
     if ((st = input_open(&in, path, &alloc, err, errcap))) return st;
-    st = infer_input(out, in, path, o, sample_rows, err, errcap);
+    st = infer_input(out, in, path, o, sample_rows, false, err, errcap);
     input_close(in);
     return st;
 }
 
-int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, const char *name,
+int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, bool whole, const char *name,
                               const inlay_source_options *o, size_t sample_rows, char *err, size_t errcap)
 {
     char dummy[1];
@@ -503,13 +517,15 @@ int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, 
     /* up to the last line end: a record cut by the end of the sample is not one */
     const uint8_t *p = data;
     size_t keep = len;
-    while (keep && p[keep - 1] != '\n') keep--;
-    if (!keep) keep = len;
+    if (!whole) {
+        while (keep && p[keep - 1] != '\n') keep--;
+        if (!keep) keep = len;
+    }
     membuf m = { p, keep, 0 };
     const inlay_allocator alloc = mem_or_default(&o->alloc);
     input_reader *in;
     if ((st = input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &alloc, err, errcap))) return st;
-    st = infer_input(out, in, name ? name : "", o, sample_rows, err, errcap);
+    st = infer_input(out, in, name ? name : "", o, sample_rows, !whole, err, errcap);
     input_close(in);
     return st;
 }

@@ -15,6 +15,14 @@
  * source (on_error = fail) or is counted, written to the reject file and
  * skipped. Every buffer is reused from batch to batch: after the first
  * batch a source allocates nothing unless a longer value comes along.
+ *
+ * The column buffers come in two sets. With threads = 1 the caller's
+ * thread fills one and hands it out. With threads = 2 a thread of the
+ * source's own fills the next set while the caller works on the one it was
+ * given (set states FREE -> READY -> IN_USE -> FREE, under one mutex), so
+ * parsing overlaps encoding. The parsing side owns everything it touches
+ * (tokenizer, input, reject file, counters, err); the caller only reads the
+ * published result of a set, and the published counters, under the mutex.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "source.h"
@@ -28,6 +36,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <unistd.h>
 
 typedef enum skind {
@@ -72,12 +81,33 @@ static ptrdiff_t read_chain(void *ctx, void *dst, size_t cap)
     return input_read(c->rest, dst, cap);
 }
 
+enum { SET_FREE, SET_READY, SET_IN_USE };
+
+/* What filling a set gave. */
+typedef struct fill_result {
+    int status;
+    size_t rows;
+    bool end;                 /* the input is exhausted after these rows */
+} fill_result;
+
 struct inlay_source {
     inlay_allocator alloc;
     inlay_schema *schema;     /* own finalized copy */
     int ncols;
-    scol *cols;
+    scol *cols;               /* the set being filled */
     inlay_column_batch *batches;
+    scol *sets[2];
+    inlay_column_batch *bsets[2];
+    const inlay_column_batch *out;   /* the batch handed out last */
+    /* threads = 2 */
+    bool threaded, worker_running, stop;
+    pthread_t worker;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int state[2];
+    fill_result result[2];
+    int fill_set, take_set, in_use;
+    inlay_source_stats pub;   /* the counters as of the last published batch */
     inlay_source_format format;
     size_t batch_rows;
     inlay_on_error on_error;
@@ -105,13 +135,14 @@ struct inlay_source {
 
 /* ---- errors ------------------------------------------------------------------ */
 
+/* The message of a failure; the caller of the public function makes the
+ * status sticky (the parsing thread must not touch s->status). */
 static int fail(inlay_source *s, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->err, sizeof s->err, fmt, ap);
     va_end(ap);
-    s->status = status;
     return status;
 }
 
@@ -457,7 +488,6 @@ static int bad_record(inlay_source *s, uint64_t line, int col_at, const char *re
     s->stats.records++;
     if (s->on_error == INLAY_ON_ERROR_FAIL) {
         memcpy(s->err, msg, sizeof s->err);
-        s->status = INLAY_ERR_VALUE;
         return INLAY_ERR_VALUE;
     }
     s->stats.skipped++;
@@ -556,44 +586,9 @@ static int next_json_record(inlay_source *s)
     }
 }
 
-int inlay_source_next(inlay_source *s, size_t *rows)
+/* The counters as a caller sees them, taken by the parsing side. */
+static void snapshot(const inlay_source *s, inlay_source_stats *st)
 {
-    if (!s || !rows) return INLAY_ERR_ARGUMENT;
-    *rows = 0;
-    if (s->status) return s->status;
-    if (s->done) return INLAY_OK;
-    if (reserve_rows(s)) return fail(s, INLAY_ERR_NOMEM, "out of memory");
-    s->rows = 0;
-    for (int i = 0; i < s->ncols; i++) {
-        s->cols[i].count = 0;
-        s->cols[i].arena.len = 0;
-    }
-    while (s->rows < s->batch_rows) {
-        int r = s->csv ? next_csv_record(s) : next_json_record(s);
-        if (r < 0) return r;
-        if (r == 0) {
-            s->done = true;
-            break;
-        }
-        s->rows++;
-        s->stats.records++;
-        s->stats.rows++;
-    }
-    finish_batch(s);
-    *rows = s->rows;
-    return INLAY_OK;
-}
-
-const inlay_column_batch *inlay_source_batch(const inlay_source *s, int *ncolumns)
-{
-    if (ncolumns) *ncolumns = s ? s->ncols : 0;
-    return s ? s->batches : NULL;
-}
-
-void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st)
-{
-    memset(st, 0, sizeof *st);
-    if (!s) return;
     *st = s->stats;
     const input_reader *file = s->rest ? s->rest : s->in;
     if (file) {
@@ -601,6 +596,124 @@ void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st)
         st->bytes_total = input_size(file);
     }
     st->bytes_read = s->csv ? csv_bytes_read(s->csv) : s->json ? ndjson_bytes_read(s->json) : 0;
+}
+
+/* Parses the next batch into set `set`. */
+static fill_result fill(inlay_source *s, int set)
+{
+    fill_result res = { 0, 0, false };
+    s->cols = s->sets[set];
+    s->batches = s->bsets[set];
+    if (reserve_rows(s)) {
+        res.status = fail(s, INLAY_ERR_NOMEM, "out of memory");
+        return res;
+    }
+    s->rows = 0;
+    for (int i = 0; i < s->ncols; i++) {
+        s->cols[i].count = 0;
+        s->cols[i].arena.len = 0;
+    }
+    while (s->rows < s->batch_rows) {
+        int r = s->csv ? next_csv_record(s) : next_json_record(s);
+        if (r < 0) {
+            res.status = r;
+            return res;
+        }
+        if (r == 0) {
+            res.end = true;
+            break;
+        }
+        s->rows++;
+        s->stats.records++;
+        s->stats.rows++;
+    }
+    finish_batch(s);
+    res.rows = s->rows;
+    return res;
+}
+
+static void *worker_main(void *arg)
+{
+    inlay_source *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->stop && s->state[s->fill_set] != SET_FREE) pthread_cond_wait(&s->cv, &s->mu);
+        if (s->stop) break;
+        const int set = s->fill_set;
+        pthread_mutex_unlock(&s->mu);
+        fill_result r = fill(s, set);
+        inlay_source_stats st;
+        snapshot(s, &st);
+        pthread_mutex_lock(&s->mu);
+        s->result[set] = r;
+        s->state[set] = SET_READY;
+        s->pub = st;
+        s->fill_set ^= 1;
+        pthread_cond_broadcast(&s->cv);
+        if (r.status || r.end) break;   /* nothing more to parse */
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+int inlay_source_next(inlay_source *s, size_t *rows)
+{
+    if (!s || !rows) return INLAY_ERR_ARGUMENT;
+    *rows = 0;
+    if (s->status) return s->status;
+    if (s->done) return INLAY_OK;
+    fill_result r;
+    int set;
+    if (!s->threaded) {
+        set = s->take_set;
+        s->take_set ^= 1;
+        r = fill(s, set);
+        snapshot(s, &s->pub);
+    } else {
+        if (!s->worker_running) {
+            if (pthread_create(&s->worker, NULL, worker_main, s) != 0) {
+                s->status = fail(s, INLAY_ERR_NOMEM, "cannot start the parsing thread");
+                return s->status;
+            }
+            s->worker_running = true;
+        }
+        pthread_mutex_lock(&s->mu);
+        if (s->in_use >= 0) {   /* the caller is done with the last batch */
+            s->state[s->in_use] = SET_FREE;
+            s->in_use = -1;
+            pthread_cond_broadcast(&s->cv);
+        }
+        set = s->take_set;
+        while (s->state[set] != SET_READY) pthread_cond_wait(&s->cv, &s->mu);
+        r = s->result[set];
+        s->state[set] = SET_IN_USE;
+        s->in_use = set;
+        s->take_set ^= 1;
+        pthread_mutex_unlock(&s->mu);
+    }
+    if (r.status) {
+        s->status = r.status;
+        return r.status;
+    }
+    s->done = r.end;
+    s->out = s->bsets[set];
+    *rows = r.rows;
+    return INLAY_OK;
+}
+
+const inlay_column_batch *inlay_source_batch(const inlay_source *s, int *ncolumns)
+{
+    if (ncolumns) *ncolumns = s ? s->ncols : 0;
+    return s ? s->out : NULL;
+}
+
+void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (!s) return;
+    if (s->threaded) pthread_mutex_lock((pthread_mutex_t *)&s->mu);
+    *st = s->pub;
+    if (s->threaded) pthread_mutex_unlock((pthread_mutex_t *)&s->mu);
 }
 
 const char *inlay_source_errmsg(const inlay_source *s)
@@ -648,6 +761,17 @@ void inlay_source_free(inlay_source *s)
 {
     if (!s) return;
     const inlay_allocator *a = &s->alloc;
+    if (s->worker_running) {
+        pthread_mutex_lock(&s->mu);
+        s->stop = true;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        pthread_join(s->worker, NULL);
+    }
+    if (s->threaded) {
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
+    }
     ndjson_close(s->json);
     csv_close(s->csv);
     input_close(s->in);
@@ -658,15 +782,17 @@ void inlay_source_free(inlay_source *s)
     for (size_t i = 0; i < s->nnulls; i++) mem_strfree(a, s->nulls[i]);
     mem_free(a, s->nulls, s->nnulls * sizeof *s->nulls);
     mem_free(a, s->null_lens, s->nnulls * sizeof *s->null_lens);
-    if (s->cols) {
-        for (int i = 0; i < s->ncols; i++) {
-            buf_free(&s->cols[i].values, a);
-            buf_free(&s->cols[i].def, a);
-            buf_free(&s->cols[i].arena, a);
+    for (int k = 0; k < 2; k++) {
+        if (s->sets[k]) {
+            for (int i = 0; i < s->ncols; i++) {
+                buf_free(&s->sets[k][i].values, a);
+                buf_free(&s->sets[k][i].def, a);
+                buf_free(&s->sets[k][i].arena, a);
+            }
+            mem_free(a, s->sets[k], (size_t)s->ncols * sizeof *s->sets[k]);
         }
-        mem_free(a, s->cols, (size_t)s->ncols * sizeof *s->cols);
+        mem_free(a, s->bsets[k], (size_t)s->ncols * sizeof *s->bsets[k]);
     }
-    mem_free(a, s->batches, (size_t)s->ncols * sizeof *s->batches);
     mem_free(a, s->jvals, (size_t)s->ncols * sizeof *s->jvals);
     inlay_schema_free(s->schema);
     inlay_allocator alloc = s->alloc;
@@ -705,17 +831,22 @@ static int setup_columns(inlay_source *s)
 {
     const inlay_schema *sc = s->schema;
     s->ncols = sc->num_leaves;
-    s->cols = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->cols);
-    s->batches = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->batches);
-    if (!s->cols || !s->batches) {
-        mem_free(&s->alloc, s->cols, (size_t)s->ncols * sizeof *s->cols);
-        mem_free(&s->alloc, s->batches, (size_t)s->ncols * sizeof *s->batches);
-        s->cols = NULL;
-        s->batches = NULL;
-        return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    const size_t n = (size_t)s->ncols;
+    for (int k = 0; k < 2; k++) {
+        s->sets[k] = mem_alloc(&s->alloc, n * sizeof *s->sets[k]);
+        s->bsets[k] = mem_alloc(&s->alloc, n * sizeof *s->bsets[k]);
+        if (!s->sets[k] || !s->bsets[k]) {
+            mem_free(&s->alloc, s->sets[k], n * sizeof *s->sets[k]);
+            mem_free(&s->alloc, s->bsets[k], n * sizeof *s->bsets[k]);
+            s->sets[k] = NULL;
+            s->bsets[k] = NULL;
+            return fail(s, INLAY_ERR_NOMEM, "out of memory");
+        }
+        memset(s->sets[k], 0, n * sizeof *s->sets[k]);
+        memset(s->bsets[k], 0, n * sizeof *s->bsets[k]);
     }
-    memset(s->cols, 0, (size_t)s->ncols * sizeof *s->cols);
-    memset(s->batches, 0, (size_t)s->ncols * sizeof *s->batches);
+    s->cols = s->sets[0];
+    s->batches = s->bsets[0];
     for (int i = 0; i < s->ncols; i++) {
         const schema_leaf *lf = &sc->leaves[i];
         const schema_node *nd = &sc->nodes[lf->node];
@@ -784,6 +915,16 @@ static ptrdiff_t read_input(void *ctx, void *dst, size_t cap)
     return input_read(ctx, dst, cap);
 }
 
+static int open_body(inlay_source *s, const char *path, const inlay_schema *schema,
+                     const inlay_source_options *o);
+
+/* Both sets describe the same columns; the second gets the first's
+ * description (its buffers are still empty) once the fields are matched. */
+static void copy_columns(inlay_source *s)
+{
+    for (int i = 0; i < s->ncols; i++) s->sets[1][i] = s->sets[0][i];
+}
+
 int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *schema,
                       const inlay_source_options *o)
 {
@@ -800,11 +941,36 @@ int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *
     memset(s, 0, sizeof *s);
     s->alloc = alloc;
     s->reject_fd = -1;
+    s->in_use = -1;
     *out = s;
+    int st = open_body(s, path, schema, o);
+    if (st) {
+        s->status = st;
+        return st;
+    }
+    if (s->sets[1]) copy_columns(s);
+    s->cols = s->sets[0];
+    s->batches = s->bsets[0];
+    if (s->threaded) {
+        if (pthread_mutex_init(&s->mu, NULL) != 0) {
+            s->threaded = false;
+        } else if (pthread_cond_init(&s->cv, NULL) != 0) {
+            pthread_mutex_destroy(&s->mu);
+            s->threaded = false;
+        }
+    }
+    return INLAY_OK;
+}
+
+static int open_body(inlay_source *s, const char *path, const inlay_schema *schema,
+                     const inlay_source_options *o)
+{
     if (o->struct_size != sizeof *o) return fail(s, INLAY_ERR_ARGUMENT, "inlay_source_options not initialized");
     if (!path || !schema) return fail(s, INLAY_ERR_ARGUMENT, "no path or no schema");
     snprintf(s->name, sizeof s->name, "%s", strcmp(path, "-") ? path : "<stdin>");
     s->batch_rows = o->batch_rows ? o->batch_rows : INLAY_DEFAULT_BATCH_ROWS;
+    if (o->threads < 0 || o->threads > 2) return fail(s, INLAY_ERR_ARGUMENT, "threads must be 1 or 2");
+    s->threaded = o->threads == 2;
     s->on_error = o->on_error;
     s->schema = schema_clone(schema, &s->alloc);
     if (!s->schema) return fail(s, INLAY_ERR_NOMEM, "out of memory");

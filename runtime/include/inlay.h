@@ -529,6 +529,9 @@ typedef struct inlay_source_options {
     /* both */
     inlay_on_error on_error;
     const char *reject_path;        /* SKIP: each bad record's location, reason and raw text; NULL = none */
+    int threads;                    /* 1 (0 = default): parse in the calling thread. 2: a thread of the
+                                       source's own parses the next batch while the caller works on the
+                                       current one; the allocator must then be thread-safe */
     const void *prefix;             /* bytes that come before the input's own: a sample already read from
                                        a pipe (for inference); not copied, must outlive the source */
     size_t prefix_len;
@@ -572,9 +575,10 @@ void inlay_source_free(inlay_source *s);                  /* NULL accepted */
 
 /* A flat schema for the input, from its first `sample_rows` records (0 =
  * 10,000): for each column the narrowest type that holds every sampled
- * value (int8..int64, double, boolean, date, time(us), timestamp(us or ns,
- * utc when the values carry a zone), string; json for NDJSON objects and
- * arrays), optional where a null or a missing value was seen. CSV names come
+ * value (int8..int64 when the sample is the whole input, else int64;
+ * double, boolean, date, time(us), timestamp(us or ns, utc when the values
+ * carry a zone), string; json for NDJSON objects and arrays), optional where
+ * a null or a missing value was seen. CSV names come
  * from the header (column1, column2... without one); NDJSON keys in order of
  * first appearance. The schema is the caller's (inlay_schema_free). Errors
  * as inlay_source_open; the message goes to err (errcap bytes). */
@@ -582,9 +586,10 @@ int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_
                        size_t sample_rows, char *err, size_t errcap);
 
 /* The same from `len` bytes in memory (plain text, e.g. the start of a pipe
- * read for the purpose); `name` is used in messages and for the format by
+ * read for the purpose); `whole` says the bytes are the entire input, not
+ * its beginning; `name` is used in messages and for the format by
  * extension. A last record cut short by the end of the buffer is left out. */
-int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, const char *name,
+int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, bool whole, const char *name,
                               const inlay_source_options *o, size_t sample_rows, char *err, size_t errcap);
 
 /* Column i (0-based, in order) of a flat schema: its name (owned by the
