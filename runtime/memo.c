@@ -223,14 +223,21 @@ static inline uint64_t mul_fold64(uint64_t a, uint64_t b)
 #define mul_fold64 XXH3_mul128_fold64
 #endif
 
-/* XXH3_len_17to128's arithmetic for one 32-byte round, over the four words. */
+static inline uint64_t rotl64(uint64_t x, int r)
+{
+    return x << r | x >> (64 - r);
+}
+
+/* One multiply-fold of the four words, keyed with XXH3's first secret
+ * words: half the arithmetic of XXH3's 17..32-byte round, which this path
+ * spends most of its time on, and enough mixing for a table whose probes
+ * compare the whole key anyway. The rotations keep the repeated words of a
+ * key under 16 bytes (w2 may equal w0, w3 may equal w1) from cancelling. */
 static inline uint32_t short_key_hash(const short_key *k, size_t len)
 {
-    const uint8_t *secret = XXH3_kSecret;
-    uint64_t acc = len * XXH_PRIME64_1;
-    acc += mul_fold64(k->w0 ^ XXH_readLE64(secret), k->w1 ^ XXH_readLE64(secret + 8));
-    acc += mul_fold64(k->w2 ^ XXH_readLE64(secret + 16), k->w3 ^ XXH_readLE64(secret + 24));
-    return (uint32_t)XXH3_avalanche(acc);
+    const uint64_t a = (k->w0 ^ XXH_readLE64(XXH3_kSecret)) + rotl64(k->w2, 29);
+    const uint64_t b = (k->w1 ^ XXH_readLE64(XXH3_kSecret + 8)) + (rotl64(k->w3, 41) ^ len);
+    return (uint32_t)mul_fold64(a, b);
 }
 
 static inline bool short_key_equal(const short_key *k, const uint8_t *a, size_t len)
@@ -295,11 +302,15 @@ __attribute__((noinline)) static int bytes_insert_other(memo_bytes *m, const uin
     return bytes_add(m, p, h, key, len, index);
 }
 
-/* An 8..32-byte key whose words and hash are known. */
-__attribute__((noinline)) static int short_insert(memo_bytes *m, const uint8_t *key, size_t len,
-                                                   const short_key *k, uint32_t h, uint32_t *index)
+/* An 8..32-byte key whose hash is known. Its words are loaded again rather
+ * than passed in: taking their address would keep them out of registers
+ * in the bulk loop. */
+__attribute__((noinline)) static int short_insert(memo_bytes *m, const uint8_t *key, size_t len, uint32_t h,
+                                                   uint32_t *index)
 {
     if (bytes_make_room(m)) return -1;
+    const short_key words = short_key_load(key, len);
+    const short_key *k = &words;
     const uint8_t *arena = m->arena.data;
     memo_bytes_slot probe = { .hash = h, .len = (uint32_t)len };
     const uint64_t tag = slot_tag_of(&probe);
@@ -321,7 +332,7 @@ int memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *ind
     const uint8_t *key = len ? data : (const uint8_t *)"";
     if (len - 8 > 24) return bytes_insert_other(m, key, len, index);
     const short_key k = short_key_load(key, len);
-    return short_insert(m, key, len, &k, short_key_hash(&k, len), index);
+    return short_insert(m, key, len, short_key_hash(&k, len), index);
 }
 
 /* The bulk loop. An 8..32-byte value found at its home slot -- nearly every
@@ -330,9 +341,60 @@ int memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *ind
  * (a store to out[] would otherwise make the compiler reload them for every
  * value). Anything else (a miss, a collision, another length) goes out of
  * line, and the fields are read again after it. */
+/* Past this many slots (1 MiB) a lookup waits on memory rather than on
+ * arithmetic: the bulk loop then hashes MEMO_AHEAD values ahead and
+ * prefetches their slots, so that several misses are in flight at once. */
+#define MEMO_FAR_SLOTS ((size_t)1 << 16)
+#define MEMO_AHEAD 8
+
+static inline uint32_t hash_ahead(const inlay_bytes *v)
+{
+    const size_t len = v->len;
+    if (len - 8 > 24) return 0;   /* hashed by bytes_insert_other */
+    const short_key k = short_key_load(v->data, len);
+    return short_key_hash(&k, len);
+}
+
+static int bytes_insert_far(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out)
+{
+    uint32_t ring[MEMO_AHEAD];
+    for (size_t j = 0; j < MEMO_AHEAD && j < n; j++) {
+        ring[j] = hash_ahead(&v[j]);
+        __builtin_prefetch(&m->slots[ring[j] & m->mask]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t h = ring[i % MEMO_AHEAD];
+        if (i + MEMO_AHEAD < n) {
+            const uint32_t next = hash_ahead(&v[i + MEMO_AHEAD]);
+            ring[i % MEMO_AHEAD] = next;
+            __builtin_prefetch(&m->slots[next & m->mask]);
+        }
+        const size_t len = v[i].len;
+        const uint8_t *key = v[i].data;
+        int r;
+        if (INLAY_UNLIKELY(len - 8 > 24)) {
+            r = bytes_insert_other(m, len ? key : (const uint8_t *)"", len, &out[i]);
+        } else {
+            const memo_bytes_slot *s = &m->slots[h & m->mask];
+            memo_bytes_slot probe = { .hash = h, .len = (uint32_t)len };
+            if (slot_tag_of(s) == slot_tag_of(&probe)) {
+                const short_key k = short_key_load(key, len);
+                if (short_key_equal(&k, m->arena.data + s->off, len)) {
+                    out[i] = s->index1 - 1;
+                    continue;
+                }
+            }
+            r = short_insert(m, key, len, h, &out[i]);
+        }
+        if (r < 0) return -1;
+    }
+    return 0;
+}
+
 static int bytes_insert_run(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out)
 {
     if (n && !m->slots && bytes_rehash(m)) return -1;
+    if (m->mask + 1 >= MEMO_FAR_SLOTS) return bytes_insert_far(m, v, n, out);
     const memo_bytes_slot *slots = m->slots;
     size_t mask = m->mask;
     const uint8_t *arena = m->arena.data;
@@ -351,12 +413,13 @@ static int bytes_insert_run(memo_bytes *m, const inlay_bytes *v, size_t n, uint3
                 out[i] = s->index1 - 1;
                 continue;
             }
-            r = short_insert(m, key, len, &k, h, &out[i]);
+            r = short_insert(m, key, len, h, &out[i]);
         }
         if (r < 0) return -1;
         slots = m->slots;
         mask = m->mask;
         arena = m->arena.data;
+        if (INLAY_UNLIKELY(mask + 1 >= MEMO_FAR_SLOTS)) return bytes_insert_far(m, v + i + 1, n - i - 1, out + i + 1);
     }
     return 0;
 }

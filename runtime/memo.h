@@ -10,11 +10,13 @@
  *    FIXED_LEN_BYTE_ARRAY (stored bare). Values are copied into an arena
  *    that is already the PLAIN dictionary page, so the page is written with
  *    no further copy; nothing aliases the caller's memory.
- * Both hash each value once with XXH3, use open addressing with linear
- * probing (load <= 1/8 while small, 1/2 beyond), and keep their memory across memo_*_reset.
- * Byte strings of 8..32 bytes go through XXH3's 17..32-byte kernel applied
- * to four overlapping words (see memo.c), so their hash and compare have no
- * length-dependent branches.
+ * Both hash each value once, use open addressing with linear probing
+ * (load <= 1/8 while small, 1/2 beyond), and keep their memory across
+ * memo_*_reset. The hash is XXH3, except for byte strings of 8..32 bytes,
+ * the common dictionary case: they are read as four overlapping words at
+ * offsets computed from the length and hashed with one 128-bit
+ * multiply-fold (see memo.c), so hash and compare have no length-dependent
+ * branch and about half XXH3's arithmetic.
  */
 #ifndef INLAY_MEMO_H
 #define INLAY_MEMO_H

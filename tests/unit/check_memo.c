@@ -262,6 +262,52 @@ START_TEST(test_growth_fixed)
 }
 END_TEST
 
+/* The bulk entry point past the size where it prefetches (65,536 slots),
+ * with lengths on both sides of the 8..32-byte path and repeats, agrees
+ * with one insert at a time. */
+START_TEST(test_bulk_large_agrees)
+{
+    enum { N = 300000 };
+    char *text = malloc((size_t)N * 48);
+    inlay_bytes *v = malloc(N * sizeof *v);
+    uint32_t *bulk = malloc(N * sizeof *bulk);
+    ck_assert(text && v && bulk);
+    uint64_t r = 7;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        const int id = (int)((r >> 33) % 150000);           /* about half repeat */
+        const int pad = (int)((r >> 20) % 30);
+        char *p = text + (size_t)i * 48;
+        int n = snprintf(p, 48, "%d", id);                  /* 1..6 digits */
+        for (int k = 0; k < pad; k++) p[n++] = (char)('a' + (id + k) % 26);
+        v[i].data = p;
+        v[i].len = (size_t)n;                               /* 1..36 bytes */
+    }
+    test_alloc ta = { 0 };
+    inlay_allocator a = test_allocator(&ta);
+    memo_bytes mb, ms;
+    memo_bytes_init(&mb, &a, 0);
+    memo_bytes_init(&ms, &a, 0);
+    ck_assert_int_eq(memo_bytes_insert_many(&mb, v, N, bulk), 0);
+    ck_assert_uint_ge(mb.mask + 1, 1u << 16);
+    size_t bad = SIZE_MAX;
+    for (int i = 0; i < N && bad == SIZE_MAX; i++) {
+        uint32_t index;
+        if (memo_bytes_insert(&ms, v[i].data, v[i].len, &index) < 0 || index != bulk[i]) bad = (size_t)i;
+    }
+    ck_assert_msg(bad == SIZE_MAX, "value %zu", bad);
+    ck_assert_uint_eq(mb.count, ms.count);
+    ck_assert_uint_eq(memo_bytes_bytes(&mb), memo_bytes_bytes(&ms));
+    ck_assert(memcmp(mb.arena.data, ms.arena.data, mb.arena.len) == 0);
+    memo_bytes_free(&mb);
+    memo_bytes_free(&ms);
+    ck_assert_no_leak(&ta);
+    free(text);
+    free(v);
+    free(bulk);
+}
+END_TEST
+
 START_TEST(test_growth_bytes)
 {
     test_alloc ta = { 0 };
@@ -542,6 +588,7 @@ static Suite *memo_suite(void)
     tcase_set_timeout(c, 60);
     tcase_add_loop_test(c, test_growth_fixed, 0, 2);
     tcase_add_test(c, test_growth_bytes);
+    tcase_add_test(c, test_bulk_large_agrees);
     suite_add_tcase(s, c);
 
     c = tcase_create("keys by bit pattern");
