@@ -19,7 +19,9 @@ local schema, fields = dofile(dir .. "/convert_schema.lua")
 local out_fields = { table.unpack(fields) }
 out_fields[#out_fields + 1] = { "score", "double" }
 
-local src = inlay.csv(input, { schema = schema })
+-- threads = 2 as inlay convert: the next batch is parsed while this one is
+-- transformed and written
+local src = inlay.csv(input, { schema = schema, threads = 2 })
 src:map_batch(function(b)
   local v, s = b.value, {}
   for i = 1, b.n do s[i] = v[i] * 2 end

@@ -21,7 +21,9 @@ local schema, fields = dofile(dir .. "/convert_schema.lua")
 local out_fields = { table.unpack(fields) }
 out_fields[#out_fields + 1] = { "score", "double" }
 
-local src = inlay.csv(input, { schema = schema })
+-- threads = 2 as inlay convert: the next batch is parsed while this one is
+-- transformed and written
+local src = inlay.csv(input, { schema = schema, threads = 2 })
 src:map(function(r) r.score = r.value * 2 return r end, { reads = { "value" }, writes = { "score" } })
 
 local w <close> = inlay.open(output, inlay.schema(out_fields))

@@ -8,6 +8,7 @@
 #    the workdir given, or in ${TMPDIR:-/tmp} when none is, and reused;
 # 2. each K times, the median reported:
 #    a. inlay convert IN OUT --schema bench/convert_schema.lua --quiet
+#    a1. the same with --threads 1 (no parsing thread)
 #    b. inlay convert IN OUT --quiet                  (the schema inferred)
 #    c. inlay run bench/convert_map.lua IN OUT        (+ score, a row map)
 #    d. inlay run bench/convert_batch.lua IN OUT      (+ score, map_batch)
@@ -189,6 +190,8 @@ run_peer() {
 
 run_inlay convert "(a) inlay convert, explicit schema" \
     "$inlay" convert "$csv" "$workdir/convert.parquet" --schema "$here/convert_schema.lua" --quiet
+run_inlay convert1 "(a1) inlay convert, explicit schema, parsing and writing in turn (--threads 1)" \
+    "$inlay" convert "$csv" "$workdir/convert1.parquet" --schema "$here/convert_schema.lua" --quiet --threads 1
 run_inlay infer "(b) inlay convert, inferred schema" \
     "$inlay" convert "$csv" "$workdir/infer.parquet" --quiet
 run_inlay map "(c) convert_map.lua: + score = value * 2, src:map" \
@@ -203,7 +206,7 @@ echo "== check: inlay's files read back by DuckDB, against DuckDB's threads=1 fi
 verify=fail
 if [ "$(value ok "$workdir/duckdb1.txt")" = 1 ]; then
     check=()
-    for n in convert infer map batch duckdb2; do
+    for n in convert convert1 infer map batch duckdb2; do
         [ "$(value ok "$workdir/$n.txt")" = 1 ] && check+=("$workdir/$n.parquet")
     done
     if [ ${#check[@]} -gt 0 ] &&
@@ -236,6 +239,7 @@ base_note() {
     [ -n "$b" ] && awk -v b="$b" 'BEGIN { printf "  (node+duckdb at rest %.1f)", b / 1024 }'
 }
 line "(a) inlay convert --schema" convert
+line "(a1) inlay convert --threads 1" convert1
 line "(b) inlay convert (inferred)" infer
 line "(c) convert_map.lua (src:map)" map
 line "(d) convert_batch.lua (map_batch)" batch
@@ -263,6 +267,7 @@ ratio() {
     }'
 }
 ratio duckdb1 convert "time duckdb threads=1 / inlay convert" ">=" 1.5
+ratio duckdb1 convert1 "time duckdb threads=1 / convert --threads 1"
 ratio duckdb2 convert "time duckdb threads=2 / inlay convert"
 ratio duckdb1 infer "time duckdb threads=1 / convert (inferred)"
 ratio infer convert "time convert (inferred) / convert"
@@ -284,7 +289,7 @@ printf "%-44s %6s\n" "check against DuckDB's file (all must match)" "$verify"
 
 # RESULT: one key per case (seconds, or fail), for scripts
 res="RESULT rows=$rows in_bytes=$in_bytes repeat=$repeat"
-for n in convert infer map batch duckdb1 duckdb2; do
+for n in convert convert1 infer map batch duckdb1 duckdb2; do
     f=$workdir/$n.txt
     if [ "$(value ok "$f")" = 1 ]; then
         res="$res ${n}_s=$(value seconds "$f") ${n}_out=$(value out_bytes "$f") ${n}_rss_kb=$(value maxrss_kb "$f")"

@@ -331,6 +331,40 @@ START_TEST(test_infer)
 }
 END_TEST
 
+/* Invalid UTF-8 is an error in a STRING column and fine in a binary one;
+ * spaces around numbers are ignored, text keeps them. */
+START_TEST(test_utf8_and_spaces)
+{
+    const char *path = write_input("u.csv", "s,b,n\n ok , \xff\xfe , 42 \n\xff,x,1\n");
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_ge(inlay_schema_add(s, 0, "s", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
+    ck_assert_int_ge(inlay_schema_add(s, 0, "b", INLAY_REQUIRED, inlay_type_binary(), NULL), 0);
+    ck_assert_int_ge(inlay_schema_add(s, 0, "n", INLAY_REQUIRED, inlay_type_int(32, true), NULL), 0);
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.on_error = INLAY_ON_ERROR_SKIP;
+    char reject[300];
+    snprintf(reject, sizeof reject, "%s/r.txt", g_dir);
+    o.reject_path = reject;
+    inlay_source *src;
+    ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
+    size_t rows;
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+    ck_assert_uint_eq(rows, 1);
+    const inlay_column_batch *b = inlay_source_batch(src, NULL);
+    const inlay_bytes *sv = b[0].values, *bv = b[1].values;
+    ck_assert_uint_eq(sv[0].len, 4);
+    ck_assert(memcmp(sv[0].data, " ok ", 4) == 0);
+    ck_assert_uint_eq(bv[0].len, 4);
+    ck_assert(memcmp(bv[0].data, " \xff\xfe ", 4) == 0);
+    ck_assert_int_eq(((const int32_t *)b[2].values)[0], 42);
+    inlay_source_free(src);
+    ck_assert_msg(strstr(read_all(reject), "u.csv:3: column 's': invalid UTF-8 in a string column"), "%s",
+                  read_all(reject));
+    inlay_schema_free(s);
+}
+END_TEST
+
 /* The prefix option: a sample already read comes first. */
 START_TEST(test_prefix)
 {
@@ -368,6 +402,7 @@ static Suite *source_suite(void)
     tcase_add_test(c, test_bad_record_fails);
     tcase_add_test(c, test_skip_and_reject);
     tcase_add_test(c, test_open_errors);
+    tcase_add_test(c, test_utf8_and_spaces);
     suite_add_tcase(s, c);
     c = tcase_create("allocation");
     tcase_add_checked_fixture(c, setup, teardown);
