@@ -120,6 +120,19 @@ static void see(icol *c, int kind, const textval_class *info)
 
 static void see_text(icol *c, const char *p, size_t len)
 {
+    /* as the source reads numbers, dates and flags: spaces around them do not count */
+    size_t a = 0, e = len;
+    while (a < e && (p[a] == ' ' || p[a] == '\t')) a++;
+    while (e > a && (p[e - 1] == ' ' || p[e - 1] == '\t')) e--;
+    if (a < e && (a > 0 || e < len)) {
+        textval_class trimmed;
+        memset(&trimmed, 0, sizeof trimmed);
+        const textval_kind k = textval_classify(p + a, e - a, &trimmed);
+        if (k != TEXTVAL_KIND_STRING) {
+            see(c, (int)k, &trimmed);
+            return;
+        }
+    }
     textval_class info;
     memset(&info, 0, sizeof info);
     see(c, (int)textval_classify(p, len, &info), &info);

@@ -326,6 +326,16 @@ START_TEST(test_infer)
     ck_assert_int_eq(inlay_schema_column(s, 0, &name, &t, &rep), INLAY_OK);
     ck_assert_int_eq(t.bit_width, 8);
     inlay_schema_free(s);
+    /* spaces around numbers, dates and flags do not make them text, as in parsing */
+    path = write_input("sp.csv", "n,d,b\n 1,2024-01-01 ,true\n2, 2024-01-02, false\n");
+    ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 0, err, sizeof err), INLAY_OK);
+    ck_assert_int_eq(inlay_schema_column(s, 0, &name, &t, &rep), INLAY_OK);
+    ck_assert_int_eq(t.logical, INLAY_LOGICAL_INT);
+    ck_assert_int_eq(inlay_schema_column(s, 1, &name, &t, &rep), INLAY_OK);
+    ck_assert_int_eq(t.logical, INLAY_LOGICAL_DATE);
+    ck_assert_int_eq(inlay_schema_column(s, 2, &name, &t, &rep), INLAY_OK);
+    ck_assert_int_eq(t.physical, INLAY_BOOLEAN);
+    inlay_schema_free(s);
     ck_assert_int_eq(inlay_source_infer(&s, "/nonexistent.csv", NULL, 0, err, sizeof err), INLAY_ERR_IO);
     ck_assert_ptr_null(s);
 }
