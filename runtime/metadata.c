@@ -8,8 +8,8 @@
 #include "thrift.h"
 
 /* ConvertedType values, for readers that predate LogicalType. */
-enum { CT_UTF8 = 0, CT_ENUM = 4, CT_DECIMAL = 5, CT_DATE = 6, CT_TIME_MILLIS = 7,
-       CT_TIME_MICROS = 8, CT_TIMESTAMP_MILLIS = 9, CT_TIMESTAMP_MICROS = 10,
+enum { CT_UTF8 = 0, CT_MAP = 1, CT_LIST = 3, CT_ENUM = 4, CT_DECIMAL = 5, CT_DATE = 6,
+       CT_TIME_MILLIS = 7, CT_TIME_MICROS = 8, CT_TIMESTAMP_MILLIS = 9, CT_TIMESTAMP_MICROS = 10,
        CT_UINT_8 = 11, CT_INT_8 = 15, CT_JSON = 19 };
 
 static void put_min_max(tc *t, const column *c, const chunk *k)
@@ -175,6 +175,18 @@ static int converted_type(const inlay_type *ty)
     }
 }
 
+/* LIST and MAP groups carry both annotations (LogicalTypes.md: writers
+ * write the ConvertedType too). The repeated key_value group of a MAP gets
+ * none: MAP_KEY_VALUE is only read, for files that used it in place of MAP. */
+static void put_group_annotation(tc *t, schema_group a)
+{
+    tc_field_i32(t, 6, a == GROUP_LIST ? CT_LIST : CT_MAP);
+    tc_field_struct(t, 10);                     /* LogicalType union */
+    tc_field_struct(t, a == GROUP_LIST ? 3 : 2);  /* LIST = 3, MAP = 2: empty structs */
+    tc_struct_end(t);
+    tc_struct_end(t);
+}
+
 static void put_schema_element(tc *t, const inlay_schema *s, int id)
 {
     const schema_node *n = &s->nodes[id];
@@ -185,8 +197,10 @@ static void put_schema_element(tc *t, const inlay_schema *s, int id)
     }
     if (id != 0) tc_field_i32(t, 3, n->rep);
     tc_field_string(t, 4, n->name);
-    if (n->is_group) tc_field_i32(t, 5, n->num_children);
-    if (!n->is_group) {
+    if (n->is_group) {
+        tc_field_i32(t, 5, n->num_children);
+        if (n->annotation != GROUP_PLAIN) put_group_annotation(t, n->annotation);
+    } else {
         int ct = converted_type(&n->type);
         if (ct >= 0) tc_field_i32(t, 6, ct);
         if (n->type.logical == INLAY_LOGICAL_DECIMAL) {

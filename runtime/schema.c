@@ -150,6 +150,25 @@ static int add_node(inlay_schema *s, int parent, const char *name, inlay_repetit
     return s->count++;
 }
 
+/* Take back the node add_node made last (the newest child of its parent). */
+static void drop_last_node(inlay_schema *s)
+{
+    clear_layout(s);                  /* sized by the count it was made with */
+    int id = s->count - 1;
+    schema_node *p = &s->nodes[s->nodes[id].parent];
+    if (p->first_child == id) {
+        p->first_child = p->last_child = -1;
+    } else {
+        int prev = p->first_child;
+        while (s->nodes[prev].next_sibling != id) prev = s->nodes[prev].next_sibling;
+        s->nodes[prev].next_sibling = -1;
+        p->last_child = prev;
+    }
+    p->num_children--;
+    mem_strfree(&s->alloc, s->nodes[id].name);
+    s->count--;
+}
+
 inlay_schema *inlay_schema_create(const inlay_allocator *alloc)
 {
     inlay_allocator a = mem_or_default(alloc);
@@ -193,6 +212,74 @@ static void node_path(const inlay_schema *s, int n, char *out, size_t cap)
                                 s->nodes[chain[k]].name);
 }
 
+/* Dotted path of a field `name` about to be added under `parent`. */
+static void child_path(const inlay_schema *s, int parent, const char *name, char *out, size_t cap)
+{
+    node_path(s, parent, out, cap);
+    size_t len = strlen(out);
+    snprintf(out + len, cap - len, "%s%s", len ? "." : "", name);
+}
+
+static const char *group_kind(schema_group a)
+{
+    return a == GROUP_LIST ? "LIST" : "MAP";
+}
+
+/* The LIST or MAP group whose repeated middle group (`list`, `key_value`)
+ * is node n, or -1 when n is not one. */
+static int nested_owner(const inlay_schema *s, int n)
+{
+    if (n <= 0 || !s->nodes[n].is_group) return -1;
+    int p = s->nodes[n].parent;
+    return p > 0 && s->nodes[p].annotation != GROUP_PLAIN ? p : -1;
+}
+
+/* A field added where a LIST or MAP has fixed places: not beside the
+ * middle group, and under it only `element`, or `key` then `value`. */
+static int check_slot(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
+{
+    const schema_node *p = &s->nodes[parent];
+    char path[256], owner_path[256];
+    child_path(s, parent, name, path, sizeof path);
+    if (p->annotation != GROUP_PLAIN) {
+        const bool list = p->annotation == GROUP_LIST;
+        node_path(s, parent, owner_path, sizeof owner_path);
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': %s '%s' holds only its repeated group '%s'; "
+                    "add fields under the id inlay_schema_add_%s returned", path, group_kind(p->annotation),
+                    owner_path, list ? "list" : "key_value", list ? "list" : "map");
+    }
+    int owner = nested_owner(s, parent);
+    if (owner < 0) return 0;
+    node_path(s, owner, owner_path, sizeof owner_path);
+    if (s->nodes[owner].annotation == GROUP_LIST) {
+        if (p->num_children > 0)
+            return fail(s, INLAY_ERR_SCHEMA, "field '%s': LIST '%s' already has its element", path, owner_path);
+        if (strcmp(name, "element") != 0)
+            return fail(s, INLAY_ERR_SCHEMA, "field '%s': the element of LIST '%s' must be named 'element'",
+                        path, owner_path);
+        if (rep == INLAY_REPEATED)
+            return fail(s, INLAY_ERR_SCHEMA, "field '%s': a list element is required or optional, not repeated",
+                        path);
+        return 0;
+    }
+    if (p->num_children == 0) {
+        if (strcmp(name, "key") != 0)
+            return fail(s, INLAY_ERR_SCHEMA, "field '%s': the first field of MAP '%s' must be its 'key'",
+                        path, owner_path);
+        if (rep != INLAY_REQUIRED)
+            return fail(s, INLAY_ERR_SCHEMA, "field '%s': a map key must be required", path);
+        return 0;
+    }
+    if (p->num_children > 1)
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': MAP '%s' already has its key and value", path, owner_path);
+    if (strcmp(name, "value") != 0)
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': the field after the key of MAP '%s' must be its 'value'",
+                    path, owner_path);
+    if (rep == INLAY_REPEATED)
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': a map value is required or optional, not repeated", path);
+    return 0;
+}
+
 static int check_parent(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
 {
     if (!name || !*name) return fail(s, INLAY_ERR_SCHEMA, "a field has an empty name");
@@ -207,7 +294,7 @@ static int check_parent(inlay_schema *s, int parent, const char *name, inlay_rep
             return fail(s, INLAY_ERR_SCHEMA, "field '%s': duplicate name", path);
         }
     }
-    return 0;
+    return check_slot(s, parent, name, rep);
 }
 
 /* Largest decimal precision a FIXED_LEN_BYTE_ARRAY of n bytes holds:
@@ -323,9 +410,7 @@ int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repeti
     int st = check_parent(s, parent, name, rep);
     if (st) return st;
     char path[256];
-    node_path(s, parent, path, sizeof path);
-    size_t plen = strlen(path);
-    snprintf(path + plen, sizeof path - plen, "%s%s", plen ? "." : "", name);
+    child_path(s, parent, name, path, sizeof path);
     if ((st = check_type(s, path, &type))) return st;
     if (opts && (st = check_encoding(s, path, &type, opts->encoding))) return st;
     int id = add_node(s, parent, name, rep);
@@ -345,6 +430,43 @@ int inlay_schema_add_group(inlay_schema *s, int parent, const char *name, inlay_
     return id;
 }
 
+/* <rep> group <name> (LIST|MAP) { repeated group <middle> { } }: both
+ * nodes or neither. Returns the middle group's id. */
+static int add_nested(inlay_schema *s, int parent, const char *name, inlay_repetition rep,
+                      schema_group annotation, const char *middle)
+{
+    if (!s) return INLAY_ERR_ARGUMENT;
+    int st = check_parent(s, parent, name, rep);
+    if (st) return st;
+    if (rep == INLAY_REPEATED) {
+        char path[256];
+        child_path(s, parent, name, path, sizeof path);
+        return fail(s, INLAY_ERR_SCHEMA, "field '%s': a %s is required or optional, not repeated", path,
+                    group_kind(annotation));
+    }
+    int outer = add_node(s, parent, name, rep);
+    if (outer < 0) return outer;
+    s->nodes[outer].is_group = true;
+    s->nodes[outer].annotation = annotation;
+    int mid = add_node(s, outer, middle, INLAY_REPEATED);
+    if (mid < 0) {
+        drop_last_node(s);
+        return mid;
+    }
+    s->nodes[mid].is_group = true;
+    return mid;
+}
+
+int inlay_schema_add_list(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
+{
+    return add_nested(s, parent, name, rep, GROUP_LIST, "list");
+}
+
+int inlay_schema_add_map(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
+{
+    return add_nested(s, parent, name, rep, GROUP_MAP, "key_value");
+}
+
 /* ---- layout -------------------------------------------------------------- */
 
 static stats_order order_of(const inlay_type *t)
@@ -361,6 +483,63 @@ static stats_order order_of(const inlay_type *t)
     }
 }
 
+/* The shape LogicalTypes.md asks of a LIST or MAP group n: a list or map
+ * is required or optional and holds one repeated field. A LIST's is the
+ * group `list` holding one non-repeated `element` (or, in the older 2-level
+ * form, a repeated primitive that is itself the element); a MAP's is the
+ * group `key_value` holding a required `key` and at most a non-repeated
+ * `value`, in that order. */
+static int check_nested(inlay_schema *s, int n)
+{
+    const schema_node *g = &s->nodes[n];
+    const char *kind = group_kind(g->annotation);
+    char path[256], mid_path[256];
+    node_path(s, n, path, sizeof path);
+    if (g->rep == INLAY_REPEATED)
+        return fail(s, INLAY_ERR_SCHEMA, "%s '%s' is repeated; a %s is required or optional", kind, path, kind);
+    const int m = g->first_child;
+    if (g->num_children != 1 || s->nodes[m].rep != INLAY_REPEATED)
+        return fail(s, INLAY_ERR_SCHEMA, "%s '%s' must hold exactly one field, a repeated group", kind, path);
+    const schema_node *mid = &s->nodes[m];
+    node_path(s, m, mid_path, sizeof mid_path);
+    if (g->annotation == GROUP_LIST) {
+        if (!mid->is_group) return 0;   /* 2-level: the repeated primitive is the element */
+        if (mid->num_children == 0)
+            return fail(s, INLAY_ERR_SCHEMA, "LIST '%s' has no element (add it under '%s')", path, mid_path);
+        if (mid->num_children != 1)
+            return fail(s, INLAY_ERR_SCHEMA, "LIST '%s' must hold one element in '%s', not %d fields",
+                        path, mid_path, mid->num_children);
+        const schema_node *e = &s->nodes[mid->first_child];
+        if (strcmp(mid->name, "list") != 0 || strcmp(e->name, "element") != 0)
+            return fail(s, INLAY_ERR_SCHEMA, "LIST '%s' must hold 'list.element', not '%s.%s'",
+                        path, mid->name, e->name);
+        if (e->rep == INLAY_REPEATED)
+            return fail(s, INLAY_ERR_SCHEMA, "LIST '%s': its element is repeated; it must be required or optional",
+                        path);
+        return 0;
+    }
+    if (!mid->is_group || strcmp(mid->name, "key_value") != 0)
+        return fail(s, INLAY_ERR_SCHEMA, "MAP '%s' must hold the repeated group 'key_value', not '%s'",
+                    path, mid->name);
+    if (mid->num_children == 0)
+        return fail(s, INLAY_ERR_SCHEMA, "MAP '%s' has no key (add 'key' and 'value' under '%s')", path, mid_path);
+    if (mid->num_children > 2)
+        return fail(s, INLAY_ERR_SCHEMA, "MAP '%s' must hold a key and at most a value in '%s', not %d fields",
+                    path, mid_path, mid->num_children);
+    const schema_node *key = &s->nodes[mid->first_child];
+    if (strcmp(key->name, "key") != 0 || key->rep != INLAY_REQUIRED)
+        return fail(s, INLAY_ERR_SCHEMA, "MAP '%s': the first field of '%s' must be the required 'key'",
+                    path, mid_path);
+    if (mid->num_children == 2) {
+        const schema_node *value = &s->nodes[key->next_sibling];
+        if (strcmp(value->name, "value") != 0 || value->rep == INLAY_REPEATED)
+            return fail(s, INLAY_ERR_SCHEMA,
+                        "MAP '%s': the second field of '%s' must be a required or optional 'value'",
+                        path, mid_path);
+    }
+    return 0;
+}
+
 int schema_finalize(inlay_schema *s)
 {
     if (s->finalized) return 0;
@@ -373,6 +552,7 @@ int schema_finalize(inlay_schema *s)
     while (n >= 0) {
         s->preorder[k++] = n;
         if (!s->nodes[n].is_group) nleaves++;
+        else if (s->nodes[n].annotation != GROUP_PLAIN && check_nested(s, n)) return INLAY_ERR_SCHEMA;
         else if (s->nodes[n].num_children == 0) {
             char path[256];
             node_path(s, n, path, sizeof path);
@@ -526,7 +706,8 @@ static void emit_node(out *o, const inlay_schema *s, int n, int indent)
     static const char *reps[] = { "required", "optional", "repeated" };
     emit(o, "%*s%s ", indent, "", reps[node->rep]);
     if (node->is_group) {
-        emit(o, "group %s {\n", node->name);
+        emit(o, "group %s%s {\n", node->name, node->annotation == GROUP_LIST ? " (LIST)"
+                                           : node->annotation == GROUP_MAP ? " (MAP)" : "");
         for (int c = node->first_child; c >= 0; c = s->nodes[c].next_sibling)
             emit_node(o, s, c, indent + 2);
         emit(o, "%*s}\n", indent, "");

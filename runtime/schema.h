@@ -8,6 +8,17 @@
  * definition level (count of non-required nodes on its path) and maximum
  * repetition level (count of repeated nodes), so flat and nested columns go
  * through the same buffers.
+ *
+ * A group may carry a LIST or MAP annotation (LogicalTypes.md, "Nested
+ * Types"). The builders make the standard 3-level forms
+ *
+ *     <rep> group <name> (LIST) { repeated group list { <element> } }
+ *     <rep> group <name> (MAP) { repeated group key_value { <key> [<value>] } }
+ *
+ * and hand the caller the middle group, under which the element (or key and
+ * value) are added by the ordinary calls; a wrong name, repetition or count
+ * there is refused when it is added, and a list or map left without its
+ * fields is refused by schema_finalize.
  */
 #ifndef INLAY_SCHEMA_H
 #define INLAY_SCHEMA_H
@@ -15,12 +26,20 @@
 #include "alloc.h"
 #include "stats.h"
 
+/* The annotation of a group. */
+typedef enum schema_group {
+    GROUP_PLAIN = 0,       /* a struct, or the repeated middle of a list or map */
+    GROUP_LIST,
+    GROUP_MAP,
+} schema_group;
+
 typedef struct schema_node {
     char *name;
     int parent;
     int first_child, last_child, next_sibling;
     int num_children;
     bool is_group;
+    schema_group annotation;   /* groups only */
     inlay_repetition rep;
     inlay_type type;
     inlay_column_options opts;

@@ -20,6 +20,7 @@
 #include "metadata.h"
 #include "sink.h"
 #include "timeconv.h"
+#include "shred.h"
 
 enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
 
@@ -51,6 +52,8 @@ struct inlay_writer {
     size_t nkv;
     prepared *prepared;        /* one per column, for append_columns */
     buf converted;             /* append_time's values in the column's unit */
+    shred shred;               /* append_array's levels and values, per leaf */
+    buf nested_batches;        /* append_array's inlay_column_batch list */
     const chunk **tmp_chunks;
     uint64_t *tmp_starts;
     char err[512];
@@ -204,6 +207,7 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     if (*(const uint8_t *)&probe != 1)
         return set_error(w, INLAY_ERR_ARGUMENT, "inlay needs a little-endian host");
     if ((st = check_options(w, o))) return st;
+    shred_init(&w->shred, &w->alloc);
     if (!schema) return set_error(w, INLAY_ERR_ARGUMENT, "no schema");
     w->schema = schema_clone(schema, &w->alloc);
     if (!w->schema) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
@@ -556,6 +560,37 @@ int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batch
     return flush_ready(w);
 }
 
+int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows)
+{
+    if (!w || !a) return INLAY_ERR_ARGUMENT;
+    if (w->state == W_FAILED)
+        return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
+                         inlay_strerror(w->failure));
+    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    const inlay_schema *s = w->schema;
+    int node = field >= 0 ? s->nodes[0].first_child : -1;
+    for (int k = 0; node >= 0 && k < field; k++) node = s->nodes[node].next_sibling;
+    if (node < 0) return set_error(w, INLAY_ERR_COLUMN, "field %d does not exist", field);
+    int first, n;
+    int st = shred_field(&w->shred, s, node, a, rows, &first, &n);
+    if (st) return set_error(w, st, "%s", w->shred.err);
+    w->nested_batches.len = 0;
+    if (buf_reserve(&w->nested_batches, &w->alloc, (size_t)n * sizeof(inlay_column_batch)))
+        return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    inlay_column_batch *b = (inlay_column_batch *)w->nested_batches.data;
+    for (int k = 0; k < n; k++) {
+        const shred_leaf *l = &w->shred.leaves[k];
+        const schema_leaf *lf = &s->leaves[first + k];
+        b[k].column = first + k;
+        b[k].values = l->values.data;
+        b[k].count = l->count;
+        b[k].levels.def = lf->max_def ? (const int16_t *)l->def.data : NULL;
+        b[k].levels.rep = lf->max_rep ? (const int16_t *)l->rep.data : NULL;
+        b[k].levels.validity = NULL;
+    }
+    return inlay_writer_append_columns(w, b, n);
+}
+
 int inlay_writer_append_bool(inlay_writer *w, int col, const bool *values, size_t count,
                              const inlay_levels *levels)
 {
@@ -663,6 +698,8 @@ void inlay_writer_free(inlay_writer *w)
     buf_free(&w->footer_groups, &a);
     buf_free(&w->footer, &a);
     buf_free(&w->converted, &a);
+    if (w->shred.alloc) shred_free(&w->shred);
+    buf_free(&w->nested_batches, &a);
     for (size_t i = 0; i < w->nkv; i++) {
         mem_strfree(&a, (char *)w->kv[i].key);
         mem_strfree(&a, (char *)w->kv[i].value);

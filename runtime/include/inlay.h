@@ -220,10 +220,53 @@ int inlay_schema_add(inlay_schema *s, int parent, const char *name,
                      inlay_repetition rep, inlay_type type,
                      const inlay_column_options *opts);
 
-/* Add a group field (a struct; nested lists and maps are built from groups).
- * Returns the node id or a negative status, as inlay_schema_add. */
+/* Add a group field: a struct, whose fields are added under the returned
+ * id. Returns the node id or a negative status, as inlay_schema_add. */
 int inlay_schema_add_group(inlay_schema *s, int parent, const char *name,
                            inlay_repetition rep);
+
+/* Lists and maps, in the standard 3-level form of the Parquet spec
+ * (LogicalTypes.md); the outer group carries the LIST or MAP annotation.
+ *
+ *     // optional group tags (LIST) { repeated group list { optional binary element (STRING); } }
+ *     int tags = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
+ *     inlay_schema_add(s, tags, "element", INLAY_OPTIONAL, inlay_type_string(), NULL);
+ *
+ *     // required group attrs (MAP) { repeated group key_value {
+ *     //     required binary key (STRING); optional group value (LIST) { ... } } }
+ *     int attrs = inlay_schema_add_map(s, 0, "attrs", INLAY_REQUIRED);
+ *     inlay_schema_add(s, attrs, "key", INLAY_REQUIRED, inlay_type_string(), NULL);
+ *     int values = inlay_schema_add_list(s, attrs, "value", INLAY_OPTIONAL);
+ *     inlay_schema_add(s, values, "element", INLAY_REQUIRED, inlay_type_int(64, true), NULL);
+ *
+ * Each call adds two groups, `<rep> group <name> (LIST) { repeated group
+ * list { } }` or `<rep> group <name> (MAP) { repeated group key_value { } }`
+ * (name is copied), and returns the id of the inner repeated group (`list`, `key_value`): the
+ * parent under which the caller adds, with any of the add calls (so an
+ * element or value may be a struct, list or map itself):
+ *  - list: one field named "element", required or optional (whether an
+ *    element may be null);
+ *  - map: first a field named "key", required; then, optionally, one named
+ *    "value", required or optional.
+ * `rep` (the list's or map's own: may it be null) is INLAY_REQUIRED or
+ * INLAY_OPTIONAL. Returns a negative status as inlay_schema_add, and also
+ * INLAY_ERR_SCHEMA for a repeated list or map; adding under the returned id
+ * a field of another name, repetition or count, or anything beside it under
+ * the list or map group itself, fails the same way (naming the field by
+ * its dotted path, "tags.list.item"), and a list or map whose fields were
+ * never added is refused when a writer opens on the schema. A failed call
+ * adds nothing.
+ *
+ * Levels count the groups on a leaf's path as for any field: each list or
+ * map adds one repetition level, and definition levels for the optional
+ * groups and the repeated one. For `tags` above (max definition level 3,
+ * max repetition level 1), definition level 0 is a null list, 1 an empty
+ * list, 2 a null element, 3 a value. The leaves are named by their dotted
+ * paths ("tags.list.element", "attrs.key_value.value.list.element"). */
+int inlay_schema_add_list(inlay_schema *s, int parent, const char *name,
+                          inlay_repetition rep);
+int inlay_schema_add_map(inlay_schema *s, int parent, const char *name,
+                         inlay_repetition rep);
 
 /* The message of the last failed schema call; owned by the schema. */
 const char *inlay_schema_errmsg(const inlay_schema *s);
@@ -433,6 +476,42 @@ typedef struct inlay_column_batch {
  * totals. */
 int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n);
 
+/* Nested values in Arrow's layout, for inlay_writer_append_array. One
+ * inlay_array per schema node below the field, except the repeated middle
+ * group of a LIST or MAP, whose entries are the outer array's:
+ *  - primitive: `values`, one slot per entry (nulls have slots, ignored),
+ *    typed as the leaf's append function takes them; `validity` (bit i set
+ *    = entry i present, LSB first; NULL = all present);
+ *  - struct (a plain group): `validity` and `children`, one per field;
+ *  - LIST / MAP: `validity`, `offsets` (length + 1 entries: entry i is
+ *    children entries offsets[i] .. offsets[i+1]) and `children`: the
+ *    element, or the keys and the values;
+ *  - a bare repeated group or primitive (no LIST/MAP annotation, as in the
+ *    Dremel paper): `offsets` and one child per field of the group, or the
+ *    values as children[0].
+ * An empty list is offsets[i] == offsets[i+1]; a null list is a clear
+ * validity bit. A host holding Arrow buffers points these at them as they
+ * are. */
+typedef struct inlay_array {
+    size_t length;
+    const uint8_t *validity;
+    const int32_t *offsets;
+    const void *values;
+    const struct inlay_array *children;
+} inlay_array;
+
+/* Append `rows` rows of the top-level field number `field` (0-based, in
+ * schema order: for a flat schema the column number) from the array `a`,
+ * computing every leaf's definition and repetition levels in one pass per
+ * leaf. All of the field's leaf columns are appended together, or none:
+ * an array that does not follow the schema (missing children, offsets out
+ * of order or past the child) is INLAY_ERR_ARGUMENT, a null where the
+ * schema is required or a null map key INLAY_ERR_NULL, each with a message
+ * naming the leaf's path and the row ("field 'hits.list.element.x' row 3:
+ * ..."). The field's other appends (inlay_writer_append_columns with
+ * explicit levels) may be mixed with these. Values are copied. */
+int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows);
+
 /* Finish the file: flush the last row group, write the footer and finish the
  * sink (for a file: rename it into place). Every column must have the same
  * number of rows (INLAY_ERR_STATE otherwise, and the writer stays open).
@@ -487,9 +566,9 @@ uint64_t inlay_writer_bytes(const inlay_writer *w);
  * A source streams its input in batches of typed column arrays, in constant
  * memory whatever the input's size. Text is parsed straight into the arrays
  * (no per-value allocation): integers, floats, booleans (true/false, t/f,
- * yes/no, 1/0), decimals exactly, dates, times and timestamps from ISO-8601
- * (a zone offset is applied, giving UTC) or from epoch numbers in the
- * column's unit, UTF-8 checked for text columns. A record that does not
+ * yes/no, 1/0), decimals exactly, dates and timestamps from ISO-8601 (a
+ * zone offset is applied, giving UTC) or from epoch numbers (days; the
+ * column's unit), times as HH:MM[:SS[.f]], UTF-8 checked for text columns. A record that does not
  * parse is an error naming it ("in.csv:1234: column 'ts': cannot parse
  * \"2024-13-01\" as timestamp(us)"), or, with INLAY_ON_ERROR_SKIP, is
  * counted, written to the reject file with its reason, and left out.

@@ -53,6 +53,14 @@
 // are compared by arrow-rs and hyparquet only, and DuckDB must fail on them
 // with exactly that error (or read them correctly).
 //
+// Nested files ("nested": true) hold lists, structs and maps: each reader's
+// values are compared tree by tree (a list as an array, a struct as an
+// object, a map as [key, value] pairs in order), and the structure check
+// looks at the schema elements (LIST and MAP 3-level forms, the logical and
+// converted types on the outer group only), each leaf chunk's level entries,
+// null_count, page types, v2 row/null counts and level lengths, encodings
+// and encoding_stats.
+//
 // NAME-REGEX checks only the files whose names match. Exits 1 on any
 // mismatch, naming file, reader, column and row.
 
@@ -1369,6 +1377,313 @@ async function checkStructure(con, file, bytes, metadata, spec) {
 }
 
 // ---------------------------------------------------------------------------
+// Nested files ("nested": true in the JSON, see fixtures.c): lists, structs
+// and maps whose leaves were written with explicit definition and
+// repetition levels. "fields" describe each top-level field as a type tree
+// ({type: 'list', element}, {type: 'struct', fields}, {type: 'map', key,
+// value}, or a leaf type tag; each with `nullable`) and hold its values
+// (a list as an array, a struct as an object, a map as [key, value] pairs,
+// leaves canonical as in flat files). Each reader's values are brought to
+// that shape and compared tree by tree; the structure check compares the
+// footer's schema elements with the LIST/MAP 3-level forms the tree
+// implies, and each leaf chunk's level entries, nulls and pages with what
+// fixtures.c wrote ("leaves").
+
+const bigJSON = v => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? `${x}n` : x))
+
+// Does the reader's value `a` (brought to the canonical shape) equal `e`?
+function sameNested(t, e, a) {
+  if (e === null || a === null || a === undefined) return e === a
+  switch (t.type) {
+    case 'list':
+      return Array.isArray(a) && a.length === e.length && e.every((x, i) => sameNested(t.element, x, a[i]))
+    case 'struct':
+      return typeof a === 'object' && Object.keys(a).length === t.fields.length &&
+        t.fields.every(f => f.name in a && sameNested(f, e[f.name], a[f.name]))
+    case 'map':
+      return Array.isArray(a) && a.length === e.length &&
+        e.every(([k, v], i) => Array.isArray(a[i]) && sameNested(t.key, k, a[i][0]) && sameNested(t.value, v, a[i][1]))
+  }
+  return sameValue(t, e, a)
+}
+
+function nestedLeaf(t, v) {
+  if (v === null || v === undefined) return null
+  return isIntTag(t.type) ? String(v) : v
+}
+
+// A reader's nested value in the canonical shape. `entries(v)` gives a
+// map's [key, value] pairs in order, `field(v, name)` a struct's field.
+function canonNested(t, v, how) {
+  if (v === null || v === undefined) return null
+  switch (t.type) {
+    case 'list': return Array.from(v, x => canonNested(t.element, x, how))
+    case 'struct': {
+      const out = {}
+      for (const name of how.fieldNames(v)) {
+        const f = t.fields.find(x => x.name === name)
+        out[name] = f ? canonNested(f, how.field(v, name), how) : how.field(v, name)
+      }
+      return out
+    }
+    case 'map': return how.entries(v).map(([k, x]) => [canonNested(t.key, k, how), canonNested(t.value, x, how)])
+  }
+  return nestedLeaf(t, v)
+}
+
+const DUCKDB_NESTED = {
+  fieldNames: v => Object.keys(v),
+  field: (v, name) => v[name],
+  entries: v => v.map(({ key, value }) => [key, value]),
+}
+const ARROW_NESTED = { // StructRow proxies and MapRow iterators
+  fieldNames: v => Object.keys(v),
+  field: (v, name) => v[name],
+  entries: v => Array.from(v),
+}
+const HYPARQUET_NESTED = { // maps come as plain objects keyed by the (string) key
+  fieldNames: v => Object.keys(v),
+  field: (v, name) => v[name],
+  entries: v => (v instanceof Map ? [...v] : Object.entries(v)),
+}
+
+function compareNested(mm, field, values) {
+  if (values.length !== field.values.length) mm.add(`field ${field.name}: ${values.length} values, expected ${field.values.length}`)
+  const n = Math.min(values.length, field.values.length)
+  for (let i = 0; i < n; i++)
+    if (!sameNested(field, field.values[i], values[i]))
+      mm.add(`field ${field.name} row ${i}: expected ${bigJSON(field.values[i])}, got ${bigJSON(values[i])}`)
+}
+
+function duckdbNestedType(t) {
+  switch (t.type) {
+    case 'list': return `${duckdbNestedType(t.element)}[]`
+    case 'struct': return `STRUCT(${t.fields.map(f => `${f.name} ${duckdbNestedType(f)}`).join(', ')})`
+    case 'map': return `MAP(${duckdbNestedType(t.key)}, ${duckdbNestedType(t.value)})`
+  }
+  return duckdbTypeName(t)
+}
+
+async function checkNestedDuckdb(con, file, spec) {
+  const mm = new Mismatches(spec.name, 'duckdb')
+  try {
+    const src = `read_parquet(${sqlString(file)}, file_row_number = true)`
+    const list = spec.fields.map(f => `"${f.name}"`).join(', ')
+    const r = await con.runAndReadAll(`SELECT ${list} FROM ${src} ORDER BY file_row_number`)
+    const d = (await con.runAndReadAll(`DESCRIBE SELECT * FROM ${src}`)).getRowObjectsJS()
+    const names = d.map(x => x.column_name).filter(n => n !== 'file_row_number')
+    if (JSON.stringify(names) !== JSON.stringify(spec.fields.map(f => f.name))) mm.add(`columns ${JSON.stringify(names)}`)
+    if (r.currentRowCount !== spec.rows) mm.add(`row count ${r.currentRowCount}, expected ${spec.rows}`)
+    const cols = r.currentRowCount ? r.getColumnsJS() : spec.fields.map(() => [])
+    spec.fields.forEach((field, k) => {
+      const type = d.find(x => x.column_name === field.name)?.column_type
+      if (type !== duckdbNestedType(field)) mm.add(`field ${field.name}: DuckDB type ${type}, expected ${duckdbNestedType(field)}`)
+      else compareNested(mm, field, cols[k].map(v => canonNested(field, v, DUCKDB_NESTED)))
+    })
+  } catch (err) {
+    mm.add(`read failed: ${err.message}`)
+  }
+  mm.finish('reader')
+}
+
+// null when the Arrow type (and its children's nullability) fits the tree.
+function arrowNestedProblem(t, type) {
+  const child = (i, name, sub, nullable) => {
+    const c = type.children?.[i]
+    if (!c) return `no child ${name}`
+    if (c.nullable !== nullable) return `${name} nullable=${c.nullable}, expected ${nullable}`
+    const p = sub(c.type)
+    return p && `${name}: ${p}`
+  }
+  switch (t.type) {
+    case 'list':
+      if (type.typeId !== Type.List) return `${type}, expected a List`
+      return child(0, 'element', ct => arrowNestedProblem(t.element, ct), t.element.nullable)
+    case 'struct':
+      if (type.typeId !== Type.Struct || type.children.length !== t.fields.length) return `${type}, expected a Struct of ${t.fields.length}`
+      for (const [i, f] of t.fields.entries()) {
+        if (type.children[i].name !== f.name) return `field ${i} is ${type.children[i].name}, expected ${f.name}`
+        const p = child(i, f.name, ct => arrowNestedProblem(f, ct), f.nullable)
+        if (p) return p
+      }
+      return null
+    case 'map': {
+      if (type.typeId !== Type.Map) return `${type}, expected a Map`
+      const entries = type.children[0]?.type
+      if (!entries || entries.children?.length !== 2) return `${type}: entries are not key and value`
+      const k = arrowNestedProblem(t.key, entries.children[0].type), v = arrowNestedProblem(t.value, entries.children[1].type)
+      if (entries.children[1].nullable !== t.value.nullable) return `map value nullable=${entries.children[1].nullable}`
+      return (k && `key: ${k}`) || (v && `value: ${v}`)
+    }
+  }
+  return arrowTypeProblem(t, type)
+}
+
+function checkNestedArrow(bytes, spec) {
+  const mm = new Mismatches(spec.name, 'arrow-rs')
+  try {
+    const table = tableFromIPC(parquetWasm.readParquet(bytes).intoIPCStream())
+    const names = table.schema.fields.map(f => f.name)
+    if (JSON.stringify(names) !== JSON.stringify(spec.fields.map(f => f.name))) mm.add(`columns ${JSON.stringify(names)}`)
+    if (table.numRows !== spec.rows) mm.add(`row count ${table.numRows}, expected ${spec.rows}`)
+    for (const field of spec.fields) {
+      const af = table.schema.fields.find(f => f.name === field.name)
+      if (!af) continue
+      if (af.nullable !== field.nullable) mm.add(`field ${field.name}: Arrow nullable=${af.nullable}, expected ${field.nullable}`)
+      const tp = arrowNestedProblem(field, af.type)
+      if (tp) { mm.add(`field ${field.name}: Arrow type ${tp}`); continue }
+      const vec = table.getChild(field.name)
+      const vals = []
+      for (let i = 0; i < vec.length; i++) vals.push(canonNested(field, vec.get(i), ARROW_NESTED))
+      compareNested(mm, field, vals)
+    }
+  } catch (err) {
+    mm.add(`read failed: ${err.message ?? err}`)
+  }
+  mm.finish('reader')
+}
+
+async function checkNestedHyparquet(arrayBuffer, metadata, spec) {
+  const mm = new Mismatches(spec.name, 'hyparquet')
+  try {
+    if (Number(metadata.num_rows) !== spec.rows) mm.add(`num_rows ${metadata.num_rows}, expected ${spec.rows}`)
+    const rows = await new Promise((resolve, reject) => {
+      parquetRead({ file: arrayBuffer, metadata, compressors, rowFormat: 'array', onComplete: resolve }).catch(reject)
+    })
+    if (rows.length !== spec.rows) mm.add(`row count ${rows.length}, expected ${spec.rows}`)
+    spec.fields.forEach((field, k) => compareNested(mm, field, rows.map(row => canonNested(field, row[k], HYPARQUET_NESTED))))
+  } catch (err) {
+    mm.add(`read failed: ${err.message ?? err}`)
+  }
+  mm.finish('reader')
+}
+
+// The schema elements a field's tree implies, depth first: the standard
+// 3-level LIST and MAP forms with both annotations on the outer group and
+// none on the repeated middle one; leaves as schemaProblems checks them.
+function nestedElements(t, name, out = []) {
+  const rep = t.nullable ? 'OPTIONAL' : 'REQUIRED'
+  switch (t.type) {
+    case 'list':
+      out.push({ name, rep, children: 1, annotation: 'LIST' }, { name: 'list', rep: 'REPEATED', children: 1 })
+      nestedElements(t.element, 'element', out)
+      break
+    case 'map':
+      out.push({ name, rep, children: 1, annotation: 'MAP' },
+        { name: 'key_value', rep: 'REPEATED', children: t.value === undefined ? 1 : 2 })
+      nestedElements(t.key, 'key', out)
+      if (t.value) nestedElements(t.value, 'value', out)
+      break
+    case 'struct':
+      out.push({ name, rep, children: t.fields.length })
+      for (const f of t.fields) nestedElements(f, f.name, out)
+      break
+    default:
+      out.push({ name, leaf: { ...t, name } })
+  }
+  return out
+}
+
+async function checkNestedStructure(con, file, bytes, metadata, spec) {
+  const mm = new Mismatches(spec.name, 'structure')
+  try {
+    if (bytes.length !== spec.writer.bytes) mm.add(`file has ${bytes.length} bytes, the writer reported ${spec.writer.bytes}`)
+    if (spec.writer.rows !== spec.rows) mm.add(`writer reported ${spec.writer.rows} rows, expected ${spec.rows}`)
+    if (metadata.created_by !== spec.created_by) mm.add(`created_by ${JSON.stringify(metadata.created_by)}`)
+    // the schema elements
+    const want = spec.fields.flatMap(f => nestedElements(f, f.name))
+    const got = metadata.schema.slice(1)
+    if (metadata.schema[0].num_children !== spec.fields.length) mm.add(`the root has ${metadata.schema[0].num_children} children, expected ${spec.fields.length}`)
+    if (got.length !== want.length) mm.add(`${got.length} schema elements, expected ${want.length}`)
+    want.forEach((w, i) => {
+      const el = got[i]
+      if (!el) return
+      const where = `schema element ${i + 1} (${w.name})`
+      if (el.name !== w.name) { mm.add(`${where} is named ${el.name}`); return }
+      if (w.leaf) {
+        for (const p of schemaProblems(w.leaf, el)) mm.add(`${where}: ${p}`)
+        return
+      }
+      if (el.type !== undefined) mm.add(`${where}: a group with physical type ${el.type}`)
+      if (el.repetition_type !== w.rep) mm.add(`${where}: repetition ${el.repetition_type}, expected ${w.rep}`)
+      if (el.num_children !== w.children) mm.add(`${where}: ${el.num_children} children, expected ${w.children}`)
+      if (el.converted_type !== w.annotation) mm.add(`${where}: converted type ${el.converted_type ?? 'none'}, expected ${w.annotation ?? 'none'}`)
+      if (el.logical_type?.type !== w.annotation) mm.add(`${where}: logical type ${bigJSON(el.logical_type)}, expected ${w.annotation ?? 'none'}`)
+    })
+    // the logical type of a LIST/MAP group is an empty struct
+    const raw = rawFooter(bytes)
+    raw.field_2.forEach((el, i) => {
+      const lt = el.field_10
+      if (lt && (lt.field_2 || lt.field_3) && Object.keys(lt.field_2 ?? lt.field_3).length)
+        mm.add(`schema element ${i}: the LIST/MAP logical type has fields ${bigJSON(lt)}`)
+    })
+    // row groups
+    const rgs = metadata.row_groups
+    if (rgs.length !== spec.expect.row_groups) mm.add(`${rgs.length} row groups, expected ${spec.expect.row_groups}`)
+    if (spec.writer.row_groups !== rgs.length) mm.add(`writer reported ${spec.writer.row_groups} row groups, file has ${rgs.length}`)
+    rgs.forEach((rg, g) => {
+      const want = Math.min(spec.options.row_group_rows, spec.rows - g * spec.options.row_group_rows)
+      if (Number(rg.num_rows) !== want) mm.add(`row group ${g} has ${rg.num_rows} rows, expected ${want}`)
+    })
+    // DuckDB's view of the chunks
+    const chunks = (await con.runAndReadAll(
+      `SELECT row_group_id, column_id, path_in_schema, num_values FROM parquet_metadata(${sqlString(file)}) ORDER BY row_group_id, column_id`)).getRowObjectsJS()
+    if (chunks.length !== rgs.length * spec.leaves.length) mm.add(`parquet_metadata lists ${chunks.length} chunks, expected ${rgs.length * spec.leaves.length}`)
+    for (const ch of chunks) {
+      const leaf = spec.leaves[Number(ch.column_id)]
+      const g = Number(ch.row_group_id)
+      if (!leaf || ch.path_in_schema.replaceAll(', ', '.') !== leaf.path) mm.add(`parquet_metadata column ${ch.column_id} is ${ch.path_in_schema}`)
+      else if (Number(ch.num_values) !== leaf.entries[g]) mm.add(`parquet_metadata row group ${g} ${leaf.path}: num_values ${ch.num_values}, expected ${leaf.entries[g]}`)
+    }
+    // each chunk: path, level entries, nulls, pages
+    const v2 = spec.options.page_version === 2
+    rgs.forEach((rg, g) => {
+      const rgRows = Number(rg.num_rows)
+      rg.columns.forEach((cc, ci) => {
+        const leaf = spec.leaves[ci]
+        if (!leaf) { mm.add(`row group ${g} has a chunk ${ci} past the leaves`); return }
+        const meta = cc.meta_data
+        const where = `row group ${g} ${leaf.path}`
+        if (meta.path_in_schema.join('.') !== leaf.path) mm.add(`${where}: path_in_schema ${meta.path_in_schema.join('.')}`)
+        if (meta.codec !== spec.compression) mm.add(`${where}: codec ${meta.codec}`)
+        if (Number(meta.num_values) !== leaf.entries[g]) mm.add(`${where}: num_values ${meta.num_values}, expected ${leaf.entries[g]} level entries`)
+        if (Number(meta.statistics?.null_count) !== leaf.nulls[g]) mm.add(`${where}: null_count ${meta.statistics?.null_count}, expected ${leaf.nulls[g]}`)
+        const pages = walkPages(bytes, meta)
+        const data = pages.filter(p => p.type === 'DATA_PAGE' || p.type === 'DATA_PAGE_V2')
+        if (data.some(p => p.type !== (v2 ? 'DATA_PAGE_V2' : 'DATA_PAGE'))) mm.add(`${where}: data pages of types ${[...new Set(data.map(p => p.type))]}`)
+        const nv = data.reduce((a, p) => a + p.num_values, 0)
+        if (nv !== leaf.entries[g]) mm.add(`${where}: data pages hold ${nv} level entries, expected ${leaf.entries[g]}`)
+        if (rgRows > 2 * spec.options.page_rows && data.length < 2) mm.add(`${where}: ${rgRows} rows in ${data.length} data page(s)`)
+        if (v2) {
+          const rows = data.reduce((a, p) => a + p.num_rows, 0)
+          if (rows !== rgRows) mm.add(`${where}: v2 pages hold ${rows} rows, expected ${rgRows}`)
+          const nulls = data.reduce((a, p) => a + p.num_nulls, 0)
+          if (nulls !== leaf.nulls[g]) mm.add(`${where}: v2 pages count ${nulls} nulls, expected ${leaf.nulls[g]}`)
+          for (const p of data) {
+            if ((p.rep_bytes > 0) !== (leaf.max_rep > 0)) { mm.add(`${where}: a v2 page with ${p.rep_bytes} bytes of repetition levels (max ${leaf.max_rep})`); break }
+            if ((p.def_bytes > 0) !== (leaf.max_def > 0)) { mm.add(`${where}: a v2 page with ${p.def_bytes} bytes of definition levels (max ${leaf.max_def})`); break }
+          }
+        }
+        const wantEnc = new Set(pages.map(p => p.encoding))
+        if (leaf.max_def || leaf.max_rep) wantEnc.add('RLE')
+        const sorted = x => JSON.stringify([...new Set(x)].sort())
+        if (sorted(meta.encodings ?? []) !== sorted(wantEnc)) mm.add(`${where}: encodings [${meta.encodings}], the pages (and levels) use [${[...wantEnc]}]`)
+        const counted = new Map()
+        for (const p of pages) counted.set(`${p.type}/${p.encoding}`, (counted.get(`${p.type}/${p.encoding}`) ?? 0) + 1)
+        const listed = new Map((meta.encoding_stats ?? []).map(es => [`${es.page_type}/${es.encoding}`, Number(es.count)]))
+        if (JSON.stringify([...counted].sort()) !== JSON.stringify([...listed].sort())) mm.add(`${where}: encoding_stats ${bigJSON([...listed])}, the pages are ${bigJSON([...counted])}`)
+        const venc = valueEncoding(leaf)
+        const stray = data.map(p => p.encoding).filter(e => e !== venc && !(dictionaryAllowed(leaf) && isDict(e)))
+        if (stray.length) mm.add(`${where}: data pages encoded [${[...new Set(stray)]}] under the ${leaf.encoding} choice`)
+      })
+    })
+  } catch (err) {
+    mm.add(`structure check failed: ${err.stack ?? err}`)
+  }
+  mm.finish('structure')
+}
+
+// ---------------------------------------------------------------------------
 
 async function main() {
   const dir = process.argv[2]
@@ -1409,6 +1724,16 @@ async function main() {
       const mm = new Mismatches(name, 'hyparquet')
       mm.add(`footer parse failed: ${err.message}`)
       mm.finish('reader')
+    }
+    if (spec.nested) {
+      const duck = checkNestedDuckdb(con, file, spec)
+      checkNestedArrow(bytes, spec)
+      if (metadata) {
+        await checkNestedHyparquet(arrayBuffer, metadata, spec)
+        await checkNestedStructure(conStruct, file, bytes, metadata, spec)
+      }
+      await duck
+      continue
     }
     // DuckDB works in its own threads while the other checks run here
     const duck = checkDuckdb(con, conPlain, file, spec)

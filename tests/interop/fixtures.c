@@ -83,6 +83,10 @@
  * first pages are all null, with the delta encodings. Files with every type
  * side by side (one through the memory sink, one with key-value metadata,
  * one row, plain), one of float zeros and NaNs, and one with no rows.
+ * Nested files: lists, a struct, a map and a list of lists, their leaves
+ * appended with explicit definition and repetition levels, under each page
+ * version, codec and several encodings (their JSON, with "nested": true, is
+ * described in the section "Nested files" below).
  *
  * Everything is derived from a deterministic PRNG seeded by the file name,
  * so the files are the same on every run.
@@ -2461,6 +2465,560 @@ static void empty_file(void)
     free_file(&f);
 }
 
+/*----------------------------------------------------------------------
+ *  Nested files: lists, a struct and a map, written with explicit levels
+ *
+ * The schema (built with inlay_schema_add_list / _map / _group):
+ *
+ *   required int64 id;
+ *   optional group ints (LIST)   { repeated group list { required int64 element; } }
+ *   optional group tags (LIST)   { repeated group list { optional binary element (STRING); } }
+ *   optional group point         { required double x; optional double y; }
+ *   optional group attrs (MAP)   { repeated group key_value { required binary key (STRING);
+ *                                                             optional int64 value; } }
+ *   required group matrix (LIST) { repeated group list { optional group element (LIST) {
+ *                                  repeated group list { optional int32 element; } } } }
+ *
+ * Each row is drawn at random (null and empty lists and maps, null
+ * elements, values, extremes), its canonical JSON written to the field's
+ * "values" and its definition/repetition levels and values appended to the
+ * leaves' arrays by hand; batches of whole rows then go to the writer
+ * through the ordinary append calls with those levels. In the JSON a list
+ * is an array, a struct an object, a map an array of [key, value] pairs,
+ * and leaves are canonical as in flat files; "fields" describe the types
+ * as a tree ({"type": "list", "element": T}, {"type": "struct", "fields":
+ * [...]}, {"type": "map", "key": T, "value": T}, or a type tag, each with
+ * "nullable"), and "leaves" give per leaf column its path, levels and per
+ * row group its level entries and nulls (entries without a value).
+ *--------------------------------------------------------------------*/
+
+enum { NL_ID, NL_INTS, NL_TAGS, NL_X, NL_Y, NL_KEY, NL_VALUE, NL_MATRIX, NLEAVES };
+enum { NF_ID, NF_INTS, NF_TAGS, NF_POINT, NF_ATTRS, NF_MATRIX, NFIELDS };
+enum { NESTED_MAX_ENTRIES = 16 };   /* level entries of one row in any leaf, at most */
+
+typedef struct nleaf {
+    const char *path, *type;       /* dotted path; type tag: int64, int32, double, string */
+    inlay_physical physical;
+    int max_def, max_rep;
+    int16_t *def, *rep;
+    size_t n;                      /* level entries so far */
+    union { int64_t *i64; int32_t *i32; double *f64; inlay_bytes *bytes; void *any; } v;
+    size_t nv;                     /* values so far */
+    size_t *row_entry, *row_value; /* where row i starts, for rows + 1 */
+    size_t next;                   /* rows appended */
+} nleaf;
+
+static const struct {
+    const char *path, *type;
+    inlay_physical physical;
+    int max_def, max_rep;
+} nleaf_specs[NLEAVES] = {
+    {"id", "int64", INLAY_INT64, 0, 0},
+    {"ints.list.element", "int64", INLAY_INT64, 2, 1},
+    {"tags.list.element", "string", INLAY_BYTE_ARRAY, 3, 1},
+    {"point.x", "double", INLAY_DOUBLE, 1, 0},
+    {"point.y", "double", INLAY_DOUBLE, 2, 0},
+    {"attrs.key_value.key", "string", INLAY_BYTE_ARRAY, 2, 1},
+    {"attrs.key_value.value", "int64", INLAY_INT64, 3, 1},
+    {"matrix.list.element.list.element", "int32", INLAY_INT32, 4, 2},
+};
+
+static const char *const nfield_json[NFIELDS] = {
+    "\"name\":\"id\",\"type\":\"int64\",\"nullable\":false",
+    "\"name\":\"ints\",\"type\":\"list\",\"nullable\":true,"
+    "\"element\":{\"type\":\"int64\",\"nullable\":false}",
+    "\"name\":\"tags\",\"type\":\"list\",\"nullable\":true,"
+    "\"element\":{\"type\":\"string\",\"nullable\":true}",
+    "\"name\":\"point\",\"type\":\"struct\",\"nullable\":true,\"fields\":["
+    "{\"name\":\"x\",\"type\":\"double\",\"nullable\":false},"
+    "{\"name\":\"y\",\"type\":\"double\",\"nullable\":true}]",
+    "\"name\":\"attrs\",\"type\":\"map\",\"nullable\":true,"
+    "\"key\":{\"type\":\"string\",\"nullable\":false},\"value\":{\"type\":\"int64\",\"nullable\":true}",
+    "\"name\":\"matrix\",\"type\":\"list\",\"nullable\":false,\"element\":{\"type\":\"list\",\"nullable\":true,"
+    "\"element\":{\"type\":\"int32\",\"nullable\":true}}",
+};
+
+typedef struct nfile {
+    char name[64];
+    size_t rows, page_rows, rg_rows;
+    int page_version;
+    bool zstd, append_columns;
+    inlay_encoding_choice enc_int, enc_string, enc_double;
+    nleaf leaves[NLEAVES];
+    sbuf values[NFIELDS];          /* the fields' JSON values, comma separated */
+} nfile;
+
+static void nlevel(nleaf *l, int def, int rep)
+{
+    l->def[l->n] = (int16_t)def;
+    l->rep[l->n] = (int16_t)rep;
+    l->n++;
+}
+
+static void nval_i64(nleaf *l, int64_t v, int rep, sbuf *js)
+{
+    nlevel(l, l->max_def, rep);
+    l->v.i64[l->nv++] = v;
+    sb_printf(js, "\"%lld\"", (long long)v);
+}
+
+static void nval_i32(nleaf *l, int32_t v, int rep, sbuf *js)
+{
+    nlevel(l, l->max_def, rep);
+    l->v.i32[l->nv++] = v;
+    sb_printf(js, "\"%ld\"", (long)v);
+}
+
+static void nval_f64(nleaf *l, double v, int rep, sbuf *js)
+{
+    nlevel(l, l->max_def, rep);
+    l->v.f64[l->nv++] = v;
+    emit_double(js, v, 17);
+}
+
+static void nval_str(nleaf *l, const char *text, int rep, sbuf *js)
+{
+    size_t len = strlen(text);
+    char *p = arena_alloc(len);
+    memcpy(p, text, len);
+    nlevel(l, l->max_def, rep);
+    l->v.bytes[l->nv++] = (inlay_bytes){p, len};
+    sb_json_str(js, (const unsigned char *)p, len);
+}
+
+static int64_t nrand_i64(rng *r)
+{
+    switch (rbelow(r, 10)) {
+    case 0: return INT64_MIN;
+    case 1: return INT64_MAX;
+    case 2: return (int64_t)rnext(r);
+    default: return rrange(r, -1000, 1000);
+    }
+}
+
+static const char *nrand_tag(rng *r, char *buf, size_t cap)
+{
+    static const char *const pool[] = {"red", "green", "blue", "", "\xc3\xbcml\xc3\xa4ut \xe2\x9c\x93",
+                                       "a somewhat longer tag, to vary the lengths"};
+    if (rchance(r, 70))
+        return pool[rbelow(r, sizeof pool / sizeof pool[0])];
+    snprintf(buf, cap, "t%llu", (unsigned long long)rbelow(r, 100000));
+    return buf;
+}
+
+/* One row: its JSON to each field's values, its levels and values to the
+ * leaves. A list is null (def below the list), empty (def at the list
+ * group) or holds entries whose first has the repetition level of the
+ * enclosing row or list and the rest that of the list itself. */
+static void nested_row(nfile *f, size_t row, rng *r)
+{
+    nleaf *L = f->leaves;
+    sbuf *J = f->values;
+    char tmp[32];
+    for (int k = 0; k < NLEAVES; k++) {
+        L[k].row_entry[row] = L[k].n;
+        L[k].row_value[row] = L[k].nv;
+    }
+    for (int k = 0; k < NFIELDS; k++)
+        if (row)
+            sb_puts(&J[k], row % 8 ? "," : ",\n");
+
+    nval_i64(&L[NL_ID], (int64_t)row, 0, &J[NF_ID]);
+
+    /* ints: optional list of required int64 (def 0 null, 1 empty, 2 value) */
+    unsigned u = (unsigned)rbelow(r, 100);
+    if (u < 12) {
+        nlevel(&L[NL_INTS], 0, 0);
+        sb_puts(&J[NF_INTS], "null");
+    } else if (u < 24) {
+        nlevel(&L[NL_INTS], 1, 0);
+        sb_puts(&J[NF_INTS], "[]");
+    } else {
+        size_t n = 1 + (size_t)rbelow(r, 5);
+        sb_puts(&J[NF_INTS], "[");
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                sb_puts(&J[NF_INTS], ",");
+            nval_i64(&L[NL_INTS], nrand_i64(r), i ? 1 : 0, &J[NF_INTS]);
+        }
+        sb_puts(&J[NF_INTS], "]");
+    }
+
+    /* tags: optional list of optional strings (0 null, 1 empty, 2 null element, 3 value) */
+    u = (unsigned)rbelow(r, 100);
+    if (u < 10) {
+        nlevel(&L[NL_TAGS], 0, 0);
+        sb_puts(&J[NF_TAGS], "null");
+    } else if (u < 20) {
+        nlevel(&L[NL_TAGS], 1, 0);
+        sb_puts(&J[NF_TAGS], "[]");
+    } else {
+        size_t n = 1 + (size_t)rbelow(r, 5);
+        sb_puts(&J[NF_TAGS], "[");
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                sb_puts(&J[NF_TAGS], ",");
+            if (rchance(r, 20)) {
+                nlevel(&L[NL_TAGS], 2, i ? 1 : 0);
+                sb_puts(&J[NF_TAGS], "null");
+            } else {
+                nval_str(&L[NL_TAGS], nrand_tag(r, tmp, sizeof tmp), i ? 1 : 0, &J[NF_TAGS]);
+            }
+        }
+        sb_puts(&J[NF_TAGS], "]");
+    }
+
+    /* point: optional struct {required double x; optional double y} */
+    if (rchance(r, 15)) {
+        nlevel(&L[NL_X], 0, 0);
+        nlevel(&L[NL_Y], 0, 0);
+        sb_puts(&J[NF_POINT], "null");
+    } else {
+        sb_puts(&J[NF_POINT], "{\"x\":");
+        nval_f64(&L[NL_X], (double)rrange(r, -1000000, 1000000) / 8, 0, &J[NF_POINT]);
+        sb_puts(&J[NF_POINT], ",\"y\":");
+        if (rchance(r, 25)) {
+            nlevel(&L[NL_Y], 1, 0);
+            sb_puts(&J[NF_POINT], "null");
+        } else {
+            static const double specials[] = {-0.0, 1e300, -2.5e-300, 0.1};
+            double y = rchance(r, 10) ? specials[rbelow(r, 4)] : (double)rrange(r, -99999, 99999) / 16;
+            if (rchance(r, 2))
+                y = NAN;
+            nval_f64(&L[NL_Y], y, 0, &J[NF_POINT]);
+        }
+        sb_puts(&J[NF_POINT], "}");
+    }
+
+    /* attrs: optional map<string, optional int64>; keys unique within a map */
+    u = (unsigned)rbelow(r, 100);
+    if (u < 10 || u >= 90) {
+        int def = u < 10 ? 0 : 1;
+        nlevel(&L[NL_KEY], def, 0);
+        nlevel(&L[NL_VALUE], def, 0);
+        sb_puts(&J[NF_ATTRS], def ? "[]" : "null");
+    } else {
+        size_t n = 1 + (size_t)rbelow(r, 4);
+        sb_puts(&J[NF_ATTRS], "[");
+        for (size_t i = 0; i < n; i++) {
+            int rep = i ? 1 : 0;
+            snprintf(tmp, sizeof tmp, "%c%llu", (char)('a' + i), (unsigned long long)rbelow(r, 50));
+            sb_puts(&J[NF_ATTRS], i ? ",[" : "[");
+            nval_str(&L[NL_KEY], tmp, rep, &J[NF_ATTRS]);
+            sb_puts(&J[NF_ATTRS], ",");
+            if (rchance(r, 20)) {
+                nlevel(&L[NL_VALUE], 2, rep);
+                sb_puts(&J[NF_ATTRS], "null");
+            } else {
+                nval_i64(&L[NL_VALUE], nrand_i64(r), rep, &J[NF_ATTRS]);
+            }
+            sb_puts(&J[NF_ATTRS], "]");
+        }
+        sb_puts(&J[NF_ATTRS], "]");
+    }
+
+    /* matrix: required list of optional lists of optional int32 (def 0
+     * empty, 1 null row, 2 empty row, 3 null cell, 4 value; rep 0 row, 1
+     * a next row, 2 a next cell) */
+    nleaf *m = &L[NL_MATRIX];
+    if (rchance(r, 12)) {
+        nlevel(m, 0, 0);
+        sb_puts(&J[NF_MATRIX], "[]");
+    } else {
+        size_t rows = 1 + (size_t)rbelow(r, 3);
+        sb_puts(&J[NF_MATRIX], "[");
+        for (size_t i = 0; i < rows; i++) {
+            int rep = i ? 1 : 0;
+            if (i)
+                sb_puts(&J[NF_MATRIX], ",");
+            u = (unsigned)rbelow(r, 100);
+            if (u < 15) {
+                nlevel(m, 1, rep);
+                sb_puts(&J[NF_MATRIX], "null");
+                continue;
+            }
+            if (u < 30) {
+                nlevel(m, 2, rep);
+                sb_puts(&J[NF_MATRIX], "[]");
+                continue;
+            }
+            size_t cells = 1 + (size_t)rbelow(r, 4);
+            sb_puts(&J[NF_MATRIX], "[");
+            for (size_t j = 0; j < cells; j++) {
+                if (j)
+                    sb_puts(&J[NF_MATRIX], ",");
+                int crep = j ? 2 : rep;
+                if (rchance(r, 15)) {
+                    nlevel(m, 3, crep);
+                    sb_puts(&J[NF_MATRIX], "null");
+                } else {
+                    int32_t v = rchance(r, 10) ? (rchance(r, 50) ? INT32_MIN : INT32_MAX)
+                                               : (int32_t)rrange(r, -50, 50);
+                    nval_i32(m, v, crep, &J[NF_MATRIX]);
+                }
+            }
+            sb_puts(&J[NF_MATRIX], "]");
+        }
+        sb_puts(&J[NF_MATRIX], "]");
+    }
+    for (int k = 0; k < NLEAVES; k++)
+        if (L[k].n - L[k].row_entry[row] > NESTED_MAX_ENTRIES)
+            die("%s: row %zu has too many entries in %s", f->name, row, L[k].path);
+}
+
+static inlay_encoding_choice nested_encoding(const nfile *f, inlay_physical p)
+{
+    return p == INLAY_BYTE_ARRAY ? f->enc_string : p == INLAY_DOUBLE ? f->enc_double : f->enc_int;
+}
+
+static inlay_schema *nested_schema(const nfile *f)
+{
+    inlay_schema *s = inlay_schema_create(NULL);
+    if (!s)
+        die("%s: inlay_schema_create failed", f->name);
+    inlay_column_options co[3];
+    static const inlay_physical ps[3] = {INLAY_INT64, INLAY_BYTE_ARRAY, INLAY_DOUBLE};
+    for (int i = 0; i < 3; i++) {
+        inlay_column_options_init(&co[i]);
+        co[i].encoding = nested_encoding(f, ps[i]);
+    }
+    const inlay_column_options *oi = &co[0], *os = &co[1], *od = &co[2];
+    int ok = 1, n;
+    ok &= inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), oi) > 0;
+    ok &= (n = inlay_schema_add_list(s, 0, "ints", INLAY_OPTIONAL)) > 0;
+    ok &= n > 0 && inlay_schema_add(s, n, "element", INLAY_REQUIRED, inlay_type_int(64, true), oi) > 0;
+    ok &= (n = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL)) > 0;
+    ok &= n > 0 && inlay_schema_add(s, n, "element", INLAY_OPTIONAL, inlay_type_string(), os) > 0;
+    ok &= (n = inlay_schema_add_group(s, 0, "point", INLAY_OPTIONAL)) > 0;
+    ok &= n > 0 && inlay_schema_add(s, n, "x", INLAY_REQUIRED, inlay_type_double(), od) > 0;
+    ok &= n > 0 && inlay_schema_add(s, n, "y", INLAY_OPTIONAL, inlay_type_double(), od) > 0;
+    ok &= (n = inlay_schema_add_map(s, 0, "attrs", INLAY_OPTIONAL)) > 0;
+    ok &= n > 0 && inlay_schema_add(s, n, "key", INLAY_REQUIRED, inlay_type_string(), os) > 0;
+    ok &= n > 0 && inlay_schema_add(s, n, "value", INLAY_OPTIONAL, inlay_type_int(64, true), oi) > 0;
+    ok &= (n = inlay_schema_add_list(s, 0, "matrix", INLAY_REQUIRED)) > 0;
+    ok &= n > 0 && (n = inlay_schema_add_list(s, n, "element", INLAY_OPTIONAL)) > 0;
+    ok &= n > 0 && inlay_schema_add(s, n, "element", INLAY_OPTIONAL, inlay_type_int(32, true),
+                                    &co[0]) > 0;
+    if (!ok)
+        die("%s: building the nested schema failed: %s", f->name, inlay_schema_errmsg(s));
+    if (inlay_schema_num_columns(s) != NLEAVES)
+        die("%s: nested schema has %d leaves, expected %d", f->name, inlay_schema_num_columns(s), NLEAVES);
+    return s;
+}
+
+/* The batch of leaf l for rows [a, b). */
+static inlay_column_batch nested_batch(nleaf *l, int index, size_t a, size_t b)
+{
+    size_t e0 = l->row_entry[a], e1 = l->row_entry[b], v0 = l->row_value[a];
+    inlay_column_batch cb = {index, NULL, e1 - e0, {NULL, NULL, NULL}};
+    if (l->max_def)
+        cb.levels.def = l->def + e0;
+    if (l->max_rep)
+        cb.levels.rep = l->rep + e0;
+    switch (l->physical) {
+    case INLAY_INT64: cb.values = l->v.i64 + v0; break;
+    case INLAY_INT32: cb.values = l->v.i32 + v0; break;
+    case INLAY_DOUBLE: cb.values = l->v.f64 + v0; break;
+    default: cb.values = l->v.bytes + v0; break;
+    }
+    return cb;
+}
+
+static void nested_append_one(inlay_writer *w, nleaf *l, int index, size_t a, size_t b)
+{
+    inlay_column_batch cb = nested_batch(l, index, a, b);
+    const inlay_levels *lv = l->max_def || l->max_rep ? &cb.levels : NULL;
+    int st;
+    switch (l->physical) {
+    case INLAY_INT64: st = inlay_writer_append_i64(w, index, cb.values, cb.count, lv); break;
+    case INLAY_INT32: st = inlay_writer_append_i32(w, index, cb.values, cb.count, lv); break;
+    case INLAY_DOUBLE: st = inlay_writer_append_double(w, index, cb.values, cb.count, lv); break;
+    default: st = inlay_writer_append_bytes(w, index, cb.values, cb.count, lv); break;
+    }
+    check(w, st, l->path, NULL);
+}
+
+static void nested_json(const nfile *f, inlay_writer *w)
+{
+    sbuf s = {0};
+    sb_printf(&s, "{\n\"name\":\"%s\",\n\"nested\":true,\n\"rows\":%zu,\n", f->name, f->rows);
+    sb_printf(&s, "\"compression\":\"%s\",\n", f->zstd ? "ZSTD" : "UNCOMPRESSED");
+    sb_printf(&s, "\"options\":{\"page_rows\":%zu,\"row_group_rows\":%zu,\"page_version\":%d,"
+                  "\"append_columns\":%s},\n",
+              f->page_rows, f->rg_rows, f->page_version, f->append_columns ? "true" : "false");
+    size_t groups = (f->rows + f->rg_rows - 1) / f->rg_rows;
+    sb_printf(&s, "\"expect\":{\"row_groups\":%zu},\n", groups);
+    sb_printf(&s, "\"writer\":{\"rows\":%llu,\"row_groups\":%llu,\"bytes\":%llu},\n",
+              (unsigned long long)inlay_writer_rows(w), (unsigned long long)inlay_writer_row_groups(w),
+              (unsigned long long)inlay_writer_bytes(w));
+    sb_printf(&s, "\"created_by\":\"inlay version %s\",\n", inlay_version());
+    sb_puts(&s, "\"leaves\":[\n");
+    for (int k = 0; k < NLEAVES; k++) {
+        const nleaf *l = &f->leaves[k];
+        sb_printf(&s, "%s{\"path\":\"%s\",\"type\":\"%s\",\"max_def\":%d,\"max_rep\":%d,\"encoding\":\"%s\",",
+                  k ? ",\n" : "", l->path, l->type, l->max_def, l->max_rep,
+                  choice_name(nested_encoding(f, l->physical)));
+        sbuf nulls = {0};
+        sb_puts(&s, "\"entries\":[");
+        for (size_t g = 0; g < groups; g++) {
+            size_t a = g * f->rg_rows, b = a + f->rg_rows < f->rows ? a + f->rg_rows : f->rows;
+            size_t entries = l->row_entry[b] - l->row_entry[a], values = l->row_value[b] - l->row_value[a];
+            sb_printf(&s, "%s%zu", g ? "," : "", entries);
+            sb_printf(&nulls, "%s%zu", g ? "," : "", entries - values);
+        }
+        sb_printf(&s, "],\"nulls\":[%s]}", nulls.p ? nulls.p : "");
+        free(nulls.p);
+    }
+    sb_puts(&s, "\n],\n\"fields\":[\n");
+    for (int k = 0; k < NFIELDS; k++)
+        sb_printf(&s, "%s{%s,\"values\":[\n%s]}", k ? ",\n" : "", nfield_json[k], f->values[k].p ? f->values[k].p : "");
+    sb_puts(&s, "\n]\n}\n");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.json", g_outdir, f->name);
+    write_file(path, s.p, s.len);
+    free(s.p);
+}
+
+static void nested_write_body(nfile *f, rng *r)
+{
+    g_file = f->name;
+    inlay_schema *s = nested_schema(f);
+    inlay_options o;
+    inlay_options_init(&o);
+    o.compression = f->zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
+    o.page_rows = f->page_rows;
+    o.row_group_rows = f->rg_rows;
+    o.page_version = f->page_version;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.parquet", g_outdir, f->name);
+    inlay_writer *w = NULL;
+    int st = inlay_writer_open_file(&w, path, s, &o);
+    g_cur_w = w;
+    inlay_schema_free(s);
+    check(w, st, "open", NULL);
+    for (int k = 0; k < NLEAVES; k++) {
+        if (inlay_writer_column(w, f->leaves[k].path) != k)
+            die("%s: inlay_writer_column(%s) = %d, expected %d", f->name, f->leaves[k].path,
+                inlay_writer_column(w, f->leaves[k].path), k);
+        f->leaves[k].next = 0;
+    }
+    if (f->append_columns) {
+        /* every leaf's rows [a, b) in one all-or-nothing call */
+        for (size_t a = 0; a < f->rows;) {
+            size_t n = batch_size(r, f->page_rows), b = n < f->rows - a ? a + n : f->rows;
+            inlay_column_batch bs[NLEAVES];
+            for (int k = 0; k < NLEAVES; k++)
+                bs[k] = nested_batch(&f->leaves[k], k, a, b);
+            check(w, inlay_writer_append_columns(w, bs, NLEAVES), "inlay_writer_append_columns", NULL);
+            a = b;
+        }
+    } else {
+        /* round robin, each leaf its own batch sizes */
+        bool more = true;
+        while (more) {
+            more = false;
+            for (int k = 0; k < NLEAVES; k++) {
+                nleaf *l = &f->leaves[k];
+                if (l->next >= f->rows)
+                    continue;
+                size_t n = batch_size(r, f->page_rows), b = n < f->rows - l->next ? l->next + n : f->rows;
+                nested_append_one(w, l, k, l->next, b);
+                l->next = b;
+                more = true;
+            }
+        }
+    }
+    check(w, inlay_writer_close(w), "close", NULL);
+    if (inlay_writer_rows(w) != f->rows)
+        die("%s: inlay_writer_rows = %llu after close, expected %zu", f->name,
+            (unsigned long long)inlay_writer_rows(w), f->rows);
+    nested_json(f, w);
+    inlay_writer_free(w);
+    g_cur_w = NULL;
+    g_files++;
+}
+
+static void nested_file(const char *name, size_t rows, size_t page_rows, size_t rg_rows, int page_version,
+                        bool zstd, bool append_columns, inlay_encoding_choice enc_int,
+                        inlay_encoding_choice enc_string, inlay_encoding_choice enc_double)
+{
+    nfile *f = xcalloc(1, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->rows = rows;
+    f->page_rows = page_rows;
+    f->rg_rows = rg_rows;
+    f->page_version = page_version;
+    f->zstd = zstd;
+    f->append_columns = append_columns;
+    f->enc_int = enc_int;
+    f->enc_string = enc_string;
+    f->enc_double = enc_double;
+    for (int k = 0; k < NLEAVES; k++) {
+        nleaf *l = &f->leaves[k];
+        l->path = nleaf_specs[k].path;
+        l->type = nleaf_specs[k].type;
+        l->physical = nleaf_specs[k].physical;
+        l->max_def = nleaf_specs[k].max_def;
+        l->max_rep = nleaf_specs[k].max_rep;
+        size_t cap = rows * NESTED_MAX_ENTRIES + 1;
+        l->def = xcalloc(cap, sizeof *l->def);
+        l->rep = xcalloc(cap, sizeof *l->rep);
+        size_t width = l->physical == INLAY_INT32 ? sizeof(int32_t)
+                     : l->physical == INLAY_BYTE_ARRAY ? sizeof(inlay_bytes) : 8;
+        l->v.any = xcalloc(cap, width);
+        l->row_entry = xcalloc(rows + 1, sizeof(size_t));
+        l->row_value = xcalloc(rows + 1, sizeof(size_t));
+    }
+    rng r;
+    rng_seed_str(&r, f->name);
+    for (size_t i = 0; i < rows; i++)
+        nested_row(f, i, &r);
+    for (int k = 0; k < NLEAVES; k++) {
+        f->leaves[k].row_entry[rows] = f->leaves[k].n;
+        f->leaves[k].row_value[rows] = f->leaves[k].nv;
+    }
+
+    g_cur_w = NULL;
+    g_cur_mem = false;
+    if (setjmp(g_fail)) {
+        g_fail_armed = false;
+        inlay_writer_free(g_cur_w);
+        g_cur_w = NULL;
+        size_t used = strlen(g_failed_names);
+        snprintf(g_failed_names + used, sizeof g_failed_names - used, " %s", f->name);
+        g_failed++;
+    } else {
+        g_fail_armed = true;
+        nested_write_body(f, &r);
+        g_fail_armed = false;
+    }
+
+    for (int k = 0; k < NLEAVES; k++) {
+        nleaf *l = &f->leaves[k];
+        free(l->def);
+        free(l->rep);
+        free(l->v.any);
+        free(l->row_entry);
+        free(l->row_value);
+    }
+    for (int k = 0; k < NFIELDS; k++)
+        free(f->values[k].p);
+    free(f);
+    arena_reset();
+}
+
+static void nested_files(void)
+{
+    nested_file("nested__v1__zstd", 1000, 37, 300, 1, true, false, INLAY_ENCODING_AUTO, INLAY_ENCODING_AUTO,
+                INLAY_ENCODING_AUTO);
+    nested_file("nested__v2__uncompressed__delta", 1000, 50, 400, 2, false, true, INLAY_ENCODING_DELTA,
+                INLAY_ENCODING_DELTA_BYTE_ARRAY, INLAY_ENCODING_BYTE_STREAM_SPLIT);
+    nested_file("nested__v1__plain__tiny_pages", 400, 3, 64, 1, false, false, INLAY_ENCODING_PLAIN,
+                INLAY_ENCODING_PLAIN, INLAY_ENCODING_PLAIN);
+    nested_file("nested__v2__zstd__dictionary", 800, 20, 250, 2, true, true, INLAY_ENCODING_DICTIONARY,
+                INLAY_ENCODING_DICTIONARY, INLAY_ENCODING_DICTIONARY);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -2515,12 +3073,16 @@ int main(int argc, char **argv)
     null_first_file("fixed7", INLAY_ENCODING_DELTA_BYTE_ARRAY, 1);
     null_first_file("uuid", INLAY_ENCODING_DELTA, 2);
     int n_v2 = g_files - before;
+    before = g_files;
+    nested_files();
+    int n_nested = g_files - before;
     special_files();
     float_edges_file();
     empty_file();
     printf("interop_fixtures: wrote %d files to %s (%d type x {dictionary, plain, fallback}, "
-           "%d type x value encoding, %d page v2 / delta edge / append_time / null first, %d special)\n",
-           g_files, g_outdir, n_main, n_enc, n_v2, g_files - n_main - n_enc - n_v2);
+           "%d type x value encoding, %d page v2 / delta edge / append_time / null first, %d nested, "
+           "%d special)\n",
+           g_files, g_outdir, n_main, n_enc, n_v2, n_nested, g_files - n_main - n_enc - n_v2 - n_nested);
     if (g_failed) {
         fprintf(stderr, "interop_fixtures: %d file(s) could not be written:%s\n", g_failed,
                 g_failed_names);

@@ -3,11 +3,15 @@
  * message type for every type, the errors of inlay_schema_add (each naming
  * the field) that leave the schema unchanged, and the layout
  * schema_finalize computes: depth-first leaves, their paths and their
- * maximum definition and repetition levels.
+ * maximum definition and repetition levels. Nested groups: the LIST and MAP
+ * builders, their levels at depth, the shapes they refuse (when a field is
+ * added and at finalize), their printed form and their SchemaElements in
+ * the footer (read with thrift_reader.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "schema.h"
 
+#include "thrift_reader.h"
 #include "unit.h"
 
 static inlay_schema *s;
@@ -518,6 +522,613 @@ START_TEST(test_nomem)
 }
 END_TEST
 
+/* ---- nested groups: LIST and MAP ------------------------------------------------------------ */
+
+static int list_of(int parent, const char *name, inlay_repetition rep)
+{
+    int id = inlay_schema_add_list(s, parent, name, rep);
+    ck_assert_msg(id > 0, "adding list %s: %d %s", name, id, inlay_schema_errmsg(s));
+    return id;
+}
+
+static int map_of(int parent, const char *name, inlay_repetition rep)
+{
+    int id = inlay_schema_add_map(s, parent, name, rep);
+    ck_assert_msg(id > 0, "adding map %s: %d %s", name, id, inlay_schema_errmsg(s));
+    return id;
+}
+
+static const inlay_repetition REQ_OPT[] = { INLAY_REQUIRED, INLAY_OPTIONAL };
+
+START_TEST(test_list_builder)
+{
+    int tags = list_of(0, "tags", INLAY_OPTIONAL);
+    ck_assert_str_eq(s->nodes[tags].name, "list");
+    ck_assert_int_eq(s->nodes[tags].rep, INLAY_REPEATED);
+    const schema_node *outer = &s->nodes[s->nodes[tags].parent];
+    ck_assert_str_eq(outer->name, "tags");
+    ck_assert_int_eq(outer->annotation, GROUP_LIST);
+    ck_assert_int_eq(outer->rep, INLAY_OPTIONAL);
+    ck_assert_int_eq(s->nodes[tags].annotation, GROUP_PLAIN);
+    add(tags, "element", INLAY_OPTIONAL, inlay_type_string());
+    int ids = list_of(0, "ids", INLAY_REQUIRED);
+    add(ids, "element", INLAY_REQUIRED, inlay_type_int(64, true));
+    char *text = format();
+    ck_assert_str_eq(text,
+                     "message schema {\n"
+                     "  optional group tags (LIST) {\n"
+                     "    repeated group list {\n"
+                     "      optional binary element (STRING);\n"
+                     "    }\n"
+                     "  }\n"
+                     "  required group ids (LIST) {\n"
+                     "    repeated group list {\n"
+                     "      required int64 element (INTEGER(64,true));\n"
+                     "    }\n"
+                     "  }\n"
+                     "}\n");
+    free(text);
+    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inlay_schema_num_columns(s), 2);
+    EXPECT_LEAF(0, "tags.list.element", 3, 1);
+    EXPECT_LEAF(1, "ids.list.element", 1, 1);
+    ck_assert_int_eq(leaf(0)->depth, 3);
+    ck_assert_str_eq(leaf(0)->parts[1], "list");
+}
+END_TEST
+
+START_TEST(test_map_builder)
+{
+    int attrs = map_of(0, "attrs", INLAY_OPTIONAL);
+    ck_assert_str_eq(s->nodes[attrs].name, "key_value");
+    ck_assert_int_eq(s->nodes[attrs].rep, INLAY_REPEATED);
+    ck_assert_int_eq(s->nodes[s->nodes[attrs].parent].annotation, GROUP_MAP);
+    add(attrs, "key", INLAY_REQUIRED, inlay_type_string());
+    add(attrs, "value", INLAY_OPTIONAL, inlay_type_int(64, true));
+    int keys = map_of(0, "keys", INLAY_REQUIRED);          /* a map without values: a set */
+    add(keys, "key", INLAY_REQUIRED, inlay_type_int(32, true));
+    char *text = format();
+    ck_assert_str_eq(text,
+                     "message schema {\n"
+                     "  optional group attrs (MAP) {\n"
+                     "    repeated group key_value {\n"
+                     "      required binary key (STRING);\n"
+                     "      optional int64 value (INTEGER(64,true));\n"
+                     "    }\n"
+                     "  }\n"
+                     "  required group keys (MAP) {\n"
+                     "    repeated group key_value {\n"
+                     "      required int32 key (INTEGER(32,true));\n"
+                     "    }\n"
+                     "  }\n"
+                     "}\n");
+    free(text);
+    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(s->num_leaves, 3);
+    EXPECT_LEAF(0, "attrs.key_value.key", 2, 1);
+    EXPECT_LEAF(1, "attrs.key_value.value", 3, 1);
+    EXPECT_LEAF(2, "keys.key_value.key", 1, 1);
+}
+END_TEST
+
+/* list<list<string>>: every required/optional choice of the outer list,
+ * the inner list and the string. */
+START_TEST(test_levels_list_of_lists)
+{
+    for (int k = 0; k < 8; k++) {
+        inlay_repetition r1 = REQ_OPT[k & 1], r2 = REQ_OPT[(k >> 1) & 1], r3 = REQ_OPT[(k >> 2) & 1];
+        inlay_schema_free(s);
+        s = inlay_schema_create(NULL);
+        int outer = list_of(0, "lol", r1);
+        int inner = list_of(outer, "element", r2);
+        add(inner, "element", r3, inlay_type_string());
+        ck_assert_int_eq(schema_finalize(s), 0);
+        EXPECT_LEAF(0, "lol.list.element.list.element", r1 + 1 + r2 + 1 + r3, 2);
+    }
+}
+END_TEST
+
+/* list<struct<n int32, list<int64>>> at every required/optional choice. */
+START_TEST(test_levels_list_of_structs)
+{
+    for (int k = 0; k < 16; k++) {
+        inlay_repetition r1 = REQ_OPT[k & 1], r2 = REQ_OPT[(k >> 1) & 1], r3 = REQ_OPT[(k >> 2) & 1],
+                         r4 = REQ_OPT[(k >> 3) & 1];
+        inlay_schema_free(s);
+        s = inlay_schema_create(NULL);
+        int items = list_of(0, "items", r1);
+        int item = group(items, "element", r2);
+        add(item, "n", INLAY_REQUIRED, inlay_type_int(32, true));
+        int values = list_of(item, "values", r3);
+        add(values, "element", r4, inlay_type_int(64, true));
+        ck_assert_int_eq(schema_finalize(s), 0);
+        EXPECT_LEAF(0, "items.list.element.n", r1 + 1 + r2, 1);
+        EXPECT_LEAF(1, "items.list.element.values.list.element", r1 + 1 + r2 + r3 + 1 + r4, 2);
+    }
+}
+END_TEST
+
+/* map<string, list<int64>> at every required/optional choice. */
+START_TEST(test_levels_map_of_lists)
+{
+    for (int k = 0; k < 8; k++) {
+        inlay_repetition r1 = REQ_OPT[k & 1], r2 = REQ_OPT[(k >> 1) & 1], r3 = REQ_OPT[(k >> 2) & 1];
+        inlay_schema_free(s);
+        s = inlay_schema_create(NULL);
+        int m = map_of(0, "m", r1);
+        add(m, "key", INLAY_REQUIRED, inlay_type_string());
+        int v = list_of(m, "value", r2);
+        add(v, "element", r3, inlay_type_int(64, true));
+        add(0, "after", INLAY_OPTIONAL, inlay_type_double());
+        ck_assert_int_eq(schema_finalize(s), 0);
+        ck_assert_int_eq(s->num_leaves, 3);
+        EXPECT_LEAF(0, "m.key_value.key", r1 + 1, 1);
+        EXPECT_LEAF(1, "m.key_value.value.list.element", r1 + 1 + r2 + 1 + r3, 2);
+        EXPECT_LEAF(2, "after", 1, 0);
+    }
+}
+END_TEST
+
+/* One of each, nested, as the footer and the printed text must show it. */
+static void add_nested_schema(void)
+{
+    add(0, "id", INLAY_REQUIRED, inlay_type_int(64, true));
+    int tags = list_of(0, "tags", INLAY_OPTIONAL);
+    add(tags, "element", INLAY_OPTIONAL, inlay_type_string());
+    int attrs = map_of(0, "attrs", INLAY_REQUIRED);
+    add(attrs, "key", INLAY_REQUIRED, inlay_type_string());
+    int vals = list_of(attrs, "value", INLAY_OPTIONAL);
+    add(vals, "element", INLAY_REQUIRED, inlay_type_int(64, true));
+    int items = list_of(0, "items", INLAY_OPTIONAL);
+    int item = group(items, "element", INLAY_OPTIONAL);
+    add(item, "x", INLAY_REQUIRED, inlay_type_double());
+    int grid = list_of(item, "grid", INLAY_REQUIRED);
+    int row = list_of(grid, "element", INLAY_OPTIONAL);
+    add(row, "element", INLAY_OPTIONAL, inlay_type_int(32, true));
+}
+
+static const char nested_text[] =
+    "message schema {\n"
+    "  required int64 id (INTEGER(64,true));\n"
+    "  optional group tags (LIST) {\n"
+    "    repeated group list {\n"
+    "      optional binary element (STRING);\n"
+    "    }\n"
+    "  }\n"
+    "  required group attrs (MAP) {\n"
+    "    repeated group key_value {\n"
+    "      required binary key (STRING);\n"
+    "      optional group value (LIST) {\n"
+    "        repeated group list {\n"
+    "          required int64 element (INTEGER(64,true));\n"
+    "        }\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "  optional group items (LIST) {\n"
+    "    repeated group list {\n"
+    "      optional group element {\n"
+    "        required double x;\n"
+    "        required group grid (LIST) {\n"
+    "          repeated group list {\n"
+    "            optional group element (LIST) {\n"
+    "              repeated group list {\n"
+    "                optional int32 element (INTEGER(32,true));\n"
+    "              }\n"
+    "            }\n"
+    "          }\n"
+    "        }\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+START_TEST(test_nested_format_and_levels)
+{
+    add_nested_schema();
+    char *text = format();
+    ck_assert_str_eq(text, nested_text);
+    free(text);
+    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(s->num_leaves, 6);
+    EXPECT_LEAF(0, "id", 0, 0);
+    EXPECT_LEAF(1, "tags.list.element", 3, 1);
+    EXPECT_LEAF(2, "attrs.key_value.key", 1, 1);
+    EXPECT_LEAF(3, "attrs.key_value.value.list.element", 3, 2);
+    EXPECT_LEAF(4, "items.list.element.x", 3, 1);
+    EXPECT_LEAF(5, "items.list.element.grid.list.element.list.element", 7, 3);
+    /* a clone (what a writer keeps) carries the annotations */
+    inlay_allocator a = mem_default();
+    inlay_schema *c = schema_clone(s, &a);
+    ck_assert_ptr_nonnull(c);
+    inlay_schema_free(s);
+    s = c;
+    text = format();
+    ck_assert_str_eq(text, nested_text);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_nested_add_errors)
+{
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_list(s, 0, "l", INLAY_REPEATED), "'l'");
+    ck_assert_ptr_nonnull(strstr(inlay_schema_errmsg(s), "not repeated"));
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_map(s, 0, "m", INLAY_REPEATED), "'m'");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_list(s, 0, "", INLAY_OPTIONAL), "empty name");
+    int leafid = add(0, "flat", INLAY_REQUIRED, inlay_type_boolean());
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_list(s, leafid, "l", INLAY_OPTIONAL), "not a group");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_map(s, 0, "flat", INLAY_OPTIONAL), "duplicate");
+
+    int tags = list_of(0, "tags", INLAY_OPTIONAL);
+    int outer = s->nodes[tags].parent;
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, tags, "item", INLAY_OPTIONAL, inlay_type_string(), NULL),
+                        "tags.list.item");
+    ck_assert_ptr_nonnull(strstr(inlay_schema_errmsg(s), "'element'"));
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, tags, "element", INLAY_REPEATED, inlay_type_string(), NULL),
+                        "tags.list.element");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_group(s, tags, "element", INLAY_REPEATED), "not repeated");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, outer, "extra", INLAY_OPTIONAL, inlay_type_string(), NULL),
+                        "tags.extra");
+    ck_assert_ptr_nonnull(strstr(inlay_schema_errmsg(s), "LIST 'tags' holds only its repeated group 'list'"));
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_group(s, outer, "list", INLAY_REPEATED), "duplicate");
+    add(tags, "element", INLAY_OPTIONAL, inlay_type_string());
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, tags, "element2", INLAY_OPTIONAL, inlay_type_string(), NULL),
+                        "already has its element");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_list(s, tags, "element", INLAY_OPTIONAL), "duplicate");
+
+    int m = map_of(0, "attrs", INLAY_OPTIONAL);
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, m, "value", INLAY_OPTIONAL, inlay_type_string(), NULL),
+                        "attrs.key_value.value");
+    ck_assert_ptr_nonnull(strstr(inlay_schema_errmsg(s), "must be its 'key'"));
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, m, "key", INLAY_OPTIONAL, inlay_type_string(), NULL),
+                        "map key must be required");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, s->nodes[m].parent, "key", INLAY_REQUIRED, inlay_type_string(), NULL),
+                        "MAP 'attrs' holds only its repeated group 'key_value'");
+    add(m, "key", INLAY_REQUIRED, inlay_type_string());
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, m, "key", INLAY_REQUIRED, inlay_type_string(), NULL), "duplicate");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, m, "val", INLAY_OPTIONAL, inlay_type_string(), NULL),
+                        "attrs.key_value.val");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_group(s, m, "value", INLAY_REPEATED), "not repeated");
+    add(m, "value", INLAY_REQUIRED, inlay_type_double());
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, m, "more", INLAY_OPTIONAL, inlay_type_string(), NULL),
+                        "already has its key and value");
+
+    ck_assert_int_eq(inlay_schema_add_list(NULL, 0, "x", INLAY_OPTIONAL), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_schema_add_map(NULL, 0, "x", INLAY_OPTIONAL), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(schema_finalize(s), 0);
+}
+END_TEST
+
+/* schema_finalize again, after the nodes may have been edited by hand. */
+static int refinalize(void)
+{
+    s->finalized = false;
+    return schema_finalize(s);
+}
+
+#define EXPECT_FINALIZE_ERROR(what)                                                      \
+    do {                                                                                 \
+        ck_assert_int_eq(refinalize(), INLAY_ERR_SCHEMA);                                \
+        ck_assert_msg(strstr(inlay_schema_errmsg(s), (what)) != NULL,                    \
+                      "message \"%s\" does not mention \"%s\"", inlay_schema_errmsg(s), (what)); \
+    } while (0)
+
+START_TEST(test_nested_finalize_errors)
+{
+    /* a list or a map left without its fields */
+    add(0, "x", INLAY_REQUIRED, inlay_type_boolean());
+    int g = group(0, "g", INLAY_OPTIONAL);
+    int l = list_of(g, "tags", INLAY_OPTIONAL);
+    EXPECT_FINALIZE_ERROR("LIST 'g.tags' has no element (add it under 'g.tags.list')");
+    add(l, "element", INLAY_REQUIRED, inlay_type_string());
+    ck_assert_int_eq(schema_finalize(s), 0);
+    int m = map_of(0, "m", INLAY_OPTIONAL);
+    EXPECT_FINALIZE_ERROR("MAP 'm' has no key");
+    add(m, "key", INLAY_REQUIRED, inlay_type_string());
+    ck_assert_int_eq(schema_finalize(s), 0);
+    /* the writer refuses it too */
+    map_of(0, "empty", INLAY_REQUIRED);
+    inlay_buffer b;
+    inlay_buffer_init(&b, NULL);
+    inlay_writer *w = NULL;
+    ck_assert_int_eq(inlay_writer_open(&w, inlay_buffer_sink(&b), s, NULL), INLAY_ERR_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(inlay_writer_errmsg(w), "MAP 'empty' has no key"));
+    inlay_writer_free(w);
+    inlay_buffer_free(&b);
+}
+END_TEST
+
+/* Add a double under parent past the checks that the annotation of group
+ * g would make (to build what they refuse). */
+static void unannotated_add(int g, int parent, const char *name, inlay_repetition rep)
+{
+    schema_group a = s->nodes[g].annotation;
+    s->nodes[g].annotation = GROUP_PLAIN;
+    add(parent, name, rep, inlay_type_double());
+    s->nodes[g].annotation = a;
+}
+
+/* Annotations put on groups built by hand (as a reader of an older file
+ * might hand them over): the shapes the spec allows pass, the rest are
+ * refused by name. */
+START_TEST(test_nested_hand_made)
+{
+    /* the 2-level form: the repeated primitive is the element */
+    int legacy = group(0, "legacy", INLAY_OPTIONAL);
+    add(legacy, "item", INLAY_REPEATED, inlay_type_int(32, true));
+    s->nodes[legacy].annotation = GROUP_LIST;
+    ck_assert_int_eq(refinalize(), 0);
+    EXPECT_LEAF(0, "legacy.item", 2, 1);
+    char *text = format();
+    ck_assert_ptr_nonnull(strstr(text, "optional group legacy (LIST) {\n    repeated int32 item"));
+    free(text);
+
+    /* a repeated list */
+    int rl = group(0, "rl", INLAY_REPEATED);
+    int rl_list = group(rl, "list", INLAY_REPEATED);
+    add(rl_list, "element", INLAY_OPTIONAL, inlay_type_double());
+    s->nodes[rl].annotation = GROUP_LIST;
+    EXPECT_FINALIZE_ERROR("LIST 'rl' is repeated");
+    s->nodes[rl].rep = INLAY_OPTIONAL;
+    ck_assert_int_eq(refinalize(), 0);
+
+    /* its one field must be repeated */
+    int two = group(0, "two", INLAY_OPTIONAL);
+    int two_list = group(two, "list", INLAY_REQUIRED);
+    add(two_list, "element", INLAY_OPTIONAL, inlay_type_double());
+    s->nodes[two].annotation = GROUP_LIST;
+    EXPECT_FINALIZE_ERROR("LIST 'two' must hold exactly one field, a repeated group");
+    s->nodes[two_list].rep = INLAY_REPEATED;
+    ck_assert_int_eq(refinalize(), 0);
+    /* and be the only one */
+    unannotated_add(two, two, "beside", INLAY_REPEATED);
+    EXPECT_FINALIZE_ERROR("LIST 'two' must hold exactly one field");
+    s->nodes[two].annotation = GROUP_PLAIN;
+
+    /* 3-level: one element named 'element', not repeated */
+    int named = group(0, "named", INLAY_OPTIONAL);
+    int bag = group(named, "bag", INLAY_REPEATED);
+    int item = add(bag, "item", INLAY_OPTIONAL, inlay_type_double());
+    s->nodes[named].annotation = GROUP_LIST;
+    EXPECT_FINALIZE_ERROR("LIST 'named' must hold 'list.element', not 'bag.item'");
+    mem_strfree(&s->alloc, s->nodes[bag].name);
+    s->nodes[bag].name = mem_strdup(&s->alloc, "list");
+    mem_strfree(&s->alloc, s->nodes[item].name);
+    s->nodes[item].name = mem_strdup(&s->alloc, "element");
+    s->nodes[item].rep = INLAY_REPEATED;
+    EXPECT_FINALIZE_ERROR("LIST 'named': its element is repeated");
+    s->nodes[item].rep = INLAY_REQUIRED;
+    ck_assert_int_eq(refinalize(), 0);
+    unannotated_add(named, bag, "other", INLAY_REQUIRED);
+    EXPECT_FINALIZE_ERROR("LIST 'named' must hold one element in 'named.list', not 2 fields");
+    s->nodes[named].annotation = GROUP_PLAIN;
+
+    /* maps: key_value with a required key first, then at most a value */
+    int m = group(0, "m", INLAY_OPTIONAL);
+    int kv = group(m, "key_value", INLAY_REPEATED);
+    int v = add(kv, "value", INLAY_OPTIONAL, inlay_type_double());
+    int k = add(kv, "key", INLAY_REQUIRED, inlay_type_string());
+    s->nodes[m].annotation = GROUP_MAP;
+    EXPECT_FINALIZE_ERROR("MAP 'm': the first field of 'm.key_value' must be the required 'key'");
+    /* swap the two into order */
+    s->nodes[kv].first_child = k;
+    s->nodes[kv].last_child = v;
+    s->nodes[k].next_sibling = v;
+    s->nodes[v].next_sibling = -1;
+    ck_assert_int_eq(refinalize(), 0);
+    s->nodes[v].rep = INLAY_REPEATED;
+    EXPECT_FINALIZE_ERROR("MAP 'm': the second field of 'm.key_value' must be a required or optional 'value'");
+    s->nodes[v].rep = INLAY_REQUIRED;
+    s->nodes[k].rep = INLAY_OPTIONAL;
+    EXPECT_FINALIZE_ERROR("the required 'key'");
+    s->nodes[k].rep = INLAY_REQUIRED;
+    unannotated_add(m, kv, "third", INLAY_REQUIRED);
+    EXPECT_FINALIZE_ERROR("MAP 'm' must hold a key and at most a value in 'm.key_value', not 3 fields");
+    s->nodes[m].annotation = GROUP_PLAIN;
+
+    int pm = group(0, "pm", INLAY_REQUIRED);
+    add(pm, "key_value", INLAY_REPEATED, inlay_type_string());
+    s->nodes[pm].annotation = GROUP_MAP;
+    EXPECT_FINALIZE_ERROR("MAP 'pm' must hold the repeated group 'key_value', not 'key_value'");
+    s->nodes[pm].annotation = GROUP_PLAIN;
+    int rm = group(0, "rm", INLAY_REPEATED);
+    int rkv = group(rm, "key_value", INLAY_REPEATED);
+    add(rkv, "key", INLAY_REQUIRED, inlay_type_string());
+    s->nodes[rm].annotation = GROUP_MAP;
+    EXPECT_FINALIZE_ERROR("MAP 'rm' is repeated");
+    s->nodes[rm].rep = INLAY_OPTIONAL;
+    ck_assert_int_eq(refinalize(), 0);
+}
+END_TEST
+
+/* The SchemaElements of a footer, as far as the tests look at them. */
+typedef struct elem {
+    char name[32];
+    int type, repetition, num_children, converted;   /* -1 when absent */
+    int logical;             /* the LogicalType union's field id; -1 when absent */
+    bool logical_empty;      /* that field is an empty struct */
+} elem;
+
+static int read_elements(const uint8_t *file, size_t len, elem *out, int max)
+{
+    uint32_t mlen = (uint32_t)file[len - 8] | (uint32_t)file[len - 7] << 8 |
+                    (uint32_t)file[len - 6] << 16 | (uint32_t)file[len - 5] << 24;
+    tr r = tr_make(file + len - 8 - mlen, mlen);
+    int16_t last = 0, id;
+    int type, elem_type, n = -1;
+    uint32_t count;
+    while (tr_field(&r, &last, &id, &type)) {
+        if (id != 2) { tr_skip(&r, type); continue; }
+        tr_list(&r, &elem_type, &count);
+        ck_assert_int_le((int)count, max);
+        for (n = 0; n < (int)count && !r.err; n++) {
+            elem *e = &out[n];
+            memset(e, 0, sizeof *e);
+            e->type = e->repetition = e->num_children = e->converted = e->logical = -1;
+            int16_t l2 = 0, id2;
+            int t2;
+            while (tr_field(&r, &l2, &id2, &t2)) {
+                switch (id2) {
+                case 1: e->type = (int)tr_zigzag(&r); break;
+                case 3: e->repetition = (int)tr_zigzag(&r); break;
+                case 4: {
+                    size_t nl;
+                    const uint8_t *p = tr_binary(&r, &nl);
+                    ck_assert_uint_lt(nl, sizeof e->name);
+                    memcpy(e->name, p, nl);
+                    e->name[nl] = 0;
+                    break;
+                }
+                case 5: e->num_children = (int)tr_zigzag(&r); break;
+                case 6: e->converted = (int)tr_zigzag(&r); break;
+                case 10: {
+                    int16_t l3 = 0, id3;
+                    int t3;
+                    while (tr_field(&r, &l3, &id3, &t3)) {
+                        ck_assert_int_eq(t3, TR_STRUCT);
+                        e->logical = id3;
+                        int16_t l4 = 0, id4;
+                        int t4;
+                        e->logical_empty = true;
+                        while (tr_field(&r, &l4, &id4, &t4)) {
+                            e->logical_empty = false;
+                            tr_skip(&r, t4);
+                        }
+                    }
+                    break;
+                }
+                default: tr_skip(&r, t2); break;
+                }
+            }
+        }
+    }
+    ck_assert_int_eq(r.err, 0);
+    ck_assert_ptr_eq(r.p, r.end);
+    return n;
+}
+
+START_TEST(test_nested_footer)
+{
+    add_nested_schema();
+    inlay_buffer b;
+    inlay_buffer_init(&b, NULL);
+    inlay_writer *w = NULL;
+    ck_assert_int_eq(inlay_writer_open(&w, inlay_buffer_sink(&b), s, NULL), INLAY_OK);
+    /* two rows: {id 1, tags ["a", null], attrs {"k": [5]}, items [{x 1, grid [[1, null], null]}]}
+     * and {id 2, tags null, attrs {}, items [null, {x 2, grid []}]} */
+    static const int64_t id[] = { 1, 2 };
+    static const inlay_bytes tags[] = { { "a", 1 } }, keys[] = { { "k", 1 } };
+    static const int16_t tags_def[] = { 3, 2, 0 }, tags_rep[] = { 0, 1, 0 };
+    static const int16_t key_def[] = { 1, 0 }, key_rep[] = { 0, 0 };
+    static const int64_t vals[] = { 5 };
+    static const int16_t val_def[] = { 3, 0 }, val_rep[] = { 0, 0 };
+    static const double x[] = { 1, 2 };
+    static const int16_t x_def[] = { 3, 2, 3 }, x_rep[] = { 0, 0, 1 };
+    static const int32_t cells[] = { 1 };
+    static const int16_t cell_def[] = { 7, 6, 4, 2, 3 }, cell_rep[] = { 0, 3, 2, 0, 1 };
+    ck_assert_int_eq(inlay_writer_append_i64(w, 0, id, 2, NULL), INLAY_OK);
+    ck_assert_int_eq(inlay_writer_append_bytes(w, 1, tags, 3, &(inlay_levels){ tags_def, tags_rep, NULL }), INLAY_OK);
+    ck_assert_int_eq(inlay_writer_append_bytes(w, 2, keys, 2, &(inlay_levels){ key_def, key_rep, NULL }), INLAY_OK);
+    ck_assert_int_eq(inlay_writer_append_i64(w, 3, vals, 2, &(inlay_levels){ val_def, val_rep, NULL }), INLAY_OK);
+    ck_assert_int_eq(inlay_writer_append_double(w, 4, x, 3, &(inlay_levels){ x_def, x_rep, NULL }), INLAY_OK);
+    ck_assert_int_eq(inlay_writer_append_i32(w, 5, cells, 5, &(inlay_levels){ cell_def, cell_rep, NULL }),
+                     INLAY_OK);
+    ck_assert_int_eq(inlay_writer_column(w, "items.list.element.grid.list.element.list.element"), 5);
+    ck_assert_int_eq(inlay_writer_close(w), INLAY_OK);
+    ck_assert_uint_eq(inlay_writer_rows(w), 2);
+    inlay_writer_free(w);
+
+    elem e[32];
+    int n = read_elements(b.data, b.len, e, 32);
+    enum { REQ = 0, OPT = 1, REP = 2, NONE = -1, CT_UTF8 = 0, CT_MAP = 1, CT_LIST = 3, CT_INT_32 = 17,
+           CT_INT_64 = 18, LT_STRING = 1, LT_MAP = 2, LT_LIST = 3, LT_INT = 10 };
+    static const struct { const char *name; int rep, children, converted, logical; } want[] = {
+        { "schema", NONE, 4, NONE, NONE },
+        { "id", REQ, NONE, CT_INT_64, LT_INT },
+        { "tags", OPT, 1, CT_LIST, LT_LIST },
+        { "list", REP, 1, NONE, NONE },
+        { "element", OPT, NONE, CT_UTF8, LT_STRING },
+        { "attrs", REQ, 1, CT_MAP, LT_MAP },
+        { "key_value", REP, 2, NONE, NONE },       /* no MAP_KEY_VALUE */
+        { "key", REQ, NONE, CT_UTF8, LT_STRING },
+        { "value", OPT, 1, CT_LIST, LT_LIST },
+        { "list", REP, 1, NONE, NONE },
+        { "element", REQ, NONE, CT_INT_64, LT_INT },
+        { "items", OPT, 1, CT_LIST, LT_LIST },
+        { "list", REP, 1, NONE, NONE },
+        { "element", OPT, 2, NONE, NONE },          /* a struct: no annotation */
+        { "x", REQ, NONE, NONE, NONE },
+        { "grid", REQ, 1, CT_LIST, LT_LIST },
+        { "list", REP, 1, NONE, NONE },
+        { "element", OPT, 1, CT_LIST, LT_LIST },
+        { "list", REP, 1, NONE, NONE },
+        { "element", OPT, NONE, CT_INT_32, LT_INT },
+    };
+    ck_assert_int_eq(n, (int)(sizeof want / sizeof want[0]));
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(strcmp(e[i].name, want[i].name) == 0, "element %d is %s, expected %s", i, e[i].name,
+                      want[i].name);
+        ck_assert_msg(e[i].repetition == want[i].rep && e[i].num_children == want[i].children &&
+                      e[i].converted == want[i].converted && e[i].logical == want[i].logical,
+                      "element %d (%s): repetition %d children %d converted %d logical %d", i, e[i].name,
+                      e[i].repetition, e[i].num_children, e[i].converted, e[i].logical);
+        ck_assert_int_eq(e[i].type < 0, want[i].children >= 0);   /* groups have no physical type */
+        if (want[i].logical == LT_LIST || want[i].logical == LT_MAP) ck_assert(e[i].logical_empty);
+    }
+    inlay_buffer_free(&b);
+}
+END_TEST
+
+/* add_list and add_map make two nodes: when either allocation fails the
+ * call returns INLAY_ERR_NOMEM and the schema is as before. */
+START_TEST(test_nested_nomem)
+{
+    for (int which = 0; which < 2; which++) {
+        for (unsigned long n = 1;; n++) {
+            test_alloc ta = { 0 };
+            inlay_allocator a = test_allocator(&ta);
+            inlay_schema *t = inlay_schema_create(&a);
+            ck_assert_ptr_nonnull(t);
+            for (int i = 0; i < 15; i++) {     /* fill the node array but one, so it grows mid-call */
+                char name[8];
+                snprintf(name, sizeof name, "c%d", i);
+                ck_assert_int_gt(inlay_schema_add(t, 0, name, INLAY_OPTIONAL, inlay_type_double(), NULL), 0);
+            }
+            size_t len = inlay_schema_format(t, NULL, 0);
+            char *before = malloc(len + 1), *after = malloc(len + 1);
+            inlay_schema_format(t, before, len + 1);
+            const int count = t->count;
+            ta.fail_at = ta.requests + n;
+            int st = which ? inlay_schema_add_map(t, 0, "m", INLAY_OPTIONAL)
+                           : inlay_schema_add_list(t, 0, "l", INLAY_OPTIONAL);
+            if (st > 0) {
+                ck_assert_uint_eq(ta.refused, 0);
+                ck_assert_uint_ge(n, 4);       /* the node array and both names failed in turn */
+                inlay_schema_free(t);
+                free(before);
+                free(after);
+                ck_assert_no_leak(&ta);
+                break;
+            }
+            ck_assert_int_eq(st, INLAY_ERR_NOMEM);
+            ck_assert_uint_eq(ta.refused, 1);
+            ck_assert_int_eq(t->count, count);
+            ck_assert_uint_eq(inlay_schema_format(t, after, len + 1), len);
+            ck_assert_str_eq(after, before);
+            /* still usable */
+            ta.fail_at = 0;
+            int again = which ? inlay_schema_add_map(t, 0, "m", INLAY_OPTIONAL)
+                              : inlay_schema_add_list(t, 0, "l", INLAY_OPTIONAL);
+            ck_assert_int_gt(again, 0);
+            inlay_schema_free(t);
+            free(before);
+            free(after);
+            ck_assert_no_leak(&ta);
+        }
+    }
+}
+END_TEST
+
 static Suite *schema_suite(void)
 {
     Suite *su = suite_create("schema");
@@ -553,6 +1164,21 @@ static Suite *schema_suite(void)
     tcase_add_test(c, test_sort_orders);
     tcase_add_test(c, test_empty_groups);
     tcase_add_test(c, test_clone);
+    suite_add_tcase(su, c);
+
+    c = tcase_create("nested groups");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_list_builder);
+    tcase_add_test(c, test_map_builder);
+    tcase_add_test(c, test_levels_list_of_lists);
+    tcase_add_test(c, test_levels_list_of_structs);
+    tcase_add_test(c, test_levels_map_of_lists);
+    tcase_add_test(c, test_nested_format_and_levels);
+    tcase_add_test(c, test_nested_add_errors);
+    tcase_add_test(c, test_nested_finalize_errors);
+    tcase_add_test(c, test_nested_hand_made);
+    tcase_add_test(c, test_nested_footer);
+    tcase_add_test(c, test_nested_nomem);
     suite_add_tcase(su, c);
 
     c = tcase_create("memory");

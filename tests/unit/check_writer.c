@@ -22,9 +22,9 @@ static inlay_schema *make_schema(void)
     ck_assert_int_gt(inlay_schema_add(s, 0, "name", INLAY_OPTIONAL, inlay_type_string(), NULL), 0);
     ck_assert_int_gt(inlay_schema_add(s, 0, "small", INLAY_REQUIRED, inlay_type_int(8, true), NULL), 0);
     ck_assert_int_gt(inlay_schema_add(s, 0, "code", INLAY_REQUIRED, inlay_type_fixed(4), NULL), 0);
-    int tags = inlay_schema_add_group(s, 0, "tags", INLAY_OPTIONAL);
-    int list = inlay_schema_add_group(s, tags, "list", INLAY_REPEATED);
-    ck_assert_int_gt(inlay_schema_add(s, list, "element", INLAY_OPTIONAL, inlay_type_int(32, true), NULL), 0);
+    int tags = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
+    ck_assert_int_gt(tags, 0);
+    ck_assert_int_gt(inlay_schema_add(s, tags, "element", INLAY_OPTIONAL, inlay_type_int(32, true), NULL), 0);
     ck_assert_int_gt(inlay_schema_add(s, 0, "flag", INLAY_OPTIONAL, inlay_type_boolean(), NULL), 0);
     ck_assert_int_gt(inlay_schema_add(s, 0, "price", INLAY_REQUIRED,
                                       inlay_type_decimal(4, 2, INLAY_INT32, 0), NULL), 0);
