@@ -86,7 +86,10 @@
  * Nested files: lists, a struct, a map and a list of lists, their leaves
  * appended with explicit definition and repetition levels, under each page
  * version, codec and several encodings (their JSON, with "nested": true, is
- * described in the section "Nested files" below).
+ * described in the section "Nested files" below). Shredded files: lists of
+ * structs, a struct holding a list, a map of lists, a list of lists and a
+ * struct of structs, built as Arrow arrays and appended through
+ * inlay_writer_append_array (section "Shredded files"; the same JSON).
  *
  * Everything is derived from a deterministic PRNG seeded by the file name,
  * so the files are the same on every run.
@@ -3019,6 +3022,736 @@ static void nested_files(void)
                 INLAY_ENCODING_DICTIONARY, INLAY_ENCODING_DICTIONARY);
 }
 
+/*----------------------------------------------------------------------
+ *  Shredded files: nested fields appended as Arrow arrays
+ *
+ * The JSON of the nested files above, but the values are held as a host
+ * holding Arrow arrays has them (validity bitmaps LSB first, int32 offsets,
+ * a value slot for every entry, nulls included) and appended through
+ * inlay_writer_append_array, which computes the levels itself. The fields:
+ *
+ *   id                 required int64 (the row number)
+ *   pts,  pts_inv      list<struct<x double, y int32>>
+ *   rec,  rec_inv      struct<a int64, tags list<string>>
+ *   kv,   kv_inv       map<string, list<int64>>
+ *   grid, grid_inv     list<list<string>>
+ *   nest, nest_inv     struct<inner struct<v float16, w string>>
+ *
+ * Which nodes are optional comes from the file's mask (four bits per shape,
+ * its nodes in schema order, map keys always required); the _inv field has
+ * the complement, so every node is required in one and optional in the
+ * other. Optional nodes are null and lists and maps empty at every level.
+ * Under a null the arrays hold junk, as Arrow allows: a null struct's
+ * children have entries of their own, a null list may span a stretch of its
+ * child, a null value's slot holds some value. A required node has no
+ * validity bitmap, or (req_validity) one whose bits are set except, now and
+ * then, under a null struct (arrow-rs lets a non-nullable field be null
+ * where its struct is).
+ *
+ * Each field is appended in its own uneven batches. A batch from row a on
+ * is what slicing the Arrow arrays gives: a list's or map's offsets from
+ * entry a with its children whole (the offsets index them absolutely), a
+ * struct's children sliced at a as well, leaves' values from slot a; a
+ * validity bitmap from byte a / 8 when a is a multiple of 8, else its bits
+ * copied to start at bit 0.
+ *
+ * The JSON is that of the nested files; its "options" add "append_array":
+ * true, the "mask" (hex) and "required_validity".
+ *--------------------------------------------------------------------*/
+
+enum skind { SK_LEAF, SK_LIST, SK_STRUCT, SK_MAP };
+enum sleaf { SL_INT64, SL_INT32, SL_DOUBLE, SL_STRING, SL_FLOAT16 };
+enum { SHAPES = 5, SFIELDS = 1 + 2 * SHAPES, SMAX_NODES = 96, SMAX_LEAVES = 32 };
+
+static const char *const sleaf_tag[] = {"int64", "int32", "double", "string", "float16"};
+
+/* A growable byte array. */
+typedef struct gbuf {
+    uint8_t *p;
+    size_t len, cap;
+} gbuf;
+
+static void gb_push(gbuf *b, const void *data, size_t n)
+{
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n)
+            cap *= 2;
+        uint8_t *p = realloc(b->p, cap);
+        if (!p)
+            die("out of memory");
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+/* Bit i of a bitmap being built (bits come in order). */
+static void gb_bit(gbuf *b, size_t i, bool on)
+{
+    if (i % 8 == 0) {
+        uint8_t z = 0;
+        gb_push(b, &z, 1);
+    }
+    if (on)
+        b->p[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+/* A schema node and its Arrow array, built entry by entry. */
+typedef struct snode {
+    enum skind kind;
+    const char *name;
+    bool nullable;
+    bool rowid;                 /* a leaf holding the row number */
+    enum sleaf leaf;
+    int nchild;
+    struct snode *child[2];     /* element; key, value; struct fields */
+    int leaf_index;             /* a leaf: its column */
+    size_t len;                 /* entries */
+    gbuf valid, offsets, values;
+    inlay_array arr;            /* the whole array, once built */
+    inlay_array kids[2];
+} snode;
+
+typedef struct sleafinfo {
+    char path[96];
+    enum sleaf type;
+    int max_def, max_rep;
+    size_t *entries, *values;   /* level entries and values per row group */
+} sleafinfo;
+
+typedef struct sfile {
+    char name[64];
+    size_t rows, page_rows, rg_rows;
+    int page_version;
+    bool zstd, req_validity;
+    uint32_t mask;              /* optional nodes, 4 bits per shape */
+    unsigned null_pct, empty_pct;
+    inlay_encoding_choice enc_int, enc_string, enc_double, enc_fixed;
+    snode nodes[SMAX_NODES];
+    int nnodes;
+    snode *fields[SFIELDS];
+    sleafinfo leaves[SMAX_LEAVES];
+    int nleaves;
+    size_t group, row;          /* of the row being generated */
+    sbuf values[SFIELDS];
+} sfile;
+
+static snode *snew(sfile *f, enum skind k, const char *name, bool nullable)
+{
+    if (f->nnodes == SMAX_NODES)
+        die("%s: too many schema nodes", f->name);
+    snode *n = &f->nodes[f->nnodes++];
+    memset(n, 0, sizeof *n);
+    n->kind = k;
+    n->name = name;
+    n->nullable = nullable;
+    if (k == SK_LIST || k == SK_MAP) {
+        int32_t zero = 0;
+        gb_push(&n->offsets, &zero, sizeof zero);
+    }
+    return n;
+}
+
+static snode *sleafnew(sfile *f, const char *name, bool nullable, enum sleaf t)
+{
+    snode *n = snew(f, SK_LEAF, name, nullable);
+    n->leaf = t;
+    return n;
+}
+
+static snode *sparent(snode *p, snode *a, snode *b)
+{
+    p->child[0] = a;
+    p->child[1] = b;
+    p->nchild = b ? 2 : 1;
+    return p;
+}
+
+/* Shape s under `name`, node i optional when bit i of m is set. */
+static snode *sshape(sfile *f, int s, const char *name, unsigned m)
+{
+#define OPT(i) (((m) >> (i)) & 1u)
+    switch (s) {
+    case 0: /* list<struct<x double, y int32>> */
+        return sparent(snew(f, SK_LIST, name, OPT(0)),
+                       sparent(snew(f, SK_STRUCT, "element", OPT(1)), sleafnew(f, "x", OPT(2), SL_DOUBLE),
+                               sleafnew(f, "y", OPT(3), SL_INT32)),
+                       NULL);
+    case 1: /* struct<a int64, tags list<string>> */
+        return sparent(snew(f, SK_STRUCT, name, OPT(0)), sleafnew(f, "a", OPT(1), SL_INT64),
+                       sparent(snew(f, SK_LIST, "tags", OPT(2)), sleafnew(f, "element", OPT(3), SL_STRING),
+                               NULL));
+    case 2: /* map<string, list<int64>> */
+        return sparent(snew(f, SK_MAP, name, OPT(0)), sleafnew(f, "key", false, SL_STRING),
+                       sparent(snew(f, SK_LIST, "value", OPT(1)), sleafnew(f, "element", OPT(2), SL_INT64),
+                               NULL));
+    case 3: /* list<list<string>> */
+        return sparent(snew(f, SK_LIST, name, OPT(0)),
+                       sparent(snew(f, SK_LIST, "element", OPT(1)), sleafnew(f, "element", OPT(2), SL_STRING),
+                               NULL),
+                       NULL);
+    default: /* struct<inner struct<v float16, w string>> */
+        return sparent(snew(f, SK_STRUCT, name, OPT(0)),
+                       sparent(snew(f, SK_STRUCT, "inner", OPT(1)), sleafnew(f, "v", OPT(2), SL_FLOAT16),
+                               sleafnew(f, "w", OPT(3), SL_STRING)),
+                       NULL);
+    }
+#undef OPT
+}
+
+/* Numbers the leaves under n in schema order with their dotted paths and
+ * maximum levels. */
+static void sleaves(sfile *f, snode *n, const char *prefix, int def, int rep)
+{
+    char path[96];
+    snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", n->name);
+    def += n->nullable;
+    switch (n->kind) {
+    case SK_LEAF: {
+        if (f->nleaves == SMAX_LEAVES)
+            die("%s: too many leaves", f->name);
+        sleafinfo *l = &f->leaves[f->nleaves];
+        snprintf(l->path, sizeof l->path, "%s", path);
+        l->type = n->leaf;
+        l->max_def = def;
+        l->max_rep = rep;
+        size_t groups = (f->rows + f->rg_rows - 1) / f->rg_rows;
+        l->entries = xcalloc(groups, sizeof(size_t));
+        l->values = xcalloc(groups, sizeof(size_t));
+        n->leaf_index = f->nleaves++;
+        break;
+    }
+    case SK_STRUCT:
+        for (int i = 0; i < n->nchild; i++)
+            sleaves(f, n->child[i], path, def, rep);
+        break;
+    case SK_LIST:
+    case SK_MAP: {
+        char mid[sizeof path + 16];
+        snprintf(mid, sizeof mid, "%s.%s", path, n->kind == SK_LIST ? "list" : "key_value");
+        for (int i = 0; i < n->nchild; i++)
+            sleaves(f, n->child[i], mid, def + 1, rep + 1);
+        break;
+    }
+    }
+}
+
+static inlay_encoding_choice sencoding(const sfile *f, enum sleaf t)
+{
+    switch (t) {
+    case SL_STRING: return f->enc_string;
+    case SL_DOUBLE: return f->enc_double;
+    case SL_FLOAT16: return f->enc_fixed;
+    default: return f->enc_int;
+    }
+}
+
+static int sschema_add(inlay_schema *s, int parent, const sfile *f, const snode *n)
+{
+    inlay_repetition rep = n->nullable ? INLAY_OPTIONAL : INLAY_REQUIRED;
+    int id;
+    switch (n->kind) {
+    case SK_LEAF: {
+        inlay_type t = n->leaf == SL_INT64  ? inlay_type_int(64, true)
+                     : n->leaf == SL_INT32  ? inlay_type_int(32, true)
+                     : n->leaf == SL_DOUBLE ? inlay_type_double()
+                     : n->leaf == SL_STRING ? inlay_type_string()
+                                            : inlay_type_float16();
+        inlay_column_options co;
+        inlay_column_options_init(&co);
+        co.encoding = sencoding(f, n->leaf);
+        return inlay_schema_add(s, parent, n->name, rep, t, &co);
+    }
+    case SK_STRUCT: id = inlay_schema_add_group(s, parent, n->name, rep); break;
+    case SK_LIST: id = inlay_schema_add_list(s, parent, n->name, rep); break;
+    default: id = inlay_schema_add_map(s, parent, n->name, rep); break;
+    }
+    for (int i = 0; id > 0 && i < n->nchild; i++) {
+        int c = sschema_add(s, id, f, n->child[i]);
+        if (c < 0)
+            return c;
+    }
+    return id;
+}
+
+static size_t sleaf_size(enum sleaf t)
+{
+    switch (t) {
+    case SL_INT32: return sizeof(int32_t);
+    case SL_INT64: return sizeof(int64_t);
+    case SL_DOUBLE: return sizeof(double);
+    default: return sizeof(inlay_bytes);
+    }
+}
+
+/* A live entry of leaf n with a value. */
+static void svalue(sfile *f, const snode *n)
+{
+    f->leaves[n->leaf_index].entries[f->group]++;
+    f->leaves[n->leaf_index].values[f->group]++;
+}
+
+/* Every leaf under n gets one level entry without a value: n is null, or
+ * an empty list or map. */
+static void sempty(sfile *f, const snode *n)
+{
+    if (n->kind == SK_LEAF)
+        f->leaves[n->leaf_index].entries[f->group]++;
+    for (int i = 0; i < n->nchild; i++)
+        sempty(f, n->child[i]);
+}
+
+static uint16_t srand_half(rng *r)
+{
+    static const uint16_t specials[] = {0x7c00, 0xfc00, 0x7e00, 0x8000, 0x0000, 0x0001,
+                                        0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0x3555};
+    unsigned u = (unsigned)rbelow(r, 100);
+    if (u < 15)
+        return specials[rbelow(r, sizeof specials / sizeof specials[0])];
+    if (u < 50) {
+        uint16_t h = (uint16_t)rnext(r);
+        return (h & 0x7c00) == 0x7c00 ? (uint16_t)(h & 0xbfff) : h; /* any finite half */
+    }
+    return inlay_float16_bits((double)rrange(r, -40000, 40000) / 16);
+}
+
+static inlay_bytes sbytes(const void *data, size_t len)
+{
+    char *p = arena_alloc(len);
+    memcpy(p, data, len);
+    return (inlay_bytes){p, len};
+}
+
+/* The slot of leaf n for one entry: a value when present, else junk; the
+ * value's JSON goes to js when the entry is live. */
+static void sgen_leaf(sfile *f, snode *n, rng *r, bool present, sbuf *js)
+{
+    union { int64_t i64; int32_t i32; double d; inlay_bytes b; } v;
+    memset(&v, 0, sizeof v);
+    switch (n->leaf) {
+    case SL_INT64:
+        v.i64 = n->rowid ? (int64_t)f->row : present ? nrand_i64(r) : (int64_t)rnext(r);
+        if (js)
+            sb_printf(js, "\"%lld\"", (long long)v.i64);
+        break;
+    case SL_INT32:
+        v.i32 = !present            ? (int32_t)rnext(r)
+              : rchance(r, 10)      ? (rchance(r, 50) ? INT32_MIN : INT32_MAX)
+                                    : (int32_t)rrange(r, -50, 50);
+        if (js)
+            sb_printf(js, "\"%ld\"", (long)v.i32);
+        break;
+    case SL_DOUBLE: {
+        static const double specials[] = {-0.0, 1e300, -2.5e-300, 0.1, INFINITY, -INFINITY, NAN, DBL_MIN / 4};
+        v.d = !present        ? (double)(int64_t)rnext(r)
+            : rchance(r, 12)  ? specials[rbelow(r, sizeof specials / sizeof specials[0])]
+                              : (double)rrange(r, -1000000, 1000000) / 8;
+        if (js)
+            emit_double(js, v.d, 17);
+        break;
+    }
+    case SL_STRING: {
+        char tmp[32];
+        const char *text = present ? nrand_tag(r, tmp, sizeof tmp) : "junk in the slot of a null";
+        v.b = sbytes(text, present ? strlen(text) : (size_t)rbelow(r, 27));
+        if (js)
+            sb_json_str(js, v.b.data, v.b.len);
+        break;
+    }
+    case SL_FLOAT16: {
+        uint16_t h = present ? srand_half(r) : (uint16_t)rnext(r);
+        uint8_t le[2] = {(uint8_t)(h & 0xff), (uint8_t)(h >> 8)};
+        v.b = sbytes(le, 2);
+        if (js)
+            emit_double(js, half_to_double(h), 17);
+        break;
+    }
+    }
+    gb_push(&n->values, &v, sleaf_size(n->leaf));
+    if (js)
+        svalue(f, n);
+}
+
+/* Key i of a map entry: unique within the map, never null. */
+static void skey(sfile *f, snode *n, rng *r, size_t i, sbuf *js)
+{
+    char tmp[32];
+    if (i == 0 && rchance(r, 5))
+        tmp[0] = 0;
+    else
+        snprintf(tmp, sizeof tmp, "%s%c%llu", rchance(r, 10) ? "\xc3\xbc" : "", (char)('a' + i),
+                 (unsigned long long)rbelow(r, 50));
+    gb_bit(&n->valid, n->len++, true);
+    inlay_bytes b = sbytes(tmp, strlen(tmp));
+    gb_push(&n->values, &b, sizeof b);
+    if (js) {
+        sb_json_str(js, b.data, b.len);
+        svalue(f, n);
+    }
+}
+
+/* One entry of node n. js is where its JSON goes, or NULL for junk under a
+ * null (no JSON, no level entries). `masked`: the entry is a field of a
+ * null struct, where Arrow lets even a required field be null (with
+ * req_validity, some are). */
+static void sgen(sfile *f, snode *n, rng *r, sbuf *js, bool masked)
+{
+    bool present = n->nullable ? !rchance(r, f->null_pct) : !(masked && f->req_validity && rchance(r, 25));
+    gb_bit(&n->valid, n->len++, present);
+    sbuf *cj = present ? js : NULL;   /* the JSON of what is inside */
+    if (js && !present) {
+        sb_puts(js, "null");
+        sempty(f, n);
+    }
+    switch (n->kind) {
+    case SK_LEAF:
+        sgen_leaf(f, n, r, present, cj);
+        break;
+    case SK_STRUCT:
+        if (cj)
+            sb_puts(cj, "{");
+        for (int i = 0; i < n->nchild; i++) {
+            if (cj)
+                sb_printf(cj, "%s\"%s\":", i ? "," : "", n->child[i]->name);
+            sgen(f, n->child[i], r, cj, !present);
+        }
+        if (cj)
+            sb_puts(cj, "}");
+        break;
+    case SK_LIST:
+    case SK_MAP: {
+        /* empty or 1..4 entries; a null one spans junk entries now and then */
+        size_t k = present ? (rchance(r, f->empty_pct) ? 0 : 1 + (size_t)rbelow(r, 4))
+                           : (rchance(r, 30) ? 1 + (size_t)rbelow(r, 3) : 0);
+        if (cj) {
+            sb_puts(cj, "[");
+            if (k == 0)
+                sempty(f, n);
+        }
+        for (size_t i = 0; i < k; i++) {
+            if (cj && i)
+                sb_puts(cj, ",");
+            if (n->kind == SK_LIST) {
+                sgen(f, n->child[0], r, cj, false);
+                continue;
+            }
+            if (cj)
+                sb_puts(cj, "[");
+            skey(f, n->child[0], r, i, cj);
+            if (cj)
+                sb_puts(cj, ",");
+            sgen(f, n->child[1], r, cj, false);
+            if (cj)
+                sb_puts(cj, "]");
+        }
+        if (cj)
+            sb_puts(cj, "]");
+        int32_t end = (int32_t)n->child[0]->len;
+        gb_push(&n->offsets, &end, sizeof end);
+        break;
+    }
+    }
+}
+
+/* The whole arrays of n and below, once every row is generated. */
+static void sbuild(const sfile *f, snode *n)
+{
+    for (int i = 0; i < n->nchild; i++) {
+        sbuild(f, n->child[i]);
+        n->kids[i] = n->child[i]->arr;
+    }
+    n->arr = (inlay_array){
+        .length = n->len,
+        .validity = n->nullable || f->req_validity ? n->valid.p : NULL,
+        .offsets = n->kind == SK_LIST || n->kind == SK_MAP ? (const int32_t *)n->offsets.p : NULL,
+        .values = n->kind == SK_LEAF ? n->values.p : NULL,
+        .children = n->nchild ? n->kids : NULL,
+    };
+}
+
+/* Bits [a, a + n) of a bitmap, starting at a byte boundary. */
+static const uint8_t *sbits(const uint8_t *v, size_t a, size_t n)
+{
+    if (!v || a % 8 == 0)
+        return v ? v + a / 8 : NULL;
+    uint8_t *out = arena_alloc((n + 7) / 8);
+    memset(out, 0, (n + 7) / 8);
+    for (size_t i = 0; i < n; i++)
+        if (v[(a + i) / 8] >> ((a + i) % 8) & 1)
+            out[i / 8] |= (uint8_t)(1u << (i % 8));
+    return out;
+}
+
+/* Entries [a, a + count) of n's array x, sliced as Arrow slices: a list's
+ * or map's children stay whole, a struct's are sliced with it. */
+static inlay_array sslice(const snode *n, const inlay_array *x, size_t a, size_t count)
+{
+    inlay_array s = *x;
+    s.length = count;
+    s.validity = sbits(x->validity, a, count);
+    if (n->kind == SK_LEAF) {
+        s.values = (const uint8_t *)x->values + a * sleaf_size(n->leaf);
+    } else if (n->kind == SK_STRUCT) {
+        inlay_array *kids = arena_alloc((size_t)n->nchild * sizeof *kids);
+        for (int i = 0; i < n->nchild; i++)
+            kids[i] = sslice(n->child[i], &x->children[i], a, count);
+        s.children = kids;
+    } else {
+        s.offsets = x->offsets + a;
+    }
+    return s;
+}
+
+/* Batch sizes as batch_size(), half of them rounded up to a multiple of 8
+ * (whose slices start on a byte of the bitmaps until an odd one comes). */
+static size_t sbatch(rng *r, size_t page_rows)
+{
+    size_t n = batch_size(r, page_rows);
+    return rchance(r, 50) ? (n + 7) / 8 * 8 : n;
+}
+
+/* The type tree of n, as "fields" has it. */
+static void stype_json(sbuf *s, const snode *n, bool named)
+{
+    if (named)
+        sb_printf(s, "\"name\":\"%s\",", n->name);
+    const char *nullable = n->nullable ? "true" : "false";
+    switch (n->kind) {
+    case SK_LEAF:
+        sb_printf(s, "\"type\":\"%s\",\"nullable\":%s", sleaf_tag[n->leaf], nullable);
+        break;
+    case SK_LIST:
+        sb_printf(s, "\"type\":\"list\",\"nullable\":%s,\"element\":{", nullable);
+        stype_json(s, n->child[0], false);
+        sb_puts(s, "}");
+        break;
+    case SK_MAP:
+        sb_printf(s, "\"type\":\"map\",\"nullable\":%s,\"key\":{", nullable);
+        stype_json(s, n->child[0], false);
+        sb_puts(s, "},\"value\":{");
+        stype_json(s, n->child[1], false);
+        sb_puts(s, "}");
+        break;
+    case SK_STRUCT:
+        sb_printf(s, "\"type\":\"struct\",\"nullable\":%s,\"fields\":[", nullable);
+        for (int i = 0; i < n->nchild; i++) {
+            sb_puts(s, i ? ",{" : "{");
+            stype_json(s, n->child[i], true);
+            sb_puts(s, "}");
+        }
+        sb_puts(s, "]");
+        break;
+    }
+}
+
+static void sjson(const sfile *f, inlay_writer *w)
+{
+    sbuf s = {0};
+    sb_printf(&s, "{\n\"name\":\"%s\",\n\"nested\":true,\n\"rows\":%zu,\n", f->name, f->rows);
+    sb_printf(&s, "\"compression\":\"%s\",\n", f->zstd ? "ZSTD" : "UNCOMPRESSED");
+    sb_printf(&s, "\"options\":{\"page_rows\":%zu,\"row_group_rows\":%zu,\"page_version\":%d,"
+                  "\"append_array\":true,\"mask\":\"%05x\",\"required_validity\":%s},\n",
+              f->page_rows, f->rg_rows, f->page_version, (unsigned)f->mask, f->req_validity ? "true" : "false");
+    size_t groups = (f->rows + f->rg_rows - 1) / f->rg_rows;
+    sb_printf(&s, "\"expect\":{\"row_groups\":%zu},\n", groups);
+    sb_printf(&s, "\"writer\":{\"rows\":%llu,\"row_groups\":%llu,\"bytes\":%llu},\n",
+              (unsigned long long)inlay_writer_rows(w), (unsigned long long)inlay_writer_row_groups(w),
+              (unsigned long long)inlay_writer_bytes(w));
+    sb_printf(&s, "\"created_by\":\"inlay version %s\",\n", inlay_version());
+    sb_puts(&s, "\"leaves\":[\n");
+    for (int k = 0; k < f->nleaves; k++) {
+        const sleafinfo *l = &f->leaves[k];
+        sb_printf(&s, "%s{\"path\":\"%s\",\"type\":\"%s\",\"max_def\":%d,\"max_rep\":%d,\"encoding\":\"%s\",",
+                  k ? ",\n" : "", l->path, sleaf_tag[l->type], l->max_def, l->max_rep,
+                  choice_name(sencoding(f, l->type)));
+        sb_puts(&s, "\"entries\":[");
+        for (size_t g = 0; g < groups; g++)
+            sb_printf(&s, "%s%zu", g ? "," : "", l->entries[g]);
+        sb_puts(&s, "],\"nulls\":[");
+        for (size_t g = 0; g < groups; g++)
+            sb_printf(&s, "%s%zu", g ? "," : "", l->entries[g] - l->values[g]);
+        sb_puts(&s, "]}");
+    }
+    sb_puts(&s, "\n],\n\"fields\":[\n");
+    for (int k = 0; k < SFIELDS; k++) {
+        sb_puts(&s, k ? ",\n{" : "{");
+        stype_json(&s, f->fields[k], true);
+        sb_printf(&s, ",\"values\":[\n%s]}", f->values[k].p ? f->values[k].p : "");
+    }
+    sb_puts(&s, "\n]\n}\n");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.json", g_outdir, f->name);
+    write_file(path, s.p, s.len);
+    free(s.p);
+}
+
+static void swrite_body(sfile *f, rng *r)
+{
+    g_file = f->name;
+    inlay_schema *s = inlay_schema_create(NULL);
+    if (!s)
+        die("%s: inlay_schema_create failed", f->name);
+    for (int k = 0; k < SFIELDS; k++)
+        if (sschema_add(s, 0, f, f->fields[k]) <= 0)
+            die("%s: building the schema failed: %s", f->name, inlay_schema_errmsg(s));
+    if (inlay_schema_num_columns(s) != f->nleaves)
+        die("%s: schema has %d leaves, expected %d", f->name, inlay_schema_num_columns(s), f->nleaves);
+    inlay_options o;
+    inlay_options_init(&o);
+    o.compression = f->zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
+    o.page_rows = f->page_rows;
+    o.row_group_rows = f->rg_rows;
+    o.page_version = f->page_version;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.parquet", g_outdir, f->name);
+    inlay_writer *w = NULL;
+    int st = inlay_writer_open_file(&w, path, s, &o);
+    g_cur_w = w;
+    inlay_schema_free(s);
+    check(w, st, "open", NULL);
+    for (int k = 0; k < f->nleaves; k++)
+        if (inlay_writer_column(w, f->leaves[k].path) != k)
+            die("%s: inlay_writer_column(%s) = %d, expected %d", f->name, f->leaves[k].path,
+                inlay_writer_column(w, f->leaves[k].path), k);
+    /* round robin, each field its own batch sizes */
+    size_t next[SFIELDS] = {0};
+    for (bool more = true; more;) {
+        more = false;
+        for (int k = 0; k < SFIELDS; k++) {
+            size_t a = next[k], n = sbatch(r, f->page_rows);
+            if (a >= f->rows)
+                continue;
+            if (n > f->rows - a)
+                n = f->rows - a;
+            inlay_array x = sslice(f->fields[k], &f->fields[k]->arr, a, n);
+            char what[96];
+            snprintf(what, sizeof what, "inlay_writer_append_array of field %s, rows %zu..%zu", f->fields[k]->name,
+                     a, a + n - 1);
+            check(w, inlay_writer_append_array(w, k, &x, n), what, NULL);
+            next[k] = a + n;
+            more = true;
+        }
+    }
+    check(w, inlay_writer_close(w), "close", NULL);
+    if (inlay_writer_rows(w) != f->rows)
+        die("%s: inlay_writer_rows = %llu after close, expected %zu", f->name,
+            (unsigned long long)inlay_writer_rows(w), f->rows);
+    sjson(f, w);
+    inlay_writer_free(w);
+    g_cur_w = NULL;
+    g_files++;
+}
+
+typedef struct sconf {
+    const char *name;
+    size_t rows, page_rows, rg_rows;
+    int page_version;
+    bool zstd, req_validity;
+    uint32_t mask;
+    unsigned null_pct, empty_pct;
+    inlay_encoding_choice enc_int, enc_string, enc_double, enc_fixed;   /* 0: AUTO */
+} sconf;
+
+static void shred_file(const sconf *c)
+{
+    static const char *const names[SFIELDS] = {"id",   "pts",      "pts_inv", "rec",  "rec_inv", "kv",
+                                               "kv_inv", "grid", "grid_inv", "nest", "nest_inv"};
+    sfile *f = xcalloc(1, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", c->name);
+    f->rows = c->rows;
+    f->page_rows = c->page_rows;
+    f->rg_rows = c->rg_rows;
+    f->page_version = c->page_version;
+    f->zstd = c->zstd;
+    f->req_validity = c->req_validity;
+    f->mask = c->mask;
+    f->null_pct = c->null_pct;
+    f->empty_pct = c->empty_pct;
+    f->enc_int = c->enc_int;
+    f->enc_string = c->enc_string;
+    f->enc_double = c->enc_double;
+    f->enc_fixed = c->enc_fixed;
+    f->fields[0] = sleafnew(f, names[0], false, SL_INT64);
+    f->fields[0]->rowid = true;
+    for (int s = 0; s < SHAPES; s++) {
+        unsigned m = (unsigned)(c->mask >> (4 * s)) & 0xf;
+        f->fields[1 + 2 * s] = sshape(f, s, names[1 + 2 * s], m);
+        f->fields[2 + 2 * s] = sshape(f, s, names[2 + 2 * s], ~m & 0xf);
+    }
+    for (int k = 0; k < SFIELDS; k++)
+        sleaves(f, f->fields[k], "", 0, 0);
+
+    rng r;
+    rng_seed_str(&r, f->name);
+    for (f->row = 0; f->row < f->rows; f->row++) {
+        f->group = f->row / f->rg_rows;
+        for (int k = 0; k < SFIELDS; k++) {
+            if (f->row)
+                sb_puts(&f->values[k], f->row % 8 ? "," : ",\n");
+            sgen(f, f->fields[k], &r, &f->values[k], false);
+        }
+    }
+    for (int k = 0; k < SFIELDS; k++)
+        sbuild(f, f->fields[k]);
+
+    g_cur_w = NULL;
+    g_cur_mem = false;
+    if (setjmp(g_fail)) {
+        g_fail_armed = false;
+        inlay_writer_free(g_cur_w);
+        g_cur_w = NULL;
+        size_t used = strlen(g_failed_names);
+        snprintf(g_failed_names + used, sizeof g_failed_names - used, " %s", f->name);
+        g_failed++;
+    } else {
+        g_fail_armed = true;
+        swrite_body(f, &r);
+        g_fail_armed = false;
+    }
+
+    for (int i = 0; i < f->nnodes; i++) {
+        free(f->nodes[i].valid.p);
+        free(f->nodes[i].offsets.p);
+        free(f->nodes[i].values.p);
+    }
+    for (int k = 0; k < f->nleaves; k++) {
+        free(f->leaves[k].entries);
+        free(f->leaves[k].values);
+    }
+    for (int k = 0; k < SFIELDS; k++)
+        free(f->values[k].p);
+    free(f);
+    arena_reset();
+}
+
+/* Masks: the first file has every node optional in the plain fields (and
+ * required in the _inv ones); the others mix them. */
+static void shred_files(void)
+{
+    shred_file(&(sconf){.name = "shred__v1__zstd", .rows = 1000, .page_rows = 37, .rg_rows = 300,
+                        .page_version = 1, .zstd = true, .mask = 0xfffff, .null_pct = 15, .empty_pct = 12});
+    shred_file(&(sconf){.name = "shred__v2__uncompressed", .rows = 1000, .page_rows = 50, .rg_rows = 256,
+                        .page_version = 2, .mask = 0xa5c36, .req_validity = true, .null_pct = 15,
+                        .empty_pct = 12});
+    shred_file(&(sconf){.name = "shred__v1__uncompressed__plain__tiny_pages", .rows = 400, .page_rows = 3,
+                        .rg_rows = 64, .page_version = 1, .mask = 0x3c96a, .null_pct = 30, .empty_pct = 25,
+                        .enc_int = INLAY_ENCODING_PLAIN, .enc_string = INLAY_ENCODING_PLAIN,
+                        .enc_double = INLAY_ENCODING_PLAIN, .enc_fixed = INLAY_ENCODING_PLAIN});
+    shred_file(&(sconf){.name = "shred__v2__zstd__delta", .rows = 900, .page_rows = 40, .rg_rows = 350,
+                        .page_version = 2, .zstd = true, .mask = 0x96a5c, .null_pct = 15, .empty_pct = 12,
+                        .enc_int = INLAY_ENCODING_DELTA, .enc_string = INLAY_ENCODING_DELTA_BYTE_ARRAY,
+                        .enc_double = INLAY_ENCODING_BYTE_STREAM_SPLIT, .enc_fixed = INLAY_ENCODING_DELTA});
+    shred_file(&(sconf){.name = "shred__v2__zstd__dictionary", .rows = 800, .page_rows = 20, .rg_rows = 250,
+                        .page_version = 2, .zstd = true, .mask = 0x6c39a, .req_validity = true,
+                        .null_pct = 15, .empty_pct = 12, .enc_int = INLAY_ENCODING_DICTIONARY,
+                        .enc_string = INLAY_ENCODING_DICTIONARY, .enc_double = INLAY_ENCODING_DICTIONARY,
+                        .enc_fixed = INLAY_ENCODING_DICTIONARY});
+    shred_file(&(sconf){.name = "shred__v1__zstd__mostly_null", .rows = 600, .page_rows = 16, .rg_rows = 200,
+                        .page_version = 1, .zstd = true, .mask = 0xfffff, .null_pct = 60, .empty_pct = 40});
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -3075,6 +3808,7 @@ int main(int argc, char **argv)
     int n_v2 = g_files - before;
     before = g_files;
     nested_files();
+    shred_files();
     int n_nested = g_files - before;
     special_files();
     float_edges_file();
