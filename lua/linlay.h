@@ -4,17 +4,24 @@
  * The binding has three userdata types, each with a metatable registered
  * under its name:
  *
- *   "inlay.type"    a column type made by inlay.timestamp/time/decimal/fixed;
- *                   it only records its arguments, which inlay.schema checks
- *                   (so a bad one is reported with the field's path)
- *   "inlay.schema"  an inlay_schema plus one lfield per column, which says
- *                   how a Lua value becomes a value of that column
+ *   "inlay.type"    a column type made by inlay.timestamp/time/decimal/fixed
+ *                   or inlay.list/struct/map; it only records its arguments,
+ *                   which inlay.schema checks (so a bad one is reported with
+ *                   the field's path)
+ *   "inlay.schema"  an inlay_schema plus one lfield per top-level field,
+ *                   which says how a Lua value becomes a value of that field
  *   "inlay.writer"  an inlay_writer plus reusable scratch arrays (one lcol
- *                   per column) that Lua values are converted into before a
+ *                   per field) that Lua values are converted into before a
  *                   single inlay_writer_append_columns() call
  *
- * The binding sees the core only through inlay.h. The schema is flat (no
- * groups yet), so field i is leaf column i.
+ * The binding sees the core only through inlay.h.
+ *
+ * Fields and columns: a flat field is one leaf column; a nested field (a
+ * list, struct or map at the top level) is a tree of lnode whose leaves are
+ * several consecutive columns, fields[i].column .. + nleaves - 1. In a
+ * schema without nested fields, field i is leaf column i and batch slot i,
+ * as before nested types existed; the flat paths rely on `slot` and
+ * `column` only, and never look at the tree.
  */
 #ifndef LINLAY_H
 #define LINLAY_H
@@ -57,7 +64,10 @@ typedef enum li_kind {
     K_DEC32,     /* decimal on INT32: int32_t unscaled */
     K_DEC64,     /* decimal on INT64: int64_t unscaled */
     K_DECBIG,    /* decimal on FIXED_LEN_BYTE_ARRAY: big-endian scratch bytes */
+    K_NESTED,    /* a list, struct or map field: see lnode */
 } li_kind;
+
+struct lnode;
 
 typedef struct lfield {
     const char *name;        /* points into a Lua string the schema keeps alive */
@@ -70,12 +80,39 @@ typedef struct lfield {
     int32_t precision, scale;
     char type_name[40];      /* "int8", "timestamp(us, utc)", "decimal(10,2)" ... */
     int time_unit1;          /* date, time, timestamp: the column's inlay_unit + 1; else 0 */
+    int column;              /* top-level fields: the first leaf column */
+    int slot;                /* flat top-level fields: index among the flat ones; nested: -1 */
+    const struct lnode *node;   /* K_NESTED: the type tree; else NULL */
 } lfield;
+
+/* One node of a nested field's type tree. Every node has an id, unique in
+ * its schema, that indexes a writer's per-node scratch; the children of a
+ * node have consecutive ids (first .. first + nchildren - 1), so their
+ * inlay_array descriptions lie side by side as the core wants them. */
+typedef enum li_nkind { N_LEAF, N_STRUCT, N_LIST, N_MAP } li_nkind;
+
+typedef struct lnode {
+    li_nkind kind;
+    int id, first, nchildren;
+    const struct lnode *const *children;   /* list: element; map: key, value; struct: fields */
+    const char *name;        /* its name in its struct (an interned Lua string); else "element", "key", "value" */
+    size_t name_len;
+    const char *ppath;       /* leaves: the column's path in the Parquet schema ("tags.list.element") */
+    unsigned hash_mask;      /* struct: field name pointer -> child index, open addressing */
+    const int *hash;
+    lfield f;                /* f.name: the dotted path in messages ("hits.element.pos.x"); f.optional:
+                                entries may be null; f.type_name: the leaf's type, or "list", "struct", "map";
+                                leaves: the conversion, as for a flat column */
+} lnode;
 
 /* The userdata behind a schema. `s` is NULL until it is complete. */
 typedef struct lschema {
     inlay_schema *s;
-    int nfields;
+    int nfields;             /* top-level fields */
+    int ncolumns;            /* leaf columns */
+    int nflat;               /* flat fields (batch slots) */
+    int nnodes;              /* nodes of all nested fields (0: a flat schema) */
+    int depth;               /* deepest nesting, in nodes */
     unsigned hash_mask;      /* name pointer -> field index, open addressing */
     int *hash;               /* points after fields[] in this block */
     lfield fields[];
@@ -93,6 +130,9 @@ typedef struct lcol {
     int from_unit1;          /* write_columns: inlay_unit + 1 the batch gives this column in; 0 = its own */
 } lcol;
 
+struct lwriter;
+typedef struct lnest lnest;  /* a writer's scratch for nested fields (lnested.c) */
+
 /* lmodule.c */
 void li_push_null(lua_State *L);                 /* pushes inlay.null */
 const void *li_null_pointer(lua_State *L);       /* its identity, for comparisons */
@@ -102,9 +142,10 @@ LI_NORETURN void li_error(lua_State *L, const char *fmt, ...); /* raises "inlay:
 int li_open_types(lua_State *L);                 /* registers type/schema metatables */
 lschema *li_check_schema(lua_State *L, int idx);
 int li_schema_new(lua_State *L);                 /* inlay.schema{...} */
-enum { T_TIMESTAMP, T_TIME, T_DECIMAL, T_FIXED };
-int li_type_ctor(lua_State *L, int which);      /* inlay.timestamp, time, decimal, fixed */
+enum { T_TIMESTAMP, T_TIME, T_DECIMAL, T_FIXED, T_LIST, T_STRUCT, T_MAP };
+int li_type_ctor(lua_State *L, int which);      /* inlay.timestamp, time, decimal, fixed, list, struct, map */
 int li_field_lookup(const lschema *s, const char *name, size_t len);
+int li_struct_lookup(const lnode *n, const char *name, size_t len);   /* child index, or -1 */
 size_t li_elem_size(li_kind k);
 
 /* lwriter.c */
@@ -115,6 +156,32 @@ int li_bench_convert_columns(lua_State *L);
 void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
                             uint64_t first_row);
 const lschema *li_writer_schema(lua_State *L, int widx);
+/* For lnested.c: one value into slot k of a column's scratch, as the flat
+ * paths convert it (returns 1 for a value, 0 for a null; raises when it
+ * does not fit), and a row's bytes copied into the writer's arena at *apos
+ * (returns their offset there). */
+int li_put_value(lua_State *L, const struct lwriter *lw, const lfield *f, lcol *c, size_t k, uint64_t row,
+                 int idx, int t);
+size_t li_arena_put(lua_State *L, struct lwriter *lw, size_t *apos, const void *p, size_t len);
+
+/* lnested.c: Lua values of nested fields into Arrow-shaped scratch arrays.
+ * Rows staged by write/row are kept (commit) or dropped (rollback) as a
+ * whole; write_columns converts a whole column into fresh scratch (reset).
+ * li_nest_array fixes up the bytes values and returns the field's
+ * inlay_array for inlay_writer_append_array; `arena` is the writer's row
+ * arena when the rows were staged, else NULL. */
+lnest *li_nest_new(const lschema *s, inlay_allocator a, const void *null_ud);
+void li_nest_free(lnest *ns);
+void li_nest_reset(lnest *ns);
+void li_nest_rollback(lnest *ns);
+void li_nest_commit(lnest *ns);
+void li_nest_stage(lua_State *L, lnest *ns, struct lwriter *lw, const lfield *f, int idx, uint64_t row,
+                   size_t *apos);
+void li_nest_nulls(lua_State *L, lnest *ns, const lfield *f, size_t n);   /* n null entries */
+void li_nest_column(lua_State *L, lnest *ns, struct lwriter *lw, const lfield *f, int tab, size_t n,
+                    uint64_t first_row);
+lua_Integer li_nest_column_rows(lua_State *L, int tab);   /* rows of a column: #t, or #offsets - 1 */
+const inlay_array *li_nest_array(lnest *ns, const lfield *f, const uint8_t *arena);
 
 /* lsource.c */
 int li_open_source(lua_State *L);                /* registers the source and batch metatables */

@@ -69,10 +69,9 @@ static int m_time(lua_State *L) { return li_type_ctor(L, T_TIME); }
 static int m_decimal(lua_State *L) { return li_type_ctor(L, T_DECIMAL); }
 static int m_fixed(lua_State *L) { return li_type_ctor(L, T_FIXED); }
 
-static int m_nested(lua_State *L)
-{
-    li_error(L, "nested types (inlay.%s) are not supported yet", lua_tostring(L, lua_upvalueindex(1)));
-}
+static int m_list(lua_State *L) { return li_type_ctor(L, T_LIST); }
+static int m_struct(lua_State *L) { return li_type_ctor(L, T_STRUCT); }
+static int m_map(lua_State *L) { return li_type_ctor(L, T_MAP); }
 
 /* ---- benchmark helpers ------------------------------------------------------------ */
 
@@ -169,6 +168,9 @@ LUAMOD_API LI_EXPORT int luaopen_inlay(lua_State *L)
         { "time", m_time },
         { "decimal", m_decimal },
         { "fixed", m_fixed },
+        { "list", m_list },
+        { "struct", m_struct },
+        { "map", m_map },
         { "_now", m_now },
         { "_alloc_stats", m_alloc_stats },
         { "_malloc_stats", m_malloc_stats },
@@ -184,12 +186,6 @@ LUAMOD_API LI_EXPORT int luaopen_inlay(lua_State *L)
     li_open_writer(L);
     li_open_source(L);
     luaL_newlib(L, funcs);
-    static const char *const nested[] = { "list", "struct", "map", NULL };
-    for (int i = 0; nested[i]; i++) {
-        lua_pushstring(L, nested[i]);
-        lua_pushcclosure(L, m_nested, 1);
-        lua_setfield(L, -2, nested[i]);
-    }
     li_push_null(L);
     lua_setfield(L, -2, "null");
     lua_pushliteral(L, INLAY_VERSION_STRING);

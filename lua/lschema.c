@@ -1,19 +1,29 @@
 /*
  * lschema.c — column types and schemas for Lua: inlay.timestamp, time,
- * decimal, fixed (and the nested constructors, not supported yet), and
+ * decimal, fixed, the nested inlay.list, struct and map, and
  * inlay.schema{...}.
  *
  * A type constructor only records its arguments and, when they are wrong,
  * why; inlay.schema reports that with the field's path, so every mistake in
- * a schema is named the same way ("inlay: field 'ts': ...").
+ * a schema is named the same way ("inlay: field 'ts': ...",
+ * "inlay: field 'hits.element.pos.x': ..."). A nested type keeps its
+ * arguments (element type, fields, key and value types) in its user value.
  *
- * A schema userdata is one block: the lschema header, one lfield per column
- * (how a Lua value becomes a column value), and an open-addressing table
- * from a field name's address to its index. Field names are Lua strings
- * kept alive by the schema's user value; Lua interns short strings, so the
- * key of a row table usually has the very address of the field's name and
- * w:write finds its column without comparing bytes. Long names, or any
- * miss, fall back to comparing bytes.
+ * A nested field becomes a tree of lnode (linlay.h), built depth-first
+ * along with the core's groups (inlay_schema_add_group, _add_list,
+ * _add_map), so its leaves come out in the core's column order. The nodes,
+ * their paths and their field names live in Lua (userdata and strings in
+ * the schema's second user value), so they go with the schema.
+ *
+ * A schema userdata is one block: the lschema header, one lfield per
+ * top-level field (how a Lua value becomes a column value; for a nested
+ * field, its tree), and an open-addressing table from a field name's
+ * address to its index. Field names are Lua strings kept alive by the
+ * schema's user values; Lua interns short strings, so the key of a row
+ * table usually has the very address of the field's name and w:write finds
+ * its column without comparing bytes (struct nodes keep the same kind of
+ * table for their fields). Long names, or any miss, fall back to comparing
+ * bytes.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -27,6 +37,7 @@ typedef struct ltype {
     int which;
     int unit;              /* inlay_time_unit */
     bool utc;
+    bool nullable;         /* list elements, map values: may be null (the default) */
     lua_Integer a, b;      /* decimal precision and scale; fixed width */
     char err[120];         /* why the arguments are wrong, or "" */
 } ltype;
@@ -73,8 +84,63 @@ static void time_args(lua_State *L, ltype *t, const char *what)
     }
 }
 
+/* The options of inlay.list and inlay.map: { nullable = bool }. */
+static void nested_options(lua_State *L, ltype *t, int idx, const char *what)
+{
+    t->nullable = true;
+    if (lua_isnoneornil(L, idx)) return;
+    char msg[120];
+    if (!lua_istable(L, idx)) {
+        snprintf(msg, sizeof msg, "inlay.%s options must be a table, got %s", what, luaL_typename(L, idx));
+        type_fail(t, msg);
+        return;
+    }
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "nullable") == 0) {
+            if (lua_type(L, -1) == LUA_TBOOLEAN) t->nullable = lua_toboolean(L, -1);
+            else {
+                snprintf(msg, sizeof msg, "inlay.%s option 'nullable' must be a boolean", what);
+                type_fail(t, msg);
+            }
+        } else {
+            snprintf(msg, sizeof msg, "unknown inlay.%s option '%.30s' (the only one is 'nullable')", what,
+                     lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : luaL_typename(L, -2));
+            type_fail(t, msg);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* inlay.list(T, opts), inlay.map(K, V, opts), inlay.struct{ fields }: the
+ * arguments go into the user value, checked by inlay.schema. */
+static int nested_ctor(lua_State *L, int which)
+{
+    ltype tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.which = which;
+    int nargs = which == T_MAP ? 2 : 1;
+    lua_settop(L, nargs + 1);   /* missing arguments are nil, not what comes next */
+    if (which == T_LIST) nested_options(L, &tmp, 2, "list");
+    else if (which == T_MAP) nested_options(L, &tmp, 3, "map");
+    else if (!lua_istable(L, 1))
+        type_fail(&tmp, "inlay.struct takes a table of fields: inlay.struct { { \"x\", \"float\" }, ... }");
+    lua_createtable(L, nargs, 0);
+    for (int i = 1; i <= nargs; i++) {
+        lua_pushvalue(L, i);
+        lua_rawseti(L, -2, i);
+    }
+    ltype *t = lua_newuserdatauv(L, sizeof *t, 1);
+    *t = tmp;
+    lua_insert(L, -2);
+    lua_setiuservalue(L, -2, 1);
+    luaL_setmetatable(L, LI_TYPE);
+    return 1;
+}
+
 int li_type_ctor(lua_State *L, int which)
 {
+    if (which >= T_LIST) return nested_ctor(L, which);
     ltype tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.which = which;
@@ -112,10 +178,68 @@ int li_type_ctor(lua_State *L, int which)
     return 1;
 }
 
+/* Appends the text of the value at idx to the string at acc: a type name
+ * quoted, a type object as its own text. */
+static void append_piece(lua_State *L, int acc, const char *text, int idx)
+{
+    lua_pushvalue(L, acc);
+    if (text) lua_pushstring(L, text);
+    else if (lua_type(L, idx) == LUA_TSTRING) lua_pushfstring(L, "\"%s\"", lua_tostring(L, idx));
+    else luaL_tolstring(L, idx, NULL);
+    lua_concat(L, 2);
+    lua_replace(L, acc);
+}
+
+/* inlay.list("string"), inlay.map("string", "int64", { nullable = false }),
+ * inlay.struct { { "x", "float" }, { "n", "int32", optional = true } } */
+static void nested_tostring(lua_State *L, const ltype *t)
+{
+    luaL_checkstack(L, 8, "tostring");
+    lua_getiuservalue(L, 1, 1);
+    const int args = lua_gettop(L);
+    lua_pushstring(L, t->which == T_LIST ? "inlay.list(" : t->which == T_MAP ? "inlay.map(" : "inlay.struct {");
+    const int acc = lua_gettop(L);
+    if (t->which != T_STRUCT) {
+        for (int i = 1; i <= (t->which == T_MAP ? 2 : 1); i++) {
+            if (i > 1) append_piece(L, acc, ", ", 0);
+            lua_rawgeti(L, args, i);
+            append_piece(L, acc, NULL, lua_gettop(L));
+            lua_pop(L, 1);
+        }
+        append_piece(L, acc, t->nullable ? ")" : ", { nullable = false })", 0);
+        return;
+    }
+    lua_rawgeti(L, args, 1);
+    const int fields = lua_gettop(L);
+    lua_Integer n = lua_istable(L, fields) ? (lua_Integer)lua_rawlen(L, fields) : 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        append_piece(L, acc, i > 1 ? ", { " : " { ", 0);
+        if (lua_rawgeti(L, fields, i) == LUA_TTABLE) {
+            const int spec = lua_gettop(L);
+            lua_rawgeti(L, spec, 1);
+            append_piece(L, acc, NULL, lua_gettop(L));
+            append_piece(L, acc, ", ", 0);
+            lua_rawgeti(L, spec, 2);
+            append_piece(L, acc, NULL, lua_gettop(L));
+            lua_pop(L, 2);
+            if (lua_getfield(L, spec, "optional") == LUA_TBOOLEAN && lua_toboolean(L, -1))
+                append_piece(L, acc, ", optional = true", 0);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        append_piece(L, acc, " }", 0);
+    }
+    append_piece(L, acc, " }", 0);
+    lua_settop(L, acc);
+}
+
 static int type_tostring(lua_State *L)
 {
     ltype *t = luaL_checkudata(L, 1, LI_TYPE);
     switch (t->which) {
+    case T_LIST: case T_STRUCT: case T_MAP:
+        nested_tostring(L, t);
+        break;
     case T_TIMESTAMP: case T_TIME:
         lua_pushfstring(L, "inlay.%s(\"%s\"%s)", t->which == T_TIME ? "time" : "timestamp",
                         unit_names[t->unit], t->utc ? ", { utc = true }" : "");
@@ -208,8 +332,12 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
             f->utf8 = !strcmp(s, "string") || !strcmp(s, "json") || !strcmp(s, "enum");
             return;
         }
-        if (!strcmp(s, "list") || !strcmp(s, "struct") || !strcmp(s, "map"))
-            field_error(L, path, "nested types (%s) are not supported yet", s);
+        if (!strcmp(s, "list"))
+            field_error(L, path, "type '%s' needs an element type: use inlay.list(T)", s);
+        if (!strcmp(s, "map"))
+            field_error(L, path, "type '%s' needs a key and a value type: use inlay.map(K, V)", s);
+        if (!strcmp(s, "struct"))
+            field_error(L, path, "type '%s' needs its fields: use inlay.struct { { name, type }, ... }", s);
         if (!strcmp(s, "timestamp") || !strcmp(s, "time"))
             field_error(L, path, "type '%s' needs a unit: use inlay.%s(\"us\") (or \"ms\", \"ns\")", s);
         if (!strcmp(s, "decimal"))
@@ -224,6 +352,9 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
         field_error(L, path, "expected a type name or an inlay type, got %s", luaL_typename(L, idx));
     }
     if (ty->err[0]) field_error(L, path, "%s", ty->err);
+    if (ty->which >= T_LIST)   /* the callers build nested types themselves */
+        field_error(L, path, "a %s is not a primitive type here", ty->which == T_LIST ? "list"
+                                                                : ty->which == T_MAP ? "map" : "struct");
     static const char *const units[] = { "ms", "us", "ns" };
     static const int64_t per_day[] = { 86400000LL, 86400000000LL, 86400000000000LL };
     switch (ty->which) {
@@ -270,11 +401,11 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
     }
 }
 
-/* Per-field options: optional, encoding, statistics, bloom_filter. */
+/* Per-field options: optional, encoding, statistics, bloom_filter, over
+ * the ones *o holds already (a nested field's apply to its leaves). */
 static void field_options(lua_State *L, int spec, const char *path, lfield *f,
                           inlay_column_options *o)
 {
-    inlay_column_options_init(o);
     lua_pushnil(L);
     while (lua_next(L, spec)) {
         if (lua_isinteger(L, -2)) {
@@ -322,6 +453,220 @@ static void field_options(lua_State *L, int spec, const char *path, lfield *f,
     }
 }
 
+/* ---- nested fields ------------------------------------------------------------ */
+
+/* Deepest nesting of lists, structs and maps, in nodes: each adds at most
+ * two groups to a leaf's path, which stays within what the core walks. */
+#define MAX_NESTING 30
+
+/* The state of one inlay.schema call. */
+typedef struct build {
+    lschema *s;
+    int anchors;             /* stack index of the table that keeps nodes and strings alive */
+    lua_Integer nanchors;
+    int next_id;             /* node ids handed out so far */
+    int leaves;              /* leaf columns so far */
+} build;
+
+/* Moves the value on top of the stack into the anchor table. */
+static void anchor(lua_State *L, build *b)
+{
+    lua_rawseti(L, b->anchors, ++b->nanchors);
+}
+
+/* A string kept alive by the schema; pops nothing, pushes nothing. */
+static const char *keep_string(lua_State *L, build *b, const char *s, size_t *len)
+{
+    lua_pushstring(L, s);
+    const char *p = lua_tolstring(L, -1, len);
+    anchor(L, b);
+    return p;
+}
+
+static unsigned ptr_hash(const void *p);
+
+static lnode *new_node(lua_State *L, build *b, li_nkind kind, int nchildren, int id)
+{
+    unsigned hsize = 0;
+    if (kind == N_STRUCT) {
+        hsize = 4;
+        while (hsize < 2 * (unsigned)nchildren) hsize *= 2;
+    }
+    size_t size = sizeof(lnode) + (size_t)nchildren * sizeof(lnode *) + hsize * sizeof(int);
+    lnode *n = lua_newuserdatauv(L, size, 0);
+    memset(n, 0, size);
+    anchor(L, b);
+    n->kind = kind;
+    n->id = id;
+    n->nchildren = nchildren;
+    n->children = (const lnode *const *)(n + 1);
+    if (hsize) {
+        int *h = (int *)((char *)(n + 1) + (size_t)nchildren * sizeof(lnode *));
+        for (unsigned i = 0; i < hsize; i++) h[i] = -1;
+        n->hash = h;
+        n->hash_mask = hsize - 1;
+    }
+    if (nchildren) {
+        n->first = b->next_id;
+        b->next_id += nchildren;
+    }
+    return n;
+}
+
+/* The core's message for a node it refused, restated with our path: its
+ * own names the Parquet path ("tags.list.element"), which the script never
+ * wrote. */
+static LI_NORETURN void core_error(lua_State *L, build *b, const char *path)
+{
+    const char *m = inlay_schema_errmsg(b->s->s);
+    const char *why = strncmp(m, "field '", 7) == 0 ? strstr(m, "': ") : NULL;
+    li_error(L, "field '%s': %s", path, why ? why + 3 : m);
+}
+
+static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const char *cname, bool nullable,
+                         const char *path, const char *ppath, const inlay_column_options *o, int id,
+                         int depth);
+
+/* The fields of inlay.struct { ... } (the table at idx) under group gid. */
+static void build_struct_fields(lua_State *L, build *b, lnode *n, int fields, int gid, const char *path,
+                                const char *ppath, const inlay_column_options *inherit, int depth)
+{
+    lnode **kids = (lnode **)(n + 1);
+    int *hash = (int *)n->hash;
+    lua_newtable(L);   /* names seen */
+    const int seen = lua_gettop(L);
+    for (int i = 1; i <= n->nchildren; i++) {
+        if (lua_rawgeti(L, fields, i) != LUA_TTABLE)
+            li_error(L, "field '%s': struct field #%d: expected a table { name, type, ... }, got %s", path, i,
+                     luaL_typename(L, -1));
+        const int spec = lua_gettop(L);
+        if (lua_rawgeti(L, spec, 1) != LUA_TSTRING)
+            li_error(L, "field '%s': struct field #%d: expected its name first, got %s", path, i,
+                     luaL_typename(L, -1));
+        size_t len;
+        const char *name = lua_tolstring(L, -1, &len);
+        if (len == 0) li_error(L, "field '%s': struct field #%d: empty name", path, i);
+        if (strlen(name) != len) li_error(L, "field '%s': struct field #%d: the name contains a NUL byte", path, i);
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, seen) != LUA_TNIL) li_error(L, "field '%s.%s': duplicate name", path, name);
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, seen);
+        lua_pushvalue(L, -1);
+        anchor(L, b);   /* the name's address is the key w:write looks up */
+        const char *fpath = lua_pushfstring(L, "%s.%s", path, name);
+        anchor(L, b);
+        const char *fppath = lua_pushfstring(L, "%s.%s", ppath, name);
+        anchor(L, b);
+        lfield opt;
+        memset(&opt, 0, sizeof opt);
+        inlay_column_options o = *inherit;
+        field_options(L, spec, fpath, &opt, &o);
+        lua_rawgeti(L, spec, 2);
+        lnode *k = build_type(L, b, lua_gettop(L), gid, name, opt.optional, fpath, fppath, &o, n->first + i - 1,
+                              depth + 1);
+        k->name = name;
+        k->name_len = len;
+        kids[i - 1] = k;
+        unsigned h = ptr_hash(name) & n->hash_mask;
+        while (hash[h] >= 0) h = (h + 1) & n->hash_mask;
+        hash[h] = i - 1;
+        lua_settop(L, spec - 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* The number of fields of inlay.struct's table at idx, checked to be a
+ * non-empty sequence. */
+static int struct_size(lua_State *L, int idx, const char *path)
+{
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n)
+            li_error(L, "field '%s': unexpected key %s in inlay.struct (list the fields in order: "
+                        "{ { \"x\", \"float\" }, ... })", path, luaL_tolstring(L, -1, NULL));
+    }
+    if (n == 0) li_error(L, "field '%s': a struct needs at least one field", path);
+    if (n > 32767) li_error(L, "field '%s': too many struct fields (%I)", path, (LUAI_UACINT)n);
+    return (int)n;
+}
+
+/* One node of a nested field: the type at tidx, added to the core schema
+ * under `parent` as `cname`. `path` names it in messages, `ppath` is its
+ * path in the Parquet schema; both are kept alive by the caller. */
+static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const char *cname, bool nullable,
+                         const char *path, const char *ppath, const inlay_column_options *o, int id,
+                         int depth)
+{
+    luaL_checkstack(L, 16, "inlay.schema");
+    if (depth > MAX_NESTING) li_error(L, "field '%s': nested deeper than %d levels", path, MAX_NESTING);
+    if (depth > b->s->depth) b->s->depth = depth;
+    const inlay_repetition rep = nullable ? INLAY_OPTIONAL : INLAY_REQUIRED;
+    ltype *ty = luaL_testudata(L, tidx, LI_TYPE);
+    if (!ty || ty->which < T_LIST) {
+        lnode *n = new_node(L, b, N_LEAF, 0, id);
+        inlay_type t;
+        resolve_type(L, tidx, path, &n->f, &t);
+        n->f.name = path;
+        n->f.name_len = strlen(path);
+        n->f.optional = nullable;
+        n->f.slot = -1;
+        n->f.column = b->leaves++;
+        n->ppath = ppath;
+        if (inlay_schema_add(b->s->s, parent, cname, rep, t, o) < 0) core_error(L, b, path);
+        return n;
+    }
+    if (ty->err[0]) field_error(L, path, "%s", ty->err);
+    lua_getiuservalue(L, tidx, 1);
+    const int args = lua_gettop(L);
+    lnode *n;
+    int gid;
+    if (ty->which == T_STRUCT) {
+        lua_rawgeti(L, args, 1);
+        const int fields = lua_gettop(L);
+        n = new_node(L, b, N_STRUCT, struct_size(L, fields, path), id);
+        if ((gid = inlay_schema_add_group(b->s->s, parent, cname, rep)) < 0) core_error(L, b, path);
+        build_struct_fields(L, b, n, fields, gid, path, ppath, o, depth);
+    } else {
+        const bool map = ty->which == T_MAP;
+        n = new_node(L, b, map ? N_MAP : N_LIST, map ? 2 : 1, id);
+        gid = map ? inlay_schema_add_map(b->s->s, parent, cname, rep)
+                  : inlay_schema_add_list(b->s->s, parent, cname, rep);
+        if (gid < 0) core_error(L, b, path);
+        lnode **kids = (lnode **)(n + 1);
+        static const char *const names[] = { "element", "key", "value" };
+        for (int i = 0; i < n->nchildren; i++) {
+            const char *cn = names[map ? 1 + i : 0];
+            const char *cpath = lua_pushfstring(L, "%s.%s", path, cn);
+            anchor(L, b);
+            const char *cppath = lua_pushfstring(L, "%s.%s.%s", ppath, map ? "key_value" : "list", cn);
+            anchor(L, b);
+            lua_rawgeti(L, args, i + 1);
+            const int ct = lua_gettop(L);
+            ltype *kt = luaL_testudata(L, ct, LI_TYPE);
+            if (map && i == 0 && kt && kt->which >= T_LIST)
+                li_error(L, "field '%s': a map key must be a primitive type, not a %s", cpath,
+                         kt->which == T_LIST ? "list" : kt->which == T_MAP ? "map" : "struct");
+            const bool child_nullable = map && i == 0 ? false : ty->nullable;
+            kids[i] = build_type(L, b, ct, gid, cn, child_nullable, cpath, cppath, o, n->first + i, depth + 1);
+            kids[i]->name = keep_string(L, b, cn, &kids[i]->name_len);
+            lua_pop(L, 1);
+        }
+    }
+    static const char *const kinds[] = { "", "struct", "list", "map" };
+    n->f.kind = K_NESTED;
+    n->f.name = path;
+    n->f.name_len = strlen(path);
+    n->f.optional = nullable;
+    n->f.slot = -1;
+    snprintf(n->f.type_name, sizeof n->f.type_name, "%s", kinds[n->kind]);
+    lua_settop(L, args - 1);
+    return n;
+}
+
 /* ---- schemas ------------------------------------------------------------------ */
 
 lschema *li_check_schema(lua_State *L, int idx)
@@ -349,6 +694,18 @@ int li_field_lookup(const lschema *s, const char *name, size_t len)
     return -1;
 }
 
+int li_struct_lookup(const lnode *n, const char *name, size_t len)
+{
+    for (unsigned h = ptr_hash(name) & n->hash_mask;; h = (h + 1) & n->hash_mask) {
+        int i = n->hash[h];
+        if (i < 0) break;
+        if (n->children[i]->name == name) return i;
+    }
+    for (int i = 0; i < n->nchildren; i++)
+        if (n->children[i]->name_len == len && memcmp(n->children[i]->name, name, len) == 0) return i;
+    return -1;
+}
+
 static void hash_insert(lschema *s, int i)
 {
     unsigned h = ptr_hash(s->fields[i].name) & s->hash_mask;
@@ -358,8 +715,9 @@ static void hash_insert(lschema *s, int i)
 
 /* One field: spec is the table { name, type, options... } at index `spec`;
  * names is the schema's name table. */
-static void add_field(lua_State *L, lschema *s, int spec, int names, int pos)
+static void add_field(lua_State *L, build *b, int spec, int names, int pos)
 {
+    lschema *s = b->s;
     lfield *f = &s->fields[pos - 1];
     memset(f, 0, sizeof *f);
     if (lua_rawgeti(L, spec, 1) != LUA_TSTRING)
@@ -382,13 +740,28 @@ static void add_field(lua_State *L, lschema *s, int spec, int names, int pos)
     lua_pop(L, 1);
 
     inlay_column_options o;
+    inlay_column_options_init(&o);
     field_options(L, spec, name, f, &o);
-    inlay_type t;
     lua_rawgeti(L, spec, 2);
-    resolve_type(L, lua_gettop(L), name, f, &t);
+    ltype *ty = luaL_testudata(L, -1, LI_TYPE);
+    f->column = b->leaves;
+    if (ty && ty->which >= T_LIST) {
+        const lnode *n = build_type(L, b, lua_gettop(L), 0, name, f->optional, name, name, &o, b->next_id++, 1);
+        s->nnodes = b->next_id;
+        f->kind = K_NESTED;
+        f->node = n;
+        f->slot = -1;
+        snprintf(f->type_name, sizeof f->type_name, "%s", n->f.type_name);
+    } else {
+        inlay_type t;
+        resolve_type(L, lua_gettop(L), name, f, &t);
+        int id = inlay_schema_add(s->s, 0, name, f->optional ? INLAY_OPTIONAL : INLAY_REQUIRED, t, &o);
+        if (id < 0) li_error(L, "%s", inlay_schema_errmsg(s->s));
+        f->slot = s->nflat++;
+        b->leaves++;
+    }
     lua_pop(L, 1);
-    int id = inlay_schema_add(s->s, 0, name, f->optional ? INLAY_OPTIONAL : INLAY_REQUIRED, t, &o);
-    if (id < 0) li_error(L, "%s", inlay_schema_errmsg(s->s));
+    s->ncolumns = b->leaves;
     s->nfields = pos;
     hash_insert(s, pos - 1);
 }
@@ -410,7 +783,7 @@ int li_schema_new(lua_State *L)
     unsigned hsize = 4;
     while (hsize < 2 * (unsigned)n) hsize *= 2;
     size_t size = sizeof(lschema) + (size_t)n * sizeof(lfield) + hsize * sizeof(int);
-    lschema *s = lua_newuserdatauv(L, size, 1);          /* 2 */
+    lschema *s = lua_newuserdatauv(L, size, 2);          /* 2 */
     memset(s, 0, size);
     s->hash = (int *)((char *)s + sizeof(lschema) + (size_t)n * sizeof(lfield));
     s->hash_mask = hsize - 1;
@@ -419,6 +792,9 @@ int li_schema_new(lua_State *L)
     lua_createtable(L, (int)n, (int)n);                     /* 3: names */
     lua_pushvalue(L, 3);
     lua_setiuservalue(L, 2, 1);
+    lua_newtable(L);                                        /* 4: nested nodes, their paths and names */
+    lua_pushvalue(L, 4);
+    lua_setiuservalue(L, 2, 2);
     void *ud;
     lua_Alloc fn = lua_getallocf(L, &ud);
     inlay_allocator a = { fn, ud };
@@ -426,11 +802,12 @@ int li_schema_new(lua_State *L)
     if (!core) li_error(L, "out of memory");
     /* Owned by the userdata from here; __gc frees it even when a field fails. */
     s->s = core;
+    build b = { s, 4, 0, 0, 0 };
     for (int i = 1; i <= n; i++) {
         if (lua_rawgeti(L, 1, i) != LUA_TTABLE)
             li_error(L, "schema field #%d: expected a table { name, type, ... }, got %s", i,
                      luaL_typename(L, -1));
-        add_field(L, s, lua_gettop(L), 3, i);
+        add_field(L, &b, lua_gettop(L), 3, i);
         lua_pop(L, 1);
     }
     lua_settop(L, 2);
@@ -467,7 +844,42 @@ static int schema_len(lua_State *L)
     return 1;
 }
 
-/* s:columns() -> { { name =, type =, optional = }, ... } */
+/* Pushes a nested node's type as text: "list<optional string>",
+ * "struct<x: float, note: optional string>", "map<string, optional int64>"
+ * (what may be null says so, as in the Parquet schema). */
+static void push_type_text(lua_State *L, const lnode *n)
+{
+    luaL_checkstack(L, 6, "columns");
+    if (n->kind == N_LEAF) {
+        lua_pushstring(L, n->f.type_name);
+        return;
+    }
+    lua_pushstring(L, n->kind == N_LIST ? "list<" : n->kind == N_MAP ? "map<" : "struct<");
+    for (int i = 0; i < n->nchildren; i++) {
+        const lnode *c = n->children[i];
+        if (i) lua_pushliteral(L, ", ");
+        if (n->kind == N_STRUCT) lua_pushfstring(L, "%s: ", c->name);
+        if (c->f.optional) lua_pushliteral(L, "optional ");
+        push_type_text(L, c);
+        lua_concat(L, 1 + (i > 0) + (n->kind == N_STRUCT) + c->f.optional + 1);
+    }
+    lua_pushliteral(L, ">");
+    lua_concat(L, 2);
+}
+
+/* Appends the Parquet paths of n's leaf columns to the array at t. */
+static void push_leaf_paths(lua_State *L, const lnode *n, int t)
+{
+    if (n->kind == N_LEAF) {
+        lua_pushstring(L, n->ppath);
+        lua_rawseti(L, t, (lua_Integer)lua_rawlen(L, t) + 1);
+        return;
+    }
+    for (int i = 0; i < n->nchildren; i++) push_leaf_paths(L, n->children[i], t);
+}
+
+/* s:columns() -> { { name =, type =, optional = }, ... }; a nested field
+ * also has `columns`, the Parquet paths of its leaf columns. */
 static int schema_columns(lua_State *L)
 {
     lschema *s = li_check_schema(L, 1);
@@ -477,10 +889,16 @@ static int schema_columns(lua_State *L)
         lua_createtable(L, 0, 3);
         lua_pushlstring(L, f->name, f->name_len);
         lua_setfield(L, -2, "name");
-        lua_pushstring(L, f->type_name);
+        if (f->node) push_type_text(L, f->node);
+        else lua_pushstring(L, f->type_name);
         lua_setfield(L, -2, "type");
         lua_pushboolean(L, f->optional);
         lua_setfield(L, -2, "optional");
+        if (f->node) {
+            lua_newtable(L);
+            push_leaf_paths(L, f->node, lua_gettop(L));
+            lua_setfield(L, -2, "columns");
+        }
         lua_rawseti(L, -2, i + 1);
     }
     return 1;

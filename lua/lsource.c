@@ -214,6 +214,10 @@ int li_source_open(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     const lschema *sch = li_check_schema(L, 2);
+    for (int i = 0; i < sch->nfields; i++)
+        if (sch->fields[i].node)
+            li_error(L, "field '%s': sources do not fill nested columns (%s) yet", sch->fields[i].name,
+                     sch->fields[i].type_name);
     luaL_checktype(L, 3, LUA_TTABLE);
     lua_settop(L, 3);
     inlay_source_options o;

@@ -36,6 +36,13 @@
  *
  * Row numbers in messages: for write_columns, the 1-based index into the
  * column arrays; for write and row, the 1-based row number in the file.
+ *
+ * Nested fields (lists, structs, maps) are converted by lnested.c into
+ * their own scratch (lw->nest, NULL for a flat schema) and appended with
+ * one inlay_writer_append_array each, after the one append of the flat
+ * columns. Everything of a call is converted and checked first, UTF-8
+ * included, so once the flat append has passed the core's checks the
+ * nested ones cannot fail on input: the call stays all-or-nothing.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -57,12 +64,14 @@ typedef struct lwriter {
     inlay_writer *w;            /* NULL unless open */
     int state;
     const lschema *schema;      /* kept alive by user value 1 */
-    int ncols;
+    int ncols;                  /* top-level fields */
+    int nflat;                  /* of them flat: the batches of one append_columns call */
     lcol *cols;                 /* ncols entries; with batches and seen, one block */
-    inlay_column_batch *batches;
+    inlay_column_batch *batches;   /* indexed by lfield.slot */
     unsigned char *seen;
     inlay_allocator alloc;
     const void *null_ud;        /* inlay.null */
+    lnest *nest;                /* scratch of the nested fields; NULL without any */
     uint64_t nrows;             /* rows accepted so far, staged ones included */
     size_t nbuf;                /* rows staged by write/row */
     uint8_t *arena;             /* their bytes values; inlay_bytes hold offsets until the flush */
@@ -96,6 +105,8 @@ static void free_scratch(lwriter *lw)
         if (c->bytes) mem_resize(lw, c->bytes, c->bcap, 0);
     }
     mem_resize(lw, lw->cols, block_size(lw->ncols), 0);
+    li_nest_free(lw->nest);
+    lw->nest = NULL;
     if (lw->arena) mem_resize(lw, lw->arena, lw->arena_cap, 0);
     if (lw->times) mem_resize(lw, lw->times, lw->times_cap * sizeof *lw->times, 0);
     lw->times = NULL;
@@ -123,6 +134,10 @@ static int alloc_scratch(lwriter *lw)
         if (f->kind == K_UUID || f->kind == K_FLOAT16 || f->kind == K_DECBIG)
             lw->cols[i].bwidth = (size_t)f->width;
     }
+    if (lw->schema->nnodes) {
+        lw->nest = li_nest_new(lw->schema, lw->alloc, lw->null_ud);
+        if (!lw->nest) return 0;
+    }
     return 1;
 }
 
@@ -143,6 +158,7 @@ static void reserve(lua_State *L, lwriter *lw, size_t n)
     for (int i = 0; i < lw->ncols; i++) {
         lcol *c = &lw->cols[i];
         if (LI_LIKELY(c->vcap >= n && c->dcap >= n && c->bcap >= n * c->bwidth)) continue;
+        if (lw->schema->fields[i].node) continue;   /* lnested.c's */
         if (!grow(lw, &c->vals, &c->vcap, n, c->esize) ||
             !grow(lw, (void **)&c->def, &c->dcap, n, sizeof(int16_t)) ||
             (c->bwidth && !grow(lw, (void **)&c->bytes, &c->bcap, n * c->bwidth, 1)))
@@ -463,7 +479,22 @@ static int put_value(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, 
     }
 }
 
+int li_put_value(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, size_t k, uint64_t row, int idx,
+                 int t)
+{
+    return put_value(L, lw, f, c, k, row, idx, t);
+}
+
 /* ---- appending -------------------------------------------------------------------- */
+
+/* The flat field whose leaf column is `col`, or -1 (a nested field's). */
+static int flat_field(const lwriter *lw, int col)
+{
+    if (lw->nflat == lw->ncols) return col < lw->ncols ? col : -1;
+    for (int i = 0; i < lw->ncols; i++)
+        if (lw->schema->fields[i].column == col && !lw->schema->fields[i].node) return i;
+    return -1;
+}
 
 /* Raise the core's message for a rejected append. Its row numbers count
  * from 0 in the file; say them the way this call counts (see the top). */
@@ -471,23 +502,42 @@ static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
 {
     inlay_error_info e;
     inlay_writer_error_info(lw->w, &e);
-    if (e.column >= 0 && e.column < lw->ncols && e.row >= 0)
-        li_error(L, "column '%s' row %I: %s", lw->schema->fields[e.column].name,
+    int i = e.column >= 0 ? flat_field(lw, e.column) : -1;
+    if (i >= 0 && e.row >= 0)
+        li_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
                  (LUAI_UACINT)((uint64_t)e.row - base + 1), e.reason);
     li_error(L, "%s", inlay_writer_errmsg(lw->w));
 }
 
-/* One inlay_writer_append_columns() call for the batches set up by stage(). */
-static void append_staged(lua_State *L, lwriter *lw, uint64_t base)
+/* One inlay_writer_append_array() per nested field, n rows each, after
+ * the flat columns went in. Their values were checked as they were
+ * converted, so only the environment (memory, the sink) can fail here. */
+static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *arena)
 {
-    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->ncols);
+    for (int i = 0; i < lw->ncols; i++) {
+        const lfield *f = &lw->schema->fields[i];
+        if (!f->node) continue;
+        const inlay_array *a = li_nest_array(lw->nest, f, arena);
+        if (LI_UNLIKELY(inlay_writer_append_array(lw->w, i, a, n) != INLAY_OK))
+            li_error(L, "%s", inlay_writer_errmsg(lw->w));
+    }
+    li_nest_reset(lw->nest);
+}
+
+/* One inlay_writer_append_columns() call for the batches set up by stage(),
+ * then the nested fields. */
+static void append_staged(lua_State *L, lwriter *lw, uint64_t base, size_t n)
+{
+    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, base);
+    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL);
 }
 
 static void stage(lwriter *lw, int i, size_t n, bool nulls)
 {
-    inlay_column_batch *b = &lw->batches[i];
-    b->column = i;
+    const lfield *f = &lw->schema->fields[i];
+    inlay_column_batch *b = &lw->batches[f->slot];
+    b->column = f->column;
     b->values = lw->cols[i].vals;
     b->count = n;
     b->levels.def = nulls ? lw->cols[i].def : NULL;
@@ -507,8 +557,10 @@ static void flush_rows(lua_State *L, lwriter *lw)
 {
     size_t n = lw->nbuf;
     if (n == 0) return;
+    if (LI_UNLIKELY(lw->nest)) li_nest_rollback(lw->nest);   /* keep the committed rows only */
     for (int i = 0; i < lw->ncols; i++) {
         lcol *c = &lw->cols[i];
+        if (LI_UNLIKELY(lw->schema->fields[i].node)) continue;
         if (is_bytes(lw->schema->fields[i].kind)) {
             inlay_bytes *v = c->vals;
             for (size_t k = 0; k < c->nvals; k++) v[k].data = lw->arena + (uintptr_t)v[k].data;
@@ -518,11 +570,13 @@ static void flush_rows(lua_State *L, lwriter *lw)
     }
     lw->nbuf = 0;
     lw->arena_len = 0;
-    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->ncols);
+    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
     if (LI_UNLIKELY(st != INLAY_OK)) {   /* only the environment can fail here */
         lw->nrows -= n;
+        if (lw->nest) li_nest_reset(lw->nest);
         append_failed(L, lw, 0);
     }
+    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, lw->arena);
 }
 
 /* Room for a row's bytes in the arena, whose contents move on growth (the
@@ -538,6 +592,15 @@ static void arena_reserve(lua_State *L, lwriter *lw, size_t need)
     lw->arena_cap = cap;
 }
 
+size_t li_arena_put(lua_State *L, lwriter *lw, size_t *apos, const void *p, size_t len)
+{
+    size_t off = *apos;
+    arena_reserve(L, lw, off + len);
+    if (len) memcpy(lw->arena + off, p, len);
+    *apos = off + len;
+    return off;
+}
+
 /* Stage the value at idx as column i of the row being built: its value in
  * the column's next free slot, its level at row nbuf, its bytes (for bytes
  * columns) at *apos in the arena. Nothing is committed: a later error in the
@@ -545,6 +608,10 @@ static void arena_reserve(lua_State *L, lwriter *lw, size_t need)
 static void stage_value(lua_State *L, lwriter *lw, int i, int idx, int t, uint64_t row, size_t *apos)
 {
     const lfield *f = &lw->schema->fields[i];
+    if (LI_UNLIKELY(f->node)) {
+        li_nest_stage(L, lw->nest, lw, f, idx, row, apos);
+        return;
+    }
     lcol *c = &lw->cols[i];
     size_t k = c->nvals;
     int present = put_value(L, lw, f, c, k, row, idx, t);
@@ -567,8 +634,10 @@ static void stage_value(lua_State *L, lwriter *lw, int i, int idx, int t, uint64
 /* The row staged at nbuf is complete: keep it, and flush a full batch. */
 static void commit_row(lua_State *L, lwriter *lw, size_t apos)
 {
+    if (LI_UNLIKELY(lw->nest)) li_nest_commit(lw->nest);
     for (int i = 0; i < lw->ncols; i++) {
         lcol *c = &lw->cols[i];
+        if (LI_UNLIKELY(!c->def)) continue;   /* a nested field's: lnested.c keeps it */
         int present = c->def[lw->nbuf];
         c->nvals += (size_t)present;
         c->nulls += (size_t)!present;
@@ -579,10 +648,12 @@ static void commit_row(lua_State *L, lwriter *lw, size_t apos)
     if (lw->nbuf == ROW_BATCH) flush_rows(L, lw);
 }
 
-/* Before staging a row: room for a whole batch of them. */
+/* Before staging a row: room for a whole batch of them, and nothing left
+ * of a row that failed. */
 static void ready_rows(lua_State *L, lwriter *lw)
 {
     if (lw->nbuf == 0) reserve(L, lw, ROW_BATCH);
+    if (LI_UNLIKELY(lw->nest)) li_nest_rollback(lw->nest);
 }
 
 /* w:row(v1, v2, ...): values in schema order, nil = null. */
@@ -630,7 +701,8 @@ static int w_write(lua_State *L)
         if (!f->optional)
             li_error(L, "column '%s' row %I: expected %s, got nil (a required field is missing)",
                      f->name, (LUAI_UACINT)row, f->type_name);
-        lw->cols[i].def[lw->nbuf] = 0;
+        if (LI_UNLIKELY(f->node)) li_nest_nulls(L, lw->nest, f, 1);
+        else lw->cols[i].def[lw->nbuf] = 0;
     }
     commit_row(L, lw, apos);
     return 0;
@@ -852,7 +924,8 @@ static int write_columns(lua_State *L, bool append)
         if (first >= 0) {
             lua_pushlstring(L, s->fields[first].name, s->fields[first].name_len);
             lua_rawget(L, 2);
-            n = (lua_Integer)lua_rawlen(L, -1);
+            if (LI_UNLIKELY(s->fields[first].node)) n = li_nest_column_rows(L, -1);
+            else n = (lua_Integer)lua_rawlen(L, -1);
             lua_pop(L, 1);
         }
     } else {
@@ -864,6 +937,7 @@ static int write_columns(lua_State *L, bool append)
     if (n == 0) return 0;
     flush_rows(L, lw);   /* the staged rows come first, and the scratch is needed */
     reserve(L, lw, (size_t)n);
+    if (LI_UNLIKELY(lw->nest)) li_nest_reset(lw->nest);
     luaL_checkstack(L, STACK_RUN + 8, "write_columns");
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &s->fields[i];
@@ -871,8 +945,17 @@ static int write_columns(lua_State *L, bool append)
         lua_pushlstring(L, f->name, f->name_len);
         if (lua_rawget(L, 2) == LUA_TNIL) {
             if (!f->optional) li_error(L, "column '%s': missing from the batch (it is required)", f->name);
+            if (LI_UNLIKELY(f->node)) {
+                li_nest_nulls(L, lw->nest, f, (size_t)n);
+                lua_pop(L, 1);
+                continue;
+            }
             memset(lw->cols[i].def, 0, (size_t)n * sizeof(int16_t));
             nulls = true;
+        } else if (LI_UNLIKELY(f->node)) {
+            li_nest_column(L, lw->nest, lw, f, lua_gettop(L), (size_t)n, 0);
+            lua_pop(L, 1);
+            continue;
         } else if (lw->cols[i].from_unit1) {
             nulls = convert_time_column(L, lw, i, lua_gettop(L), (size_t)n);
         } else {
@@ -882,7 +965,7 @@ static int write_columns(lua_State *L, bool append)
         stage(lw, i, (size_t)n, nulls);
     }
     if (append) {
-        append_staged(L, lw, lw->nrows);
+        append_staged(L, lw, lw->nrows, (size_t)n);
         lw->nrows += (uint64_t)n;
     }
     return 0;
@@ -903,14 +986,26 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
     if (n > INT32_MAX) li_error(L, "a batch of more than %d rows", INT32_MAX);
     flush_rows(L, lw);
     reserve(L, lw, n);
+    if (LI_UNLIKELY(lw->nest)) li_nest_reset(lw->nest);
     luaL_checkstack(L, STACK_RUN + 8, "write_source");
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &lw->schema->fields[i];
         lw->cols[i].from_unit1 = 0;
+        if (LI_UNLIKELY(f->node)) {   /* nested: only from Lua values */
+            lua_pushlstring(L, f->name, f->name_len);
+            if (lua_rawget(L, arrays) == LUA_TTABLE) {
+                li_nest_column(L, lw->nest, lw, f, lua_gettop(L), n, first_row);
+            } else {
+                if (!f->optional) li_error(L, "column '%s': no values for it (it is required)", f->name);
+                li_nest_nulls(L, lw->nest, f, n);
+            }
+            lua_pop(L, 1);
+            continue;
+        }
         if (ext && ext[i].values) {
-            lw->batches[i] = ext[i];
-            lw->batches[i].column = i;
-            lw->batches[i].count = n;
+            lw->batches[f->slot] = ext[i];
+            lw->batches[f->slot].column = f->column;
+            lw->batches[f->slot].count = n;
             continue;
         }
         bool nulls;
@@ -925,15 +1020,17 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
         lua_pop(L, 1);
         stage(lw, i, n, nulls);
     }
-    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->ncols);
+    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
     if (LI_UNLIKELY(st != INLAY_OK)) {
         inlay_error_info e;
         inlay_writer_error_info(lw->w, &e);
-        if (e.column >= 0 && e.column < lw->ncols && e.row >= 0)
-            li_error(L, "column '%s' row %I: %s", lw->schema->fields[e.column].name,
+        int i = e.column >= 0 ? flat_field(lw, e.column) : -1;
+        if (i >= 0 && e.row >= 0)
+            li_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
                      (LUAI_UACINT)(first_row + ((uint64_t)e.row - lw->nrows) + 1), e.reason);
         li_error(L, "%s", inlay_writer_errmsg(lw->w));
     }
+    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL);
     lw->nrows += (uint64_t)n;
 }
 
@@ -1129,6 +1226,7 @@ int li_writer_open(lua_State *L)
     lua_setiuservalue(L, wi, 2);
     lw->schema = s;
     lw->ncols = s->nfields;
+    lw->nflat = s->nflat;
     lw->alloc.fn = lua_getallocf(L, &lw->alloc.ud);
     lw->null_ud = li_null_pointer(L);
     if (!alloc_scratch(lw)) li_error(L, "out of memory");

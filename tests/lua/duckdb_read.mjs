@@ -19,7 +19,10 @@
 // float/double as numbers; text as the exact bytes; binary as lowercase hex;
 // uuid as text; date as days (string); time and timestamp as the stored
 // integer in DuckDB's unit with the unit appended ("1700000000000000us");
-// decimals as exact text with `scale` fractional digits.
+// decimals as exact text with `scale` fractional digits. Nested values: a
+// list as { n = N, v1, v2, ... } (nil for a null element), a struct as
+// { field = v, ... }, a map as its entries in order, { n = N, { key, value },
+// ... }; their leaves in the same canonical form.
 //
 // Exits 1 when the packages are missing or a file cannot be read.
 
@@ -95,6 +98,31 @@ function luaValue(type, v) {
   return luaString(`unhandled ${type}: ${String(v)}`)
 }
 
+// DuckDBTypeId values of the nested types
+const LIST = 24, STRUCT = 25, MAP = 26
+
+function isNested(type) {
+  return type && (type.typeId === LIST || type.typeId === STRUCT || type.typeId === MAP)
+}
+
+const luaKey = name => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `[${luaString(name)}]`
+
+// A nested value of DuckDBType `type` (see the top for the form).
+function luaNested(type, v) {
+  if (v === null || v === undefined) return 'nil'
+  if (!isNested(type)) return luaValue(type.toString(), v)
+  if (type.typeId === LIST) {
+    const items = v.items.map(x => luaNested(type.valueType, x))
+    return `{ n = ${items.length}${items.map(x => ', ' + x).join('')} }`
+  }
+  if (type.typeId === STRUCT) {
+    const parts = type.entryNames.map((name, i) => `${luaKey(name)} = ${luaNested(type.entryTypes[i], v.entries[name])}`)
+    return `{ ${parts.join(', ')} }`
+  }
+  const entries = v.entries.map(e => `{ ${luaNested(type.keyType, e.key)}, ${luaNested(type.valueType, e.value)} }`)
+  return `{ n = ${entries.length}${entries.map(x => ', ' + x).join('')} }`
+}
+
 const sql = s => `'${s.replaceAll("'", "''")}'`
 
 async function readFile(con, file) {
@@ -105,13 +133,14 @@ async function readFile(con, file) {
   const described = d.getRowObjectsJS()
   const types = names.map(n => described.find(x => x.column_name === n)?.column_type)
   const cols = r.currentRowCount ? r.getColumns() : names.map(() => [])
+  const ctypes = r.columnTypes()
   const out = []
   out.push(`rows = ${r.currentRowCount},`)
   out.push(`columns = { ${names.map(luaString).join(', ')} },`)
   out.push(`types = { ${types.map(luaString).join(', ')} },`)
   out.push('values = {')
   names.forEach((n, k) => {
-    const vals = cols[k].map(v => luaValue(types[k], v))
+    const vals = cols[k].map(v => isNested(ctypes[k]) ? luaNested(ctypes[k], v) : luaValue(types[k], v))
     out.push(`  [${luaString(n)}] = { n = ${vals.length}, ${vals.join(', ')} },`)
   })
   out.push('},')
