@@ -4,7 +4,7 @@
  * records, lists and maps in the 3-level form with empty and null entries at
  * each level, bad arrays, and the writer's all-or-nothing append.
  */
-#include "unit.h"
+#include "chunk_reader.h"
 #include "shred.h"
 
 static inlay_allocator g_alloc;
@@ -317,6 +317,85 @@ START_TEST(test_writer_append_array)
 }
 END_TEST
 
+/* Lists written through append_array across many small pages and row
+ * groups, read back page by page with the suite's own decoders: every page
+ * starts at a row (repetition level 0), no list is split, and the levels
+ * and values are the ones the rows imply. */
+START_TEST(test_lists_across_pages)
+{
+    enum { ROWS = 600, BATCH = 24, MAXLEN = 9 };
+    inlay_schema *s = inlay_schema_create(NULL);
+    int list = inlay_schema_add_list(s, 0, "xs", INLAY_OPTIONAL);
+    ck_assert_int_gt(inlay_schema_add(s, list, "element", INLAY_OPTIONAL, inlay_type_int(64, true), NULL), 0);
+    static int32_t off[ROWS + 1];
+    static int64_t vals[ROWS * MAXLEN];
+    static uint8_t list_valid[ROWS / 8], val_valid[ROWS * MAXLEN / 8 + 1];
+    static int16_t want_def[ROWS * MAXLEN + ROWS], want_rep[ROWS * MAXLEN + ROWS];
+    size_t nv = 0, nl = 0, npresent = 0;
+    static int64_t present[ROWS * MAXLEN];
+    uint64_t r = 99;
+    for (int i = 0; i < ROWS; i++) {
+        r = r * 6364136223846793005ULL + 1;
+        const int len = (int)((r >> 40) % (MAXLEN + 1));
+        const bool null_list = (r >> 20) % 11 == 0;
+        off[i] = (int32_t)nv;
+        if (!null_list) list_valid[i / 8] |= (uint8_t)(1u << (i % 8));
+        if (null_list) { want_def[nl] = 0; want_rep[nl++] = 0; continue; }
+        if (len == 0) { want_def[nl] = 1; want_rep[nl++] = 0; continue; }
+        for (int k = 0; k < len; k++) {
+            const bool null_el = (r >> (k + 3)) % 7 == 0;
+            vals[nv] = (int64_t)i * 100 + k;
+            if (!null_el) {
+                val_valid[nv / 8] |= (uint8_t)(1u << (nv % 8));
+                present[npresent++] = vals[nv];
+            }
+            want_def[nl] = null_el ? 2 : 3;
+            want_rep[nl++] = k ? 1 : 0;
+            nv++;
+        }
+    }
+    off[ROWS] = (int32_t)nv;
+    inlay_options o;
+    inlay_options_init(&o);
+    o.page_rows = 5;
+    o.row_group_rows = 160;
+    o.compression = INLAY_UNCOMPRESSED;
+    file f;
+    f.meta = NULL;
+    inlay_buffer_init(&f.out, NULL);
+    inlay_writer *w;
+    ck_assert_int_eq(inlay_writer_open(&w, inlay_buffer_sink(&f.out), s, &o), INLAY_OK);
+    const inlay_array elem = { .length = nv, .values = vals, .validity = val_valid };
+    for (int b = 0; b < ROWS; b += BATCH) {
+        /* an Arrow slice: the parent's offsets and validity from row b, the child whole */
+        const inlay_array xs = { .length = BATCH, .validity = list_valid + b / 8, .offsets = off + b,
+                                 .children = &elem };
+        ck_assert_msg(inlay_writer_append_array(w, 0, &xs, BATCH) == INLAY_OK, "%s", inlay_writer_errmsg(w));
+    }
+    finish(w, &f);
+    ck_assert_int_gt(f.meta->num_row_groups, 3);
+    decoded d;
+    memset(&d, 0, sizeof d);
+    decode_column(&f, "xs.list.element", 0, 3, 1, &d);
+    ck_assert_uint_eq(d.nlevels, nl);
+    for (size_t i = 0; i < nl; i++) {
+        ck_assert_msg(d.def[i] == want_def[i] && d.rep[i] == want_rep[i], "level %zu: (r %d, d %d), want (r %d, d %d)",
+                      i, d.rep[i], d.def[i], want_rep[i], want_def[i]);
+    }
+    expect_fixed(&d, present, npresent, 8);
+    ck_assert_uint_gt(d.npages, 100);
+    size_t start = 0;
+    for (size_t p = 0; p < d.npages; p++) {
+        ck_assert_msg(d.rep[start] == 0, "page %zu starts inside a list", p);
+        start += (size_t)d.pages[p].num_values;
+    }
+    ck_assert_uint_eq(start, nl);
+    decoded_free(&d);
+    file_free(&f);
+    inlay_schema_free(s);
+}
+END_TEST
+
 static Suite *shred_suite(void)
 {
     g_alloc = mem_default();
@@ -329,6 +408,7 @@ static Suite *shred_suite(void)
     suite_add_tcase(s, c);
     c = tcase_create("writer");
     tcase_add_test(c, test_writer_append_array);
+    tcase_add_test(c, test_lists_across_pages);
     suite_add_tcase(s, c);
     return s;
 }
