@@ -30,30 +30,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+import { loadDuckDB } from './duckdb_load.mjs';
 
-function loadDuckDB() {
-  const bases = [
-    path.join(here, '..', 'tests', 'interop', 'package.json'),
-    path.join(here, 'package.json'),
-  ];
-  let last;
-  for (const base of bases) {
-    try {
-      return createRequire(base)('@duckdb/node-api');
-    } catch (e) {
-      if (e.code !== 'MODULE_NOT_FOUND') throw e;
-      last = e;
-    }
-  }
-  console.error('convert_peer: cannot find @duckdb/node-api (install it in tests/interop, ' +
-                'or point NODE_PATH at a node_modules that has it)');
-  console.error(String(last && last.message).split('\n')[0]);
-  process.exit(2);
-}
 
 function usage(code) {
   const out = code ? console.error : console.log;
@@ -213,7 +192,7 @@ async function compare(con, one, args) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const { DuckDBInstance } = loadDuckDB();
+  const { DuckDBInstance } = loadDuckDB('convert_peer');
   const db = await DuckDBInstance.create(':memory:');
   const con = await db.connect();
   const one = async (sql) => (await con.runAndReadAll(sql)).getRows()[0];
