@@ -12,7 +12,8 @@
 # 3. nested_peer.mjs checks the file of step 1 with DuckDB against the
 #    generator's aggregates and sampled rows, loads it into a table and times
 #    COPY ... (FORMAT parquet, COMPRESSION zstd) K times with threads=1 and 2;
-# 4. a summary with the ratios and the allocations per row.
+# 4. bench/lua_nested.lua writes the same kind of table from Lua tables;
+# 5. a summary with the ratios and the allocations per row.
 # The exit status is 1 when the check finds a difference, the library leaks,
 # or the steady state allocates per row.
 set -euo pipefail
@@ -91,6 +92,19 @@ node "$here/nested_peer.mjs" "$workdir/inlay.parquet" --repeat "$repeat" --threa
     --out "$workdir/duckdb.parquet" | tee "$workdir/duckdb.txt" || peer_ok=0
 echo
 
+# The same kind of table from Lua tables (bench/lua_nested.lua: the shapes
+# and sizes above, without the nulls), for the row of the summary.
+echo "== inlay from Lua tables: $rows rows (bench/lua_nested.lua)"
+lua_out=$workdir/lua.txt
+if [ -x "$build/inlay" ]; then
+    "$build/inlay" run "$here/lua_nested.lua" --rows "$rows" --out "$workdir/lua.parquet" | tee "$lua_out" ||
+        : >"$lua_out"
+else
+    echo "no $build/inlay: skipped"
+    : >"$lua_out"
+fi
+echo
+
 d=$workdir/duckdb.txt
 it=$(value seconds "$i")
 is=$(value out_bytes "$i")
@@ -115,10 +129,16 @@ if [ -n "$(value seconds_1 "$d")" ]; then
     d2=$(value seconds_2 "$d")
     s1=$(value out_bytes_1 "$d")
     s2=$(value out_bytes_2 "$d")
-    awk -v n="$rows" -v t="$it" -v s="$is" -v lv="$ilv" -v d1="$d1" -v d2="$d2" -v s1="$s1" -v s2="$s2" 'BEGIN {
+    lt=$(awk '/^tables / { print $2; exit }' "$workdir/lua.txt")
+    lf=$(awk '/^flat tags / { print $3; exit }' "$workdir/lua.txt")
+    awk -v n="$rows" -v t="$it" -v s="$is" -v lv="$ilv" -v d1="$d1" -v d2="$d2" -v s1="$s1" -v s2="$s2" \
+        -v lt="${lt:-0}" -v lf="${lf:-0}" 'BEGIN {
         printf "%-24s %9.3f %9.1f %12.0f %14.0f %14d %7.2f\n", "duckdb COPY, 1 thread", d1, d1*1e9/n, n/d1, lv/d1, s1, s1/n
         printf "%-24s %9.3f %9.1f %12.0f %14.0f %14d %7.2f\n", "duckdb COPY, 2 threads", d2, d2*1e9/n, n/d2, lv/d2, s2, s2/n
+        if (lt > 0) printf "%-24s %9.3f %9.1f %12.0f %14s %14s %7s\n", "inlay from Lua tables", lt, lt*1e9/n, n/lt, "-", "-", "-"
+        if (lf > 0) printf "%-24s %9.3f %9.1f %12.0f %14s %14s %7s\n", "inlay Lua, flat tags", lf, lf*1e9/n, n/lf, "-", "-", "-"
         printf "time ratio duckdb threads=1 / inlay  %.2f\n", d1/t
+        if (lt > 0) printf "time ratio duckdb threads=1 / Lua    %.2f  (Lua tables, no nulls)\n", d1/lt
         printf "time ratio duckdb threads=2 / inlay  %.2f\n", d2/t
         printf "size ratio inlay / duckdb            %.3f\n", s/s1
     }'
