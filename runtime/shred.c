@@ -21,6 +21,7 @@ typedef struct walk {
     const inlay_schema *s;
     shred_leaf *out;
     int path[SHRED_MAX_DEPTH];   /* node ids, field first, leaf last */
+    int child_k[SHRED_MAX_DEPTH];  /* path[d + 1]'s position among path[d]'s children */
     int depth;
     size_t esize;                /* bytes per value */
     uint64_t row;
@@ -89,19 +90,27 @@ static int put_value(walk *w, const inlay_array *a, size_t i)
 {
     shred_leaf *o = w->out;
     if (!a->values) return wfail(w, INLAY_ERR_ARGUMENT, "no values array for a leaf");
-    if (buf_append(&o->values, w->sh->alloc, (const uint8_t *)a->values + i * w->esize, w->esize))
-        return wfail(w, INLAY_ERR_NOMEM, "out of memory");
+    const size_t es = w->esize;
+    if (buf_reserve(&o->values, w->sh->alloc, es)) return wfail(w, INLAY_ERR_NOMEM, "out of memory");
+    uint8_t *dst = o->values.data + o->values.len;
+    const uint8_t *src = (const uint8_t *)a->values + i * es;
+    switch (es) {   /* a constant size per case: no call to memcpy per value */
+    case 1: *dst = *src; break;
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, sizeof(inlay_bytes)); break;
+    }
+    o->values.len += es;
     o->nvalues++;
     return 0;
 }
 
-/* The child array for field `child` of group node `g`. */
-static int child_array(walk *w, const inlay_array *a, int g, int child, const inlay_array **out)
+/* The child array of a->children for path[d + 1], a field of group path[d]. */
+static int child_array(walk *w, const inlay_array *a, int d, const inlay_array **out)
 {
-    int k = 0;
-    for (int c = w->s->nodes[g].first_child; c >= 0 && c != child; c = w->s->nodes[c].next_sibling) k++;
-    if (!a->children) return wfail(w, INLAY_ERR_ARGUMENT, "no child arrays under '%s'", w->s->nodes[g].name);
-    *out = &a->children[k];
+    if (!a->children)
+        return wfail(w, INLAY_ERR_ARGUMENT, "no child arrays under '%s'", w->s->nodes[w->path[d]].name);
+    *out = &a->children[w->child_k[d]];
     return 0;
 }
 
@@ -126,7 +135,7 @@ static int walk_repeated(walk *w, int d, const inlay_array *a, size_t i, int16_t
     if (!n->is_group) {   /* a bare repeated primitive: children[0] holds the values */
         if (!a->children) return wfail(w, INLAY_ERR_ARGUMENT, "no values array under '%s'", n->name);
         child = &a->children[0];
-    } else if ((st = child_array(w, a, w->path[d], w->path[d + 1], &child))) {
+    } else if ((st = child_array(w, a, d, &child))) {
         return st;
     }
     if ((size_t)end > child->length)
@@ -171,7 +180,7 @@ static int walk_node(walk *w, int d, const inlay_array *a, size_t i, int16_t def
     if (n->annotation == GROUP_LIST || n->annotation == GROUP_MAP)
         return walk_node(w, d + 1, a, i, def, rep, rl);   /* the middle group reads the same array's offsets */
     const inlay_array *child = NULL;
-    int st = child_array(w, a, id, w->path[d + 1], &child);
+    int st = child_array(w, a, d, &child);
     return st ? st : walk_node(w, d + 1, child, i, def, rep, rl);
 }
 
@@ -185,6 +194,12 @@ static int leaf_path(walk *w, int leaf_node, int field)
     }
     for (int k = 0; k < n; k++) w->path[k] = tmp[n - 1 - k];
     w->depth = n;
+    for (int d = 0; d + 1 < n; d++) {
+        int k = 0;
+        for (int c = w->s->nodes[w->path[d]].first_child; c >= 0 && c != w->path[d + 1]; c = w->s->nodes[c].next_sibling)
+            k++;
+        w->child_k[d] = k;
+    }
     return 0;
 }
 
