@@ -14,9 +14,8 @@
  * sample an id or a counter goes on growing, so a partial sample gives
  * int64 (uint64 above its range).
  *
- * CSV goes through the tokenizer; NDJSON lines are validated by the NDJSON
- * tokenizer (asked for no keys) and then walked here, one level deep, for
- * their keys and value spans.
+ * Both go through their tokenizers: the NDJSON one, asked for no keys,
+ * hands every member of a line to see_member.
  */
 #include "source.h"
 #include "schema.h"
@@ -39,7 +38,7 @@ typedef struct icol {
     bool all_offsets;
     uint32_t frac;
     int64_t min, max;
-    uint64_t seen;         /* records that had this column, present or null */
+    uint64_t seen;         /* NDJSON: the number of the last line that had the key */
 } icol;
 
 typedef struct infer {
@@ -48,6 +47,7 @@ typedef struct infer {
     size_t n, cap;
     uint64_t records;
     bool whole;            /* the sample reached the end of the input */
+    bool failed;           /* out of memory while noting a column */
     char *err;
     size_t errcap;
 } infer;
@@ -140,23 +140,6 @@ static void see_text(icol *c, const char *p, size_t len)
 
 /* ---- CSV ---------------------------------------------------------------------- */
 
-static bool is_null_text(const inlay_source_options *o, const csv_field *fl)
-{
-    static const char *const dflt[] = { "" };
-    const char *const *v = o->null_values ? o->null_values : dflt;
-    const size_t n = o->null_values ? o->null_count : 1;
-    if (fl->quoted) {
-        const char q2[3] = { o->quote, o->quote, 0 };
-        if (fl->len) return false;
-        for (size_t i = 0; i < n; i++)
-            if (v[i] && o->quote && !strcmp(v[i], q2)) return true;
-        return false;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (v[i] && strlen(v[i]) == fl->len && memcmp(v[i], fl->data, fl->len) == 0) return true;
-    return false;
-}
-
 static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, bool tsv, size_t rows)
 {
     csv_options co;
@@ -164,9 +147,16 @@ static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, 
     co.delimiter = o->delimiter ? o->delimiter : tsv ? '\t' : ',';
     co.quote = o->quote;
     co.skip_rows = o->skip_rows;
-    csv_reader *r;
-    int st = csv_open(&r, in, &co, &f->alloc);
-    if (st) return st;
+    null_set nulls;
+    int st = null_set_init(&nulls, o, &f->alloc);
+    if (st == INLAY_ERR_ARGUMENT) snprintf(f->err, f->errcap, "a null marker is NULL");
+    csv_reader *r = NULL;
+    if (!st && (st = csv_open(&r, in, &co, &f->alloc)) == INLAY_ERR_ARGUMENT)
+        snprintf(f->err, f->errcap, "unusable delimiter or quote character");
+    if (st) {
+        null_set_free(&nulls, &f->alloc);
+        return st;
+    }
     const csv_field *fl;
     size_t nf;
     bool first = true;
@@ -181,8 +171,8 @@ static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, 
             st = csv_error_status(r);
             snprintf(f->err, f->errcap, "%s:%llu: %s", input_name(in), (unsigned long long)csv_error_line(r),
                      csv_errmsg(r));
-            csv_close(r);
-            return st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st;
+            st = st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st;
+            goto done;
         }
         if (first && o->header) {
             first = false;
@@ -194,7 +184,7 @@ static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, 
                     len = (size_t)snprintf(tmp, sizeof tmp, "column%zu", i + 1);
                     nm = tmp;
                 }
-                if (add_col(f, nm, len)) { csv_close(r); return INLAY_ERR_NOMEM; }
+                if (add_col(f, nm, len)) { st = INLAY_ERR_NOMEM; goto done; }
             }
             continue;
         }
@@ -202,166 +192,60 @@ static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, 
         while (f->n < nf) {   /* without a header, or records wider than it */
             char tmp[32];
             size_t len = (size_t)snprintf(tmp, sizeof tmp, "column%zu", f->n + 1);
-            if (add_col(f, tmp, len)) { csv_close(r); return INLAY_ERR_NOMEM; }
+            if (add_col(f, tmp, len)) { st = INLAY_ERR_NOMEM; goto done; }
             if (f->records) f->cols[f->n - 1].nulls = true;   /* absent from earlier records */
         }
         for (size_t i = 0; i < f->n; i++) {
             icol *c = &f->cols[i];
-            if (i >= nf || is_null_text(o, &fl[i])) c->nulls = true;
+            if (i >= nf || null_set_match(&nulls, &fl[i])) c->nulls = true;
             else see_text(c, fl[i].data, fl[i].len);
         }
         f->records++;
     }
+done:
     csv_close(r);
-    return 0;
+    null_set_free(&nulls, &f->alloc);
+    return st;
 }
 
 /* ---- NDJSON --------------------------------------------------------------------- */
 
-static size_t skip_ws(const char *p, size_t i, size_t n)
+/* One member of the line being read: the tokenizer hands every member to
+ * this (no key is wanted), key unescaped and value classified as it reads
+ * them. */
+static void see_member(void *ctx, const char *key, size_t klen, const ndjson_value *v)
 {
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
-    return i;
-}
-
-/* i at an opening quote: the index after the closing one. */
-static size_t skip_string(const char *p, size_t i, size_t n)
-{
-    for (i++; i < n; i++) {
-        if (p[i] == '\\') i++;
-        else if (p[i] == '"') return i + 1;
-    }
-    return n;
-}
-
-/* The end of the value starting at i (the line is valid JSON). */
-static size_t skip_value(const char *p, size_t i, size_t n)
-{
-    if (p[i] == '"') return skip_string(p, i, n);
-    if (p[i] == '{' || p[i] == '[') {
-        int depth = 0;
-        for (; i < n; i++) {
-            if (p[i] == '"') { i = skip_string(p, i, n) - 1; continue; }
-            if (p[i] == '{' || p[i] == '[') depth++;
-            else if (p[i] == '}' || p[i] == ']') {
-                if (--depth == 0) return i + 1;
-            }
+    infer *f = ctx;
+    if (f->failed) return;
+    int ci = find_col(f, key, klen);
+    if (ci < 0) {
+        if (add_col(f, key, klen)) {
+            f->failed = true;
+            return;
         }
-        return n;
+        ci = (int)f->n - 1;
+        if (f->records) f->cols[ci].nulls = true;   /* absent from the lines before */
     }
-    while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-        i++;
-    return i;
-}
-
-static size_t put_utf8(char *o, uint32_t cp)
-{
-    if (cp < 0x80) { o[0] = (char)cp; return 1; }
-    if (cp < 0x800) { o[0] = (char)(0xC0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | cp >> 12); o[1] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
+    icol *c = &f->cols[ci];
+    c->seen = f->records + 1;
+    textval_class info;
+    memset(&info, 0, sizeof info);
+    switch (v->kind) {
+    case NDJSON_NULL: c->nulls = true; break;
+    case NDJSON_TRUE: case NDJSON_FALSE:
+        info.truth = v->kind == NDJSON_TRUE;
+        see(c, TEXTVAL_KIND_BOOL, &info);
+        break;
+    case NDJSON_OBJECT: case NDJSON_ARRAY: see(c, IK_JSON, &info); break;
+    case NDJSON_STRING: {
+        int k = (int)textval_classify(v->data, v->len, &info);
+        /* quoted numbers and flags stay text; quoted dates and times are dates and times */
+        if (k == TEXTVAL_KIND_INT || k == TEXTVAL_KIND_DOUBLE || k == TEXTVAL_KIND_BOOL) k = TEXTVAL_KIND_STRING;
+        see(c, k, &info);
+        break;
     }
-    o[0] = (char)(0xF0 | cp >> 18); o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
-static uint32_t hex4(const char *p)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        const char ch = p[i];
-        v = v << 4 | (uint32_t)(ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+    default: see_text(c, v->data, v->len); break;
     }
-    return v;
-}
-
-/* A (validated) JSON string's contents between p[0..len), unescaped into
- * out (at least len bytes); returns the length. */
-static size_t unescape(const char *p, size_t len, char *out)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (p[i] != '\\') { out[o++] = p[i]; continue; }
-        const char e = p[++i];
-        switch (e) {
-        case 'n': out[o++] = '\n'; break;
-        case 't': out[o++] = '\t'; break;
-        case 'r': out[o++] = '\r'; break;
-        case 'b': out[o++] = '\b'; break;
-        case 'f': out[o++] = '\f'; break;
-        case 'u': {
-            uint32_t cp = hex4(p + i + 1);
-            i += 4;
-            if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < len + 1 && p[i + 1] == '\\' && p[i + 2] == 'u') {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(p + i + 3) - 0xDC00);
-                i += 6;
-            }
-            o += put_utf8(out + o, cp);
-            break;
-        }
-        default: out[o++] = e; break;   /* " \ / */
-        }
-    }
-    return o;
-}
-
-static int see_json_line(infer *f, const char *p, size_t n, buf *scratch)
-{
-    size_t i = skip_ws(p, 0, n);
-    if (i >= n || p[i] != '{') return 0;
-    /* records before this one lacked the keys first seen here */
-    const size_t before = f->n;
-    unsigned char *present;
-    i = skip_ws(p, i + 1, n);
-    /* mark which columns this line gives, to set `nulls` on the others */
-    if (buf_reserve(scratch, &f->alloc, n + f->n + 64)) return INLAY_ERR_NOMEM;
-    present = scratch->data + n;   /* after the unescape area */
-    memset(present, 0, f->n);
-    while (i < n && p[i] == '"') {
-        const size_t kend = skip_string(p, i, n);
-        char *key = (char *)scratch->data;
-        const size_t klen = unescape(p + i + 1, kend - i - 2, key);
-        i = skip_ws(p, kend, n);
-        i = skip_ws(p, i + 1, n);   /* ':' */
-        const size_t vstart = i, vend = skip_value(p, i, n);
-        int ci = find_col(f, key, klen);
-        if (ci < 0) {
-            if (add_col(f, key, klen)) return INLAY_ERR_NOMEM;
-            ci = (int)f->n - 1;
-            if (f->records) f->cols[ci].nulls = true;
-            if (buf_reserve(scratch, &f->alloc, n + f->n + 64)) return INLAY_ERR_NOMEM;
-            present = scratch->data + n;
-        }
-        icol *c = &f->cols[ci];
-        if ((size_t)ci < before) present[ci] = 1;
-        const char ch = p[vstart];
-        textval_class info;
-        memset(&info, 0, sizeof info);
-        if (ch == 'n') {
-            c->nulls = true;
-        } else if (ch == 't' || ch == 'f') {
-            info.truth = ch == 't';
-            see(c, TEXTVAL_KIND_BOOL, &info);
-        } else if (ch == '{' || ch == '[') {
-            see(c, IK_JSON, &info);
-        } else if (ch == '"') {
-            const char *s = p + vstart + 1;
-            const size_t len = vend - vstart - 2;
-            int k = memchr(s, '\\', len) ? TEXTVAL_KIND_STRING : (int)textval_classify(s, len, &info);
-            /* quoted numbers and flags stay text; quoted dates and times are dates and times */
-            if (k == TEXTVAL_KIND_INT || k == TEXTVAL_KIND_DOUBLE || k == TEXTVAL_KIND_BOOL) k = TEXTVAL_KIND_STRING;
-            see(c, k, &info);
-        } else {
-            see_text(c, p + vstart, vend - vstart);
-        }
-        i = skip_ws(p, vend, n);
-        if (i < n && p[i] == ',') i = skip_ws(p, i + 1, n);
-    }
-    for (size_t k = 0; k < before; k++)
-        if (!present[k]) f->cols[k].nulls = true;
-    return 0;
 }
 
 static ptrdiff_t read_input(void *ctx, void *dst, size_t cap)
@@ -373,32 +257,33 @@ static int infer_json(infer *f, input_reader *in, size_t rows)
 {
     char err[256];
     ndjson_reader *r;
-    ndjson_options jo = { .strict = false };
+    ndjson_options jo = { .strict = false, .other = see_member, .other_ctx = f };
     int st = ndjson_open(&r, read_input, in, NULL, 0, &jo, &f->alloc, err, sizeof err);
     if (st) {
         snprintf(f->err, f->errcap, "%s", err);
         return st;
     }
-    buf scratch = { 0 };
     for (;;) {
         int k = ndjson_next(r, NULL);
+        if (f->failed) {
+            st = INLAY_ERR_NOMEM;
+            break;
+        }
         if (k == 0) {
             f->whole = true;
             break;
         }
-        if (f->records >= rows) break;
+        if (f->records >= rows) break;   /* one more line was read: the input goes on */
         if (k < 0) {
             snprintf(f->err, f->errcap, "%s:%llu: %s", input_name(in), (unsigned long long)ndjson_error_line(r),
                      ndjson_errmsg(r));
             st = k == -1 ? INLAY_ERR_VALUE : k;
             break;
         }
-        size_t len;
-        const char *line = ndjson_raw_line(r, &len);
-        if ((st = see_json_line(f, line, len, &scratch))) break;
         f->records++;
+        for (size_t i = 0; i < f->n; i++)   /* a key missing from this line */
+            if (f->cols[i].seen != f->records) f->cols[i].nulls = true;
     }
-    buf_free(&scratch, &f->alloc);
     ndjson_close(r);
     return st;
 }

@@ -52,6 +52,8 @@ struct ndjson_reader {
     ndjson_read_fn read;
     void *ctx;
     bool strict;
+    ndjson_other_fn other;
+    void *other_ctx;
     bool eof;
     bool scratch_ready;   /* scratch holds room for the current line's strings */
     int fatal;            /* sticky INLAY_ERR_IO / INLAY_ERR_NOMEM, else 0 */
@@ -587,10 +589,10 @@ static int parse_object(ndjson_reader *r, const uint8_t *p, ndjson_value *values
                 return -1;
             }
             long i;
+            span key = { NULL, 0 };
             if (INLAY_LIKELY(j < PREDICT) && (i = r->expect[j]) >= 0 && key_is_at(r, (size_t)i, p + 1, end)) {
                 p += r->keys[i].len + 2;
             } else {
-                span key;
                 if (!(p = string_at(r, p + 1, &key, true))) return -1;
                 i = key_find(r, key.data, key.len);
                 if (i < 0 && r->strict) {
@@ -610,7 +612,9 @@ static int parse_object(ndjson_reader *r, const uint8_t *p, ndjson_value *values
                 }
             }
             p = skip_ws(p + 1);
-            if (!(p = member_value(r, p, i >= 0 ? &values[i] : &dummy, i >= 0))) return -1;
+            const bool other = i < 0 && r->other;
+            if (!(p = member_value(r, p, i >= 0 ? &values[i] : &dummy, i >= 0 || other))) return -1;
+            if (other) r->other(r->other_ctx, (const char *)key.data, key.len, &dummy);
             if (INLAY_UNLIKELY(*p != ',')) p = skip_ws(p);
             if (*p == ',') {
                 p = skip_ws(p + 1);
@@ -760,6 +764,8 @@ int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *c
     r->read = fn;
     r->ctx = ctx;
     r->strict = o && o->strict;
+    r->other = o && !o->strict ? o->other : NULL;
+    r->other_ctx = o ? o->other_ctx : NULL;
     r->nkeys = nkeys;
 
     size_t slots = 8;

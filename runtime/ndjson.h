@@ -45,8 +45,15 @@ typedef struct ndjson_value {
     size_t len;
 } ndjson_value;
 
+/* Called for each member whose key is not among the wanted ones: the key
+ * unescaped, and its value as ndjson_next reports values (strings
+ * unescaped). Both stay valid until the next ndjson_next call. */
+typedef void (*ndjson_other_fn)(void *ctx, const char *key, size_t key_len, const ndjson_value *value);
+
 typedef struct ndjson_options {
-    bool strict;   /* a key not among the wanted ones makes the line bad */
+    bool strict;            /* a key not among the wanted ones makes the line bad */
+    ndjson_other_fn other;  /* when not strict: sees the members of keys not wanted (NULL: skipped) */
+    void *other_ctx;
 } ndjson_options;
 
 enum {

@@ -118,10 +118,7 @@ struct inlay_source {
     ndjson_reader *json;
     ndjson_value *jvals;      /* one per column */
     size_t csv_fields;        /* fields a record must have; 0 = not known yet */
-    char **nulls;             /* CSV null markers */
-    size_t *null_lens;
-    size_t nnulls;
-    bool quoted_empty_null;   /* `""` among the markers */
+    null_set nulls;           /* CSV null markers */
     int reject_fd;
     char *reject_path;
     buf reject_buf;
@@ -350,14 +347,6 @@ static int put_present(inlay_source *s, scol *c, const char *p, size_t len)
     return 0;
 }
 
-static bool csv_is_null(const inlay_source *s, const csv_field *f)
-{
-    if (f->quoted) return f->len == 0 && s->quoted_empty_null;
-    for (size_t i = 0; i < s->nnulls; i++)
-        if (s->null_lens[i] == f->len && memcmp(s->nulls[i], f->data, f->len) == 0) return true;
-    return false;
-}
-
 /* Converts one CSV record into row s->rows; col_at receives the column at
  * fault. */
 static int csv_record(inlay_source *s, const csv_field *f, size_t nf, int *col_at)
@@ -371,7 +360,7 @@ static int csv_record(inlay_source *s, const csv_field *f, size_t nf, int *col_a
         scol *c = &s->cols[i];
         *col_at = i;
         int st;
-        if (c->field < 0 || csv_is_null(s, &f[c->field])) st = put_null(s, c);
+        if (c->field < 0 || null_set_match(&s->nulls, &f[c->field])) st = put_null(s, c);
         else st = put_present(s, c, f[c->field].data, f[c->field].len);
         if (st) return st;
     }
@@ -474,10 +463,12 @@ static int reject_record(inlay_source *s, const char *where_reason, const char *
 }
 
 /* A record that did not convert (or did not tokenize): undo what it left,
- * then fail or skip it. `reason` is the text after the location. */
-static int bad_record(inlay_source *s, uint64_t line, int col_at, const char *reason, const char *raw,
-                      size_t raw_len)
+ * then fail or skip it. `reason` is the text after the location (it may be
+ * s->err: the message is built aside first). */
+static int bad_record(inlay_source *s, uint64_t line, int col_at, const char *reason)
 {
+    size_t raw_len;
+    const char *raw = s->csv ? csv_raw_record(s->csv, &raw_len) : ndjson_raw_line(s->json, &raw_len);
     for (int i = 0; i < col_at && i < s->ncols; i++) undo_value(&s->cols[i], s->rows);
     char msg[sizeof s->err];
     if (col_at >= 0 && col_at < s->ncols)
@@ -535,9 +526,7 @@ static int next_csv_record(inlay_source *s)
         if (r < 0) {
             const int st = csv_error_status(s->csv);
             if (st != INLAY_ERR_VALUE) return fail(s, st ? st : INLAY_ERR_IO, "%s", csv_errmsg(s->csv));
-            size_t raw_len;
-            const char *raw = csv_raw_record(s->csv, &raw_len);
-            int b = bad_record(s, csv_error_line(s->csv), -1, csv_errmsg(s->csv), raw, raw_len);
+            int b = bad_record(s, csv_error_line(s->csv), -1, csv_errmsg(s->csv));
             if (b) return b;
             continue;
         }
@@ -545,11 +534,7 @@ static int next_csv_record(inlay_source *s)
         int st = csv_record(s, f, nf, &col_at);
         if (st == INLAY_ERR_NOMEM) return fail(s, st, "out of memory");
         if (st) {
-            size_t raw_len;
-            const char *raw = csv_raw_record(s->csv, &raw_len);
-            char reason[sizeof s->err];
-            memcpy(reason, s->err, sizeof reason);
-            int b = bad_record(s, csv_record_line(s->csv), col_at, reason, raw, raw_len);
+            int b = bad_record(s, csv_record_line(s->csv), col_at, s->err);
             if (b) return b;
             continue;
         }
@@ -563,9 +548,7 @@ static int next_json_record(inlay_source *s)
         int r = ndjson_next(s->json, s->jvals);
         if (r == 0) return 0;
         if (r == -1) {
-            size_t raw_len;
-            const char *raw = ndjson_raw_line(s->json, &raw_len);
-            int b = bad_record(s, ndjson_error_line(s->json), -1, ndjson_errmsg(s->json), raw, raw_len);
+            int b = bad_record(s, ndjson_error_line(s->json), -1, ndjson_errmsg(s->json));
             if (b) return b;
             continue;
         }
@@ -574,11 +557,7 @@ static int next_json_record(inlay_source *s)
         int st = json_record(s, &col_at);
         if (st == INLAY_ERR_NOMEM) return fail(s, st, "out of memory");
         if (st) {
-            size_t raw_len;
-            const char *raw = ndjson_raw_line(s->json, &raw_len);
-            char reason[sizeof s->err];
-            memcpy(reason, s->err, sizeof reason);
-            int b = bad_record(s, ndjson_line(s->json), col_at, reason, raw, raw_len);
+            int b = bad_record(s, ndjson_line(s->json), col_at, s->err);
             if (b) return b;
             continue;
         }
@@ -779,9 +758,7 @@ void inlay_source_free(inlay_source *s)
     if (s->reject_fd >= 0) close(s->reject_fd);
     mem_strfree(a, s->reject_path);
     buf_free(&s->reject_buf, a);
-    for (size_t i = 0; i < s->nnulls; i++) mem_strfree(a, s->nulls[i]);
-    mem_free(a, s->nulls, s->nnulls * sizeof *s->nulls);
-    mem_free(a, s->null_lens, s->nnulls * sizeof *s->null_lens);
+    null_set_free(&s->nulls, a);
     for (int k = 0; k < 2; k++) {
         if (s->sets[k]) {
             for (int i = 0; i < s->ncols; i++) {
@@ -799,32 +776,41 @@ void inlay_source_free(inlay_source *s)
     mem_free(&alloc, s, sizeof *s);
 }
 
-static int set_nulls(inlay_source *s, const inlay_source_options *o)
+int null_set_init(null_set *ns, const inlay_source_options *o, const inlay_allocator *a)
 {
     static const char *const dflt[] = { "" };
     const char *const *v = o->null_values ? o->null_values : dflt;
     const size_t n = o->null_values ? o->null_count : 1;
+    memset(ns, 0, sizeof *ns);
     if (!n) return 0;
-    s->nulls = mem_alloc(&s->alloc, n * sizeof *s->nulls);
-    s->null_lens = mem_alloc(&s->alloc, n * sizeof *s->null_lens);
-    if (!s->nulls || !s->null_lens) {
-        mem_free(&s->alloc, s->nulls, n * sizeof *s->nulls);
-        mem_free(&s->alloc, s->null_lens, n * sizeof *s->null_lens);
-        s->nulls = NULL;
-        s->null_lens = NULL;
+    ns->text = mem_alloc(a, n * sizeof *ns->text);
+    ns->len = mem_alloc(a, n * sizeof *ns->len);
+    if (!ns->text || !ns->len) {
+        mem_free(a, ns->text, n * sizeof *ns->text);
+        mem_free(a, ns->len, n * sizeof *ns->len);
+        memset(ns, 0, sizeof *ns);
         return INLAY_ERR_NOMEM;
     }
-    memset(s->nulls, 0, n * sizeof *s->nulls);
-    s->nnulls = n;
+    memset(ns->text, 0, n * sizeof *ns->text);
+    ns->count = n;
     const char q2[3] = { o->quote, o->quote, 0 };
     for (size_t i = 0; i < n; i++) {
         if (!v[i]) return INLAY_ERR_ARGUMENT;
-        s->nulls[i] = mem_strdup(&s->alloc, v[i]);
-        if (!s->nulls[i]) return INLAY_ERR_NOMEM;
-        s->null_lens[i] = strlen(v[i]);
-        if (o->quote && !strcmp(v[i], q2)) s->quoted_empty_null = true;
+        ns->text[i] = mem_strdup(a, v[i]);
+        if (!ns->text[i]) return INLAY_ERR_NOMEM;
+        ns->len[i] = strlen(v[i]);
+        if (o->quote && !strcmp(v[i], q2)) ns->quoted_empty = true;
     }
     return 0;
+}
+
+void null_set_free(null_set *ns, const inlay_allocator *a)
+{
+    const size_t n = ns->count;
+    for (size_t i = 0; i < n; i++) mem_strfree(a, ns->text[i]);
+    mem_free(a, ns->text, n * sizeof *ns->text);
+    mem_free(a, ns->len, n * sizeof *ns->len);
+    memset(ns, 0, sizeof *ns);
 }
 
 static int setup_columns(inlay_source *s)
@@ -977,7 +963,7 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
     int st = schema_finalize(s->schema);
     if (st) return fail(s, st, "%s", s->schema->err);
     if ((st = setup_columns(s))) return st;
-    if ((st = set_nulls(s, o))) return fail(s, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
+    if ((st = null_set_init(&s->nulls, o, &s->alloc))) return fail(s, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
     bool tsv = false;
     s->format = o->format != INLAY_FORMAT_AUTO ? o->format : source_format_of(path, &tsv);
     char err[300];

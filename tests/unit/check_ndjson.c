@@ -367,6 +367,42 @@ START_TEST(test_unknown_skipped)
 }
 END_TEST
 
+/* The `other` hook sees every member whose key is not wanted: key and
+ * string value unescaped, nested values as their text. */
+typedef struct seen_members {
+    char text[512];
+    size_t len;
+} seen_members;
+
+static void note_member(void *ctx, const char *key, size_t klen, const ndjson_value *v)
+{
+    seen_members *m = ctx;
+    m->len += (size_t)snprintf(m->text + m->len, sizeof m->text - m->len, "%.*s=%d:%.*s;", (int)klen, key,
+                               (int)v->kind, (int)v->len, v->data);
+}
+
+START_TEST(test_unknown_reported)
+{
+    static const char in[] = "{\"sk\\u00efp\":{\"a\":[1]},\"id\":5,\"more\":\"a\\tb\",\"n\":null,\"f\":-1.5e3}\n";
+    static const char *const keys[] = { "id" };
+    mem_input m = input_of(in, sizeof in - 1);
+    inlay_allocator a = mem_default();
+    seen_members seen = { .len = 0 };
+    ndjson_options o = { .other = note_member, .other_ctx = &seen };
+    ndjson_reader *r = NULL;
+    char err[200];
+    ck_assert_int_eq(ndjson_open(&r, mem_read, &m, keys, 1, &o, &a, err, sizeof err), 0);
+    ndjson_value v[1];
+    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_value(v[0], NDJSON_NUMBER, "5");
+    char want[256];
+    snprintf(want, sizeof want, "sk\xc3\xafp=%d:{\"a\":[1]};more=%d:a\tb;n=%d:null;f=%d:-1.5e3;", NDJSON_OBJECT,
+             NDJSON_STRING, NDJSON_NULL, NDJSON_NUMBER);
+    ck_assert_str_eq(seen.text, want);
+    ndjson_close(r);
+}
+END_TEST
+
 START_TEST(test_unknown_validated)
 {
     /* a value under an unknown key is still checked */
@@ -1537,6 +1573,7 @@ static Suite *ndjson_suite(void)
 
     c = tcase_create("unknown keys");
     tcase_add_test(c, test_unknown_skipped);
+    tcase_add_test(c, test_unknown_reported);
     tcase_add_test(c, test_unknown_validated);
     tcase_add_test(c, test_strict);
     tcase_add_test(c, test_strict_message_escapes);
