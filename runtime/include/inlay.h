@@ -41,14 +41,36 @@
 extern "C" {
 #endif
 
+/* What the library exports: every declaration here and nothing else (the
+ * library is built with hidden visibility). */
+#if defined(_WIN32) && defined(INLAY_SHARED_BUILD)
+#define INLAY_API __declspec(dllexport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define INLAY_API __attribute__((visibility("default")))
+#else
+#define INLAY_API
+#endif
+
+/*======================================================================
+ *  Version
+ *====================================================================*/
+
+/* The one place the version is defined; the build reads it from here. */
 #define INLAY_VERSION_MAJOR 0
 #define INLAY_VERSION_MINOR 1
 #define INLAY_VERSION_PATCH 0
-#define INLAY_VERSION_STRING "0.1.0"
 
-/* The library's version as "X.Y.Z"; the footer's created_by is
- * "inlay version X.Y.Z". */
-const char *inlay_version(void);
+#define INLAY_VERSION_NUMBER (INLAY_VERSION_MAJOR * 10000 + INLAY_VERSION_MINOR * 100 + INLAY_VERSION_PATCH)
+#define INLAY_VERSION_TEXT_(a, b, c) #a "." #b "." #c
+#define INLAY_VERSION_TEXT(a, b, c) INLAY_VERSION_TEXT_(a, b, c)
+#define INLAY_VERSION_STRING INLAY_VERSION_TEXT(INLAY_VERSION_MAJOR, INLAY_VERSION_MINOR, INLAY_VERSION_PATCH)
+
+/* The version of the library actually loaded, which may differ from the
+ * header's: inlay_version_number() is INLAY_VERSION_NUMBER (major * 10000
+ * + minor * 100 + patch) and inlay_version() "X.Y.Z", as it was built. The
+ * footer's created_by is "inlay version X.Y.Z". */
+INLAY_API unsigned inlay_version_number(void);
+INLAY_API const char *inlay_version(void);
 
 /*======================================================================
  *  Status codes
@@ -70,12 +92,12 @@ enum {
 };
 
 /* A short static description of a status code; never NULL. */
-const char *inlay_strerror(int status);
+INLAY_API const char *inlay_strerror(int status);
 
 /* True if data[0..len) is valid UTF-8 (RFC 3629: no overlong forms,
  * surrogates or code points past U+10FFFF) — the check STRING, JSON and
  * ENUM columns apply to their values. data may be NULL when len is 0. */
-bool inlay_utf8_valid(const void *data, size_t len);
+INLAY_API bool inlay_utf8_valid(const void *data, size_t len);
 
 /*======================================================================
  *  Memory
@@ -146,26 +168,26 @@ typedef struct inlay_type {
     inlay_time_unit unit;   /* TIME, TIMESTAMP */
 } inlay_type;
 
-inlay_type inlay_type_physical(inlay_physical p);     /* no annotation */
-inlay_type inlay_type_boolean(void);
-inlay_type inlay_type_int(int bit_width, bool is_signed); /* INT32 (8/16/32) or INT64 */
-inlay_type inlay_type_float(void);
-inlay_type inlay_type_double(void);
-inlay_type inlay_type_binary(void);                    /* BYTE_ARRAY */
-inlay_type inlay_type_string(void);                    /* BYTE_ARRAY, UTF-8 checked */
-inlay_type inlay_type_enum(void);                      /* BYTE_ARRAY, UTF-8 checked */
-inlay_type inlay_type_json(void);                      /* BYTE_ARRAY, UTF-8 checked */
-inlay_type inlay_type_fixed(int32_t width);            /* FIXED_LEN_BYTE_ARRAY */
-inlay_type inlay_type_uuid(void);                      /* FIXED_LEN_BYTE_ARRAY(16) */
-inlay_type inlay_type_float16(void);                   /* FIXED_LEN_BYTE_ARRAY(2), IEEE half, little-endian */
-inlay_type inlay_type_date(void);                      /* INT32 days since 1970-01-01 */
-inlay_type inlay_type_time(inlay_time_unit u, bool utc);      /* INT32 (ms) or INT64 (us, ns) */
-inlay_type inlay_type_timestamp(inlay_time_unit u, bool utc); /* INT64 since the epoch */
+INLAY_API inlay_type inlay_type_physical(inlay_physical p);     /* no annotation */
+INLAY_API inlay_type inlay_type_boolean(void);
+INLAY_API inlay_type inlay_type_int(int bit_width, bool is_signed); /* INT32 (8/16/32) or INT64 */
+INLAY_API inlay_type inlay_type_float(void);
+INLAY_API inlay_type inlay_type_double(void);
+INLAY_API inlay_type inlay_type_binary(void);                    /* BYTE_ARRAY */
+INLAY_API inlay_type inlay_type_string(void);                    /* BYTE_ARRAY, UTF-8 checked */
+INLAY_API inlay_type inlay_type_enum(void);                      /* BYTE_ARRAY, UTF-8 checked */
+INLAY_API inlay_type inlay_type_json(void);                      /* BYTE_ARRAY, UTF-8 checked */
+INLAY_API inlay_type inlay_type_fixed(int32_t width);            /* FIXED_LEN_BYTE_ARRAY */
+INLAY_API inlay_type inlay_type_uuid(void);                      /* FIXED_LEN_BYTE_ARRAY(16) */
+INLAY_API inlay_type inlay_type_float16(void);                   /* FIXED_LEN_BYTE_ARRAY(2), IEEE half, little-endian */
+INLAY_API inlay_type inlay_type_date(void);                      /* INT32 days since 1970-01-01 */
+INLAY_API inlay_type inlay_type_time(inlay_time_unit u, bool utc);      /* INT32 (ms) or INT64 (us, ns) */
+INLAY_API inlay_type inlay_type_timestamp(inlay_time_unit u, bool utc); /* INT64 since the epoch */
 /* DECIMAL(precision, scale) on INT32 (precision 1..9), INT64 (1..18) or
  * FIXED_LEN_BYTE_ARRAY (width bytes; precision up to what width holds).
  * Values are unscaled integers; on FIXED_LEN_BYTE_ARRAY, big-endian two's
  * complement. */
-inlay_type inlay_type_decimal(int32_t precision, int32_t scale, inlay_physical p, int32_t width);
+INLAY_API inlay_type inlay_type_decimal(int32_t precision, int32_t scale, inlay_physical p, int32_t width);
 
 /*======================================================================
  *  Schema
@@ -202,28 +224,28 @@ typedef struct inlay_column_options {
     bool statistics;        /* default true */
 } inlay_column_options;
 
-void inlay_column_options_init(inlay_column_options *o);
+INLAY_API void inlay_column_options_init(inlay_column_options *o);
 
 /* Create an empty schema (the root group, node 0). alloc may be NULL for
  * malloc/realloc/free. Returns NULL when out of memory. */
-inlay_schema *inlay_schema_create(const inlay_allocator *alloc);
+INLAY_API inlay_schema *inlay_schema_create(const inlay_allocator *alloc);
 
 /* Free a schema; NULL is accepted. */
-void inlay_schema_free(inlay_schema *s);
+INLAY_API void inlay_schema_free(inlay_schema *s);
 
 /* Add a primitive field under the group node `parent` (0 = root). name is
  * copied. Returns the new node's id (> 0) or a negative status:
  * INLAY_ERR_SCHEMA for an empty or duplicate name, a bad parent, or a type
  * that is not valid (decimal precision out of range for its physical type,
  * a fixed width < 1, ...). inlay_schema_errmsg() says why. */
-int inlay_schema_add(inlay_schema *s, int parent, const char *name,
-                     inlay_repetition rep, inlay_type type,
-                     const inlay_column_options *opts);
+INLAY_API int inlay_schema_add(inlay_schema *s, int parent, const char *name,
+                               inlay_repetition rep, inlay_type type,
+                               const inlay_column_options *opts);
 
 /* Add a group field: a struct, whose fields are added under the returned
  * id. Returns the node id or a negative status, as inlay_schema_add. */
-int inlay_schema_add_group(inlay_schema *s, int parent, const char *name,
-                           inlay_repetition rep);
+INLAY_API int inlay_schema_add_group(inlay_schema *s, int parent, const char *name,
+                                     inlay_repetition rep);
 
 /* Lists and maps, in the standard 3-level form of the Parquet spec
  * (LogicalTypes.md); the outer group carries the LIST or MAP annotation.
@@ -263,22 +285,22 @@ int inlay_schema_add_group(inlay_schema *s, int parent, const char *name,
  * max repetition level 1), definition level 0 is a null list, 1 an empty
  * list, 2 a null element, 3 a value. The leaves are named by their dotted
  * paths ("tags.list.element", "attrs.key_value.value.list.element"). */
-int inlay_schema_add_list(inlay_schema *s, int parent, const char *name,
-                          inlay_repetition rep);
-int inlay_schema_add_map(inlay_schema *s, int parent, const char *name,
-                         inlay_repetition rep);
+INLAY_API int inlay_schema_add_list(inlay_schema *s, int parent, const char *name,
+                                    inlay_repetition rep);
+INLAY_API int inlay_schema_add_map(inlay_schema *s, int parent, const char *name,
+                                   inlay_repetition rep);
 
 /* The message of the last failed schema call; owned by the schema. */
-const char *inlay_schema_errmsg(const inlay_schema *s);
+INLAY_API const char *inlay_schema_errmsg(const inlay_schema *s);
 
 /* Number of leaf columns. Leaves are numbered 0.. in schema (depth-first)
  * order; these numbers are the `column` arguments of the append calls. */
-int inlay_schema_num_columns(const inlay_schema *s);
+INLAY_API int inlay_schema_num_columns(const inlay_schema *s);
 
 /* Print the schema as a Parquet message type ("message schema { ... }")
  * into buf (always NUL-terminated when cap > 0). Returns the length the
  * full text needs, like snprintf. */
-size_t inlay_schema_format(const inlay_schema *s, char *buf, size_t cap);
+INLAY_API size_t inlay_schema_format(const inlay_schema *s, char *buf, size_t cap);
 
 /*======================================================================
  *  Sinks
@@ -305,9 +327,9 @@ typedef struct inlay_buffer {
     inlay_allocator alloc;
 } inlay_buffer;
 
-void inlay_buffer_init(inlay_buffer *b, const inlay_allocator *alloc);
-void inlay_buffer_free(inlay_buffer *b);              /* NULL accepted */
-inlay_sink inlay_buffer_sink(inlay_buffer *b);
+INLAY_API void inlay_buffer_init(inlay_buffer *b, const inlay_allocator *alloc);
+INLAY_API void inlay_buffer_free(inlay_buffer *b);              /* NULL accepted */
+INLAY_API inlay_sink inlay_buffer_sink(inlay_buffer *b);
 
 /*======================================================================
  *  Writer options
@@ -349,7 +371,7 @@ typedef struct inlay_options {
 } inlay_options;
 
 /* Fill o with the defaults above. */
-void inlay_options_init(inlay_options *o);
+INLAY_API void inlay_options_init(inlay_options *o);
 
 /*======================================================================
  *  Writer
@@ -361,18 +383,18 @@ typedef struct inlay_writer inlay_writer;
  * opts may be NULL for the defaults. On success *out is a new writer and
  * INLAY_OK is returned. On failure *out is still set when a writer could be
  * allocated (so inlay_writer_errmsg() can say why; free it), else NULL. */
-int inlay_writer_open(inlay_writer **out, inlay_sink sink,
-                      const inlay_schema *schema, const inlay_options *opts);
+INLAY_API int inlay_writer_open(inlay_writer **out, inlay_sink sink,
+                                const inlay_schema *schema, const inlay_options *opts);
 
 /* Open a writer on a file. Bytes go to a temporary file beside `path`
  * ("path.XXXXXX.tmp"), renamed to `path` only when close succeeds; abort or
  * free without close removes it. */
-int inlay_writer_open_file(inlay_writer **out, const char *path,
-                           const inlay_schema *schema, const inlay_options *opts);
+INLAY_API int inlay_writer_open_file(inlay_writer **out, const char *path,
+                                     const inlay_schema *schema, const inlay_options *opts);
 
 /* The leaf column whose dotted path ("a.b.c") or top-level name is `name`,
  * or INLAY_ERR_COLUMN. */
-int inlay_writer_column(const inlay_writer *w, const char *name);
+INLAY_API int inlay_writer_column(const inlay_writer *w, const char *name);
 
 /* Levels for a batch. NULL levels means every value is present and, for a
  * flat column, one value per row.
@@ -409,18 +431,18 @@ typedef struct inlay_bytes {
  * value of the wrong length, invalid UTF-8 in a STRING/JSON/ENUM column.
  * On error nothing is appended and the message names the column and row.
  * Values are copied; the caller keeps its arrays. */
-int inlay_writer_append_bool(inlay_writer *w, int column, const bool *values,
-                             size_t count, const inlay_levels *levels);
-int inlay_writer_append_i32(inlay_writer *w, int column, const int32_t *values,
-                            size_t count, const inlay_levels *levels);
-int inlay_writer_append_i64(inlay_writer *w, int column, const int64_t *values,
-                            size_t count, const inlay_levels *levels);
-int inlay_writer_append_float(inlay_writer *w, int column, const float *values,
-                              size_t count, const inlay_levels *levels);
-int inlay_writer_append_double(inlay_writer *w, int column, const double *values,
-                               size_t count, const inlay_levels *levels);
-int inlay_writer_append_bytes(inlay_writer *w, int column, const inlay_bytes *values,
-                              size_t count, const inlay_levels *levels);
+INLAY_API int inlay_writer_append_bool(inlay_writer *w, int column, const bool *values,
+                                       size_t count, const inlay_levels *levels);
+INLAY_API int inlay_writer_append_i32(inlay_writer *w, int column, const int32_t *values,
+                                      size_t count, const inlay_levels *levels);
+INLAY_API int inlay_writer_append_i64(inlay_writer *w, int column, const int64_t *values,
+                                      size_t count, const inlay_levels *levels);
+INLAY_API int inlay_writer_append_float(inlay_writer *w, int column, const float *values,
+                                        size_t count, const inlay_levels *levels);
+INLAY_API int inlay_writer_append_double(inlay_writer *w, int column, const double *values,
+                                         size_t count, const inlay_levels *levels);
+INLAY_API int inlay_writer_append_bytes(inlay_writer *w, int column, const inlay_bytes *values,
+                                        size_t count, const inlay_levels *levels);
 
 /* Units of time values handed to inlay_writer_append_time. */
 typedef enum inlay_unit {
@@ -437,17 +459,17 @@ typedef enum inlay_unit {
  * a timestamp in seconds becomes the DATE of its day). A value that does
  * not fit the column after conversion is INLAY_ERR_VALUE, naming the row.
  * Levels as for the other append calls. */
-int inlay_writer_append_time(inlay_writer *w, int column, const int64_t *values, size_t count,
-                             inlay_unit unit, const inlay_levels *levels);
+INLAY_API int inlay_writer_append_time(inlay_writer *w, int column, const int64_t *values, size_t count,
+                                       inlay_unit unit, const inlay_levels *levels);
 
 /* The IEEE 754 half (binary16) nearest to x, ties to even, as a FLOAT16
  * column stores it (bits, little-endian in the file); magnitudes from 65520
  * on become infinity, NaN stays NaN, the sign of zero is kept. */
-uint16_t inlay_float16_bits(double x);
+INLAY_API uint16_t inlay_float16_bits(double x);
 
 /* The 16 bytes of a UUID in its 36-character text form
  * (8-4-4-4-12 hex digits, either case). Returns false when s is not one. */
-bool inlay_uuid_parse(const char *s, size_t len, uint8_t out[16]);
+INLAY_API bool inlay_uuid_parse(const char *s, size_t len, uint8_t out[16]);
 
 /* Converts n time values from one unit to another exactly as
  * inlay_writer_append_time does, for hosts that stage a batch before
@@ -456,8 +478,8 @@ bool inlay_uuid_parse(const char *s, size_t len, uint8_t out[16]);
  * narrow. Returns n when every value fits, else the index of the first one
  * that does not (dst is then partly written); SIZE_MAX for a unit outside
  * inlay_unit. Allocates nothing; thread-safe. */
-size_t inlay_time_convert(void *dst, bool narrow, const int64_t *src, size_t n, inlay_unit from,
-                          inlay_unit to);
+INLAY_API size_t inlay_time_convert(void *dst, bool narrow, const int64_t *src, size_t n, inlay_unit from,
+                                    inlay_unit to);
 
 /* One column's part of an inlay_writer_append_columns call. values is typed
  * as for the column's append function (bool, int32_t, int64_t, float,
@@ -474,7 +496,7 @@ typedef struct inlay_column_batch {
  * call (the message names its column and row). A column may appear once.
  * The batches need not hold the same number of rows; close requires equal
  * totals. */
-int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n);
+INLAY_API int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n);
 
 /* Nested values in Arrow's layout, for inlay_writer_append_array. One
  * inlay_array per schema node below the field, except the repeated middle
@@ -510,23 +532,23 @@ typedef struct inlay_array {
  * naming the leaf's path and the row ("field 'hits.list.element.x' row 3:
  * ..."). The field's other appends (inlay_writer_append_columns with
  * explicit levels) may be mixed with these. Values are copied. */
-int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows);
+INLAY_API int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows);
 
 /* Finish the file: flush the last row group, write the footer and finish the
  * sink (for a file: rename it into place). Every column must have the same
  * number of rows (INLAY_ERR_STATE otherwise, and the writer stays open).
  * After a successful close only the info calls and free are valid. */
-int inlay_writer_close(inlay_writer *w);
+INLAY_API int inlay_writer_close(inlay_writer *w);
 
 /* Give up the file: nothing (more) is published; a file sink removes its
  * temporary file. Idempotent. */
-void inlay_writer_abort(inlay_writer *w);
+INLAY_API void inlay_writer_abort(inlay_writer *w);
 
 /* Free the writer (aborting it first unless it was closed). NULL accepted. */
-void inlay_writer_free(inlay_writer *w);
+INLAY_API void inlay_writer_free(inlay_writer *w);
 
 /* The message of the last failure, or "" if none. Owned by the writer. */
-const char *inlay_writer_errmsg(const inlay_writer *w);
+INLAY_API const char *inlay_writer_errmsg(const inlay_writer *w);
 
 /* The last failure in parts, for hosts that report errors their own way
  * (the Lua binding counts rows per call): the leaf column and its row
@@ -540,13 +562,13 @@ typedef struct inlay_error_info {
     const char *reason;
 } inlay_error_info;
 
-void inlay_writer_error_info(const inlay_writer *w, inlay_error_info *info);
+INLAY_API void inlay_writer_error_info(const inlay_writer *w, inlay_error_info *info);
 
 /* Totals so far: rows completed in every column, row groups written, bytes
  * given to the sink (the file size after a successful close). */
-uint64_t inlay_writer_rows(const inlay_writer *w);
-uint64_t inlay_writer_row_groups(const inlay_writer *w);
-uint64_t inlay_writer_bytes(const inlay_writer *w);
+INLAY_API uint64_t inlay_writer_rows(const inlay_writer *w);
+INLAY_API uint64_t inlay_writer_row_groups(const inlay_writer *w);
+INLAY_API uint64_t inlay_writer_bytes(const inlay_writer *w);
 
 /*======================================================================
  *  Sources: CSV and NDJSON parsed into column batches
@@ -616,7 +638,7 @@ typedef struct inlay_source_options {
     size_t prefix_len;
 } inlay_source_options;
 
-void inlay_source_options_init(inlay_source_options *o);
+INLAY_API void inlay_source_options_init(inlay_source_options *o);
 
 /* Opens path ("-" = stdin; .gz and .zst are decompressed) for the flat
  * schema (copied; the caller keeps it). CSV columns are matched to the
@@ -626,18 +648,18 @@ void inlay_source_options_init(inlay_source_options *o);
  * INLAY_OK, INLAY_ERR_IO (cannot open), INLAY_ERR_SCHEMA, INLAY_ERR_ARGUMENT
  * or INLAY_ERR_NOMEM; on failure *out is a source that only answers
  * inlay_source_errmsg and inlay_source_free (or NULL when out of memory). */
-int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *schema,
-                      const inlay_source_options *o);
+INLAY_API int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *schema,
+                                const inlay_source_options *o);
 
 /* Parses the next batch: *rows > 0, or 0 at the end of the input. A bad
  * record (INLAY_ON_ERROR_FAIL) is INLAY_ERR_VALUE; a failing input or
  * decompression INLAY_ERR_IO; INLAY_ERR_NOMEM. Errors are sticky. */
-int inlay_source_next(inlay_source *s, size_t *rows);
+INLAY_API int inlay_source_next(inlay_source *s, size_t *rows);
 
 /* The last batch: one entry per schema column (column = its index), values
  * dense with definition levels for nulls, in the types the append calls
  * take. Owned by the source, valid until the next inlay_source_next. */
-const inlay_column_batch *inlay_source_batch(const inlay_source *s, int *ncolumns);
+INLAY_API const inlay_column_batch *inlay_source_batch(const inlay_source *s, int *ncolumns);
 
 typedef struct inlay_source_stats {
     uint64_t records;        /* records read (rows delivered + skipped) */
@@ -648,9 +670,9 @@ typedef struct inlay_source_stats {
     uint64_t bytes_total;    /* size of the file when known (regular file), else 0 */
 } inlay_source_stats;
 
-void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st);
-const char *inlay_source_errmsg(const inlay_source *s);   /* "" if none */
-void inlay_source_free(inlay_source *s);                  /* NULL accepted */
+INLAY_API void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st);
+INLAY_API const char *inlay_source_errmsg(const inlay_source *s);   /* "" if none */
+INLAY_API void inlay_source_free(inlay_source *s);                  /* NULL accepted */
 
 /* A flat schema for the input, from its first `sample_rows` records (0 =
  * 10,000): for each column the narrowest type that holds every sampled
@@ -661,21 +683,21 @@ void inlay_source_free(inlay_source *s);                  /* NULL accepted */
  * from the header (column1, column2... without one); NDJSON keys in order of
  * first appearance. The schema is the caller's (inlay_schema_free). Errors
  * as inlay_source_open; the message goes to err (errcap bytes). */
-int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_options *o,
-                       size_t sample_rows, char *err, size_t errcap);
+INLAY_API int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_options *o,
+                                 size_t sample_rows, char *err, size_t errcap);
 
 /* The same from `len` bytes in memory (plain text, e.g. the start of a pipe
  * read for the purpose); `whole` says the bytes are the entire input, not
  * its beginning; `name` is used in messages and for the format by
  * extension. A last record cut short by the end of the buffer is left out. */
-int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, bool whole, const char *name,
-                              const inlay_source_options *o, size_t sample_rows, char *err, size_t errcap);
+INLAY_API int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, bool whole, const char *name,
+                                        const inlay_source_options *o, size_t sample_rows, char *err, size_t errcap);
 
 /* Column i (0-based, in order) of a flat schema: its name (owned by the
  * schema), type and repetition. INLAY_ERR_COLUMN when there is no such
  * column. */
-int inlay_schema_column(const inlay_schema *s, int i, const char **name, inlay_type *type,
-                        inlay_repetition *repetition);
+INLAY_API int inlay_schema_column(const inlay_schema *s, int i, const char **name, inlay_type *type,
+                                  inlay_repetition *repetition);
 
 #ifdef __cplusplus
 }

@@ -161,23 +161,6 @@ START_TEST(test_format_truncated)
 }
 END_TEST
 
-START_TEST(test_type_names)
-{
-    char tmp[32];
-    ck_assert_str_eq(schema_type_name(&(inlay_type){ .physical = INLAY_INT64 }, tmp, sizeof tmp), "int64");
-    inlay_type t = inlay_type_int(16, false);
-    ck_assert_str_eq(schema_type_name(&t, tmp, sizeof tmp), "uint16");
-    t = inlay_type_decimal(9, 2, INLAY_INT32, 0);
-    ck_assert_str_eq(schema_type_name(&t, tmp, sizeof tmp), "decimal(9,2)");
-    t = inlay_type_fixed(16);
-    ck_assert_str_eq(schema_type_name(&t, tmp, sizeof tmp), "fixed(16)");
-    t = inlay_type_timestamp(INLAY_NANOS, true);
-    ck_assert_str_eq(schema_type_name(&t, tmp, sizeof tmp), "timestamp(NANOS)");
-    t = inlay_type_string();
-    ck_assert_str_eq(schema_type_name(&t, tmp, sizeof tmp), "string");
-}
-END_TEST
-
 /* ---- errors ------------------------------------------------------------------------------- */
 
 /* The call fails with INLAY_ERR_SCHEMA, the message holds `what`, and the
@@ -424,7 +407,7 @@ START_TEST(test_sort_orders)
     add(0, "id", INLAY_REQUIRED, inlay_type_uuid());
     add(0, "d32", INLAY_REQUIRED, inlay_type_decimal(5, 0, INLAY_INT32, 0));
     ck_assert_int_eq(schema_finalize(s), 0);
-    static const stats_order want[] = { ORDER_SIGNED, ORDER_UNSIGNED, ORDER_UNSIGNED, ORDER_FLOAT,
+    static const sort_order want[] = { ORDER_SIGNED, ORDER_UNSIGNED, ORDER_UNSIGNED, ORDER_FLOAT,
                                         ORDER_BYTES, ORDER_DECIMAL_BYTES, ORDER_FLOAT16, ORDER_BYTES,
                                         ORDER_SIGNED };
     for (int i = 0; i < 9; i++) ck_assert_int_eq(leaf(i)->order, want[i]);
@@ -1139,7 +1122,6 @@ static Suite *schema_suite(void)
     tcase_add_test(c, test_format_every_type);
     tcase_add_test(c, test_format_empty);
     tcase_add_test(c, test_format_truncated);
-    tcase_add_test(c, test_type_names);
     suite_add_tcase(su, c);
 
     c = tcase_create("errors");

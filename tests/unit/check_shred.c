@@ -194,7 +194,7 @@ START_TEST(test_map_levels)
     const inlay_array bad_kids[] = { { .length = 3, .values = keys, .validity = &key_valid }, kids[1] };
     const inlay_array bad = { .length = 3, .offsets = off, .children = bad_kids };
     ck_assert_int_eq(shred_field(&sh, s, s->nodes[0].first_child, &bad, 3, &first, &n), INLAY_ERR_NULL);
-    ck_assert_msg(strstr(sh.err, "field 'attrs.key_value.key' row 1: a map key is null"), "%s", sh.err);
+    ck_assert_msg(strstr(sh.err.msg, "field 'attrs.key_value.key' row 1: a map key is null"), "%s", sh.err.msg);
     shred_free(&sh);
     inlay_schema_free(s);
 }
@@ -248,19 +248,19 @@ START_TEST(test_nested_and_bad_arrays)
     const int32_t long_off[] = { 0, 3, 9 };
     const inlay_array too_long = { .length = 2, .offsets = long_off, .children = &elem };
     ck_assert_int_eq(shred_field(&sh, s, field, &too_long, 2, &first, &n), INLAY_ERR_ARGUMENT);
-    ck_assert_msg(strstr(sh.err, "row 2: offsets of 'list' go past its child's 4 entries"), "%s", sh.err);
+    ck_assert_msg(strstr(sh.err.msg, "row 2: offsets of 'list' go past its child's 4 entries"), "%s", sh.err.msg);
     /* offsets going back */
     const int32_t back_off[] = { 0, 3, 1 };
     const inlay_array backwards = { .length = 2, .offsets = back_off, .children = &elem };
     ck_assert_int_eq(shred_field(&sh, s, field, &backwards, 2, &first, &n), INLAY_ERR_ARGUMENT);
-    ck_assert_msg(strstr(sh.err, "out of order"), "%s", sh.err);
+    ck_assert_msg(strstr(sh.err.msg, "out of order"), "%s", sh.err.msg);
     /* a null in the required x */
     const uint8_t x_valid = 0xE;
     const inlay_array bad_kids[] = { { .length = 4, .values = xs, .validity = &x_valid }, el_kids[1] };
     const inlay_array bad_elem = { .length = 4, .validity = &el_valid, .children = bad_kids };
     const inlay_array bad_hits = { .length = 2, .offsets = hit_off, .children = &bad_elem };
     ck_assert_int_eq(shred_field(&sh, s, field, &bad_hits, 2, &first, &n), INLAY_ERR_NULL);
-    ck_assert_msg(strstr(sh.err, "field 'hits.list.element.x' row 1: null in the required 'x'"), "%s", sh.err);
+    ck_assert_msg(strstr(sh.err.msg, "field 'hits.list.element.x' row 1: null in the required 'x'"), "%s", sh.err.msg);
     /* no children */
     const inlay_array bare = { .length = 2, .offsets = hit_off };
     ck_assert_int_eq(shred_field(&sh, s, field, &bare, 2, &first, &n), INLAY_ERR_ARGUMENT);

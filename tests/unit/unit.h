@@ -20,10 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef LIBCHECK_H
-#error "LIBCHECK_H must name libcheck's check.h (see CMakeLists.txt)"
-#endif
-#include LIBCHECK_H
+#include <check.h>
 
 #include "inlay.h"
 

@@ -4,7 +4,6 @@
  */
 #include "metadata.h"
 
-#include "page.h"
 #include "thrift.h"
 
 /* ConvertedType values, for readers that predate LogicalType. */
@@ -12,27 +11,11 @@ enum { CT_UTF8 = 0, CT_MAP = 1, CT_LIST = 3, CT_ENUM = 4, CT_DECIMAL = 5, CT_DAT
        CT_TIME_MILLIS = 7, CT_TIME_MICROS = 8, CT_TIMESTAMP_MILLIS = 9, CT_TIMESTAMP_MICROS = 10,
        CT_UINT_8 = 11, CT_INT_8 = 15, CT_JSON = 19 };
 
-static void put_min_max(tc *t, const column *c, const chunk *k)
+static void put_min_max(tc *t, const chunk_meta *k)
 {
-    const stats *s = &k->st;
-    uint8_t lo[8], hi[8];
-    size_t w;
-    if (stats_min_max(s, c->type->physical, lo, hi, &w)) {
-        tc_field_binary(t, 5, hi, w);
-        tc_field_binary(t, 6, lo, w);
-    } else if (s->has_minmax) {
-        const uint8_t *minp = s->min_bytes.data, *maxp = s->max_bytes.data;
-        uint8_t zmin[2] = { 0x00, 0x80 }, zmax[2] = { 0x00, 0x00 };
-        if (s->order == ORDER_FLOAT16) {
-            /* a zero bound may stand for both zeros: widen it */
-            if ((minp[1] & 0x7f) == 0 && minp[0] == 0) minp = zmin;
-            if ((maxp[1] & 0x7f) == 0 && maxp[0] == 0) maxp = zmax;
-        }
-        tc_field_binary(t, 5, maxp, s->max_bytes.len);
-        tc_field_binary(t, 6, minp, s->min_bytes.len);
-    } else {
-        return;
-    }
+    if (!k->has_bounds) return;
+    tc_field_binary(t, 5, k->max, k->max_len);
+    tc_field_binary(t, 6, k->min, k->min_len);
     tc_field_bool(t, 7, true);
     tc_field_bool(t, 8, true);
 }
@@ -46,15 +29,15 @@ static void put_encoding_stats(tc *t, int page_type, int encoding, int count)
     tc_struct_end(t);
 }
 
-static void put_column_chunk(tc *t, const column *c, const chunk *k, uint64_t start,
-                             inlay_compression codec, int page_type)
+static void put_column_chunk(tc *t, const chunk_meta *k, inlay_compression codec, int page_type)
 {
-    const bool has_dict = k->dict.len > 0;
-    const bool has_levels = c->leaf->max_def > 0 || c->leaf->max_rep > 0;
+    const uint64_t start = k->start;
+    const bool has_dict = k->dict_bytes > 0;
+    const bool has_levels = k->leaf->max_def > 0 || k->leaf->max_rep > 0;
     tc_list_struct(t);
     tc_field_i64(t, 2, (int64_t)start);
     tc_field_struct(t, 3);                                   /* ColumnMetaData */
-    tc_field_i32(t, 1, c->type->physical);
+    tc_field_i32(t, 1, k->physical);
     int enc[ENC_COUNT + 2], n = 0;
     bool plain = has_dict || k->page_counts[ENC_PLAIN], rle = has_levels || k->page_counts[ENC_RLE];
     if (plain) enc[n++] = ENC_PLAIN;
@@ -63,19 +46,19 @@ static void put_column_chunk(tc *t, const column *c, const chunk *k, uint64_t st
         if (k->page_counts[e] && e != ENC_PLAIN && e != ENC_RLE) enc[n++] = e;
     tc_field_list(t, 2, TC_I32, (uint32_t)n);
     for (int i = 0; i < n; i++) tc_list_i32(t, enc[i]);
-    tc_field_list(t, 3, TC_BINARY, (uint32_t)c->leaf->depth);
-    for (int i = 0; i < c->leaf->depth; i++)
-        tc_list_binary(t, c->leaf->parts[i], strlen(c->leaf->parts[i]));
+    tc_field_list(t, 3, TC_BINARY, (uint32_t)k->leaf->depth);
+    for (int i = 0; i < k->leaf->depth; i++)
+        tc_list_binary(t, k->leaf->parts[i], strlen(k->leaf->parts[i]));
     tc_field_i32(t, 4, codec);
     tc_field_i64(t, 5, (int64_t)k->num_values);
     tc_field_i64(t, 6, (int64_t)k->raw_size);
     tc_field_i64(t, 7, (int64_t)k->stored_size);
-    tc_field_i64(t, 9, (int64_t)(start + k->dict.len));
+    tc_field_i64(t, 9, (int64_t)(start + k->dict_bytes));
     if (has_dict) tc_field_i64(t, 11, (int64_t)start);
-    if (c->statistics) {
+    if (k->statistics) {
         tc_field_struct(t, 12);
-        tc_field_i64(t, 3, (int64_t)k->st.null_count);
-        put_min_max(t, c, k);
+        tc_field_i64(t, 3, (int64_t)k->null_count);
+        put_min_max(t, k);
         tc_struct_end(t);
     }
     int nstats = has_dict;
@@ -88,9 +71,8 @@ static void put_column_chunk(tc *t, const column *c, const chunk *k, uint64_t st
     tc_struct_end(t);                                        /* ColumnChunk */
 }
 
-int meta_row_group(buf *out, const inlay_allocator *a, const column *cols, const chunk *const *chunks,
-                   const uint64_t *starts, int ncols, uint64_t num_rows, int ordinal,
-                   inlay_compression codec, int page_type)
+int meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chunks, int ncols,
+                   uint64_t num_rows, int ordinal, inlay_compression codec, int page_type)
 {
     tc t;
     tc_init(&t, out, a);
@@ -98,13 +80,13 @@ int meta_row_group(buf *out, const inlay_allocator *a, const column *cols, const
     tc_field_list(&t, 1, TC_STRUCT, (uint32_t)ncols);
     uint64_t raw = 0, stored = 0;
     for (int i = 0; i < ncols; i++) {
-        put_column_chunk(&t, &cols[i], chunks[i], starts[i], codec, page_type);
-        raw += chunks[i]->raw_size;
-        stored += chunks[i]->stored_size;
+        put_column_chunk(&t, &chunks[i], codec, page_type);
+        raw += chunks[i].raw_size;
+        stored += chunks[i].stored_size;
     }
     tc_field_i64(&t, 2, (int64_t)raw);
     tc_field_i64(&t, 3, (int64_t)num_rows);
-    tc_field_i64(&t, 5, (int64_t)starts[0]);
+    tc_field_i64(&t, 5, (int64_t)chunks[0].start);
     tc_field_i64(&t, 6, (int64_t)stored);
     tc_field_i16(&t, 7, (int16_t)ordinal);
     tc_struct_end(&t);

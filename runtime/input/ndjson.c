@@ -12,6 +12,8 @@
  */
 #include "ndjson.h"
 
+#include "error.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -71,7 +73,7 @@ struct ndjson_reader {
     const uint8_t *line;  /* the current line, NUL at line[line_len] */
     size_t line_len;
     uint64_t lineno, last_line, error_line, bytes_read;
-    char errmsg[256];
+    inl_err err;
 };
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -90,28 +92,18 @@ static void quote_bytes(char *dst, size_t cap, const uint8_t *p, size_t n)
 
 /* Record a problem of the current line at byte `at`; returns NULL so the
  * parser can `return bad(...)`. */
-__attribute__((format(printf, 3, 4), cold))
-static const uint8_t *bad(ndjson_reader *r, const uint8_t *at, const char *fmt, ...)
+INL_COLD INL_PRINTF(3, 4) static const uint8_t *bad(ndjson_reader *r, const uint8_t *at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(r->errmsg, sizeof r->errmsg, fmt, ap);
+    inl_err_vset(&r->err, INLAY_ERR_VALUE, fmt, ap);
     va_end(ap);
-    if (n >= 0 && (size_t)n < sizeof r->errmsg)
-        snprintf(r->errmsg + n, sizeof r->errmsg - (size_t)n, " at byte %zu", (size_t)(at - r->line) + 1);
+    inl_err_append(&r->err, " at byte %zu", (size_t)(at - r->line) + 1);
     return NULL;
 }
 
-__attribute__((format(printf, 3, 4), cold))
-static int fatal(ndjson_reader *r, int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->errmsg, sizeof r->errmsg, fmt, ap);
-    va_end(ap);
-    r->fatal = status;
-    return status;
-}
+/* A failure that stops the reader: every later call returns it. */
+#define fatal(r, ...) ((r)->fatal = inl_err_set(&(r)->err, __VA_ARGS__))
 
 /* ---- the wanted keys ------------------------------------------------------------------------ */
 
@@ -706,7 +698,7 @@ static int next_line(ndjson_reader *r)
 int ndjson_next(ndjson_reader *r, ndjson_value *values)
 {
     if (r->fatal) return r->fatal;
-    r->errmsg[0] = 0;
+    r->err.msg[0] = 0;
     for (;;) {
         int rc = next_line(r);
         if (rc <= 0) return rc;
@@ -731,34 +723,22 @@ int ndjson_next(ndjson_reader *r, ndjson_value *values)
 
 /* ---- open and close ------------------------------------------------------------------------------ */
 
-__attribute__((format(printf, 4, 5)))
-static int open_fail(char *err, size_t errcap, int status, const char *fmt, ...)
-{
-    if (err && errcap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errcap, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
-
 int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *const *keys, size_t nkeys,
                 const ndjson_options *o, const inlay_allocator *a, char *err, size_t errcap)
 {
     if (err && errcap) err[0] = 0;
-    if (!out) return open_fail(err, errcap, INLAY_ERR_ARGUMENT, "no output pointer");
+    if (!out) return inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "no output pointer");
     *out = NULL;
-    if (!fn) return open_fail(err, errcap, INLAY_ERR_ARGUMENT, "no read callback");
-    if (nkeys && !keys) return open_fail(err, errcap, INLAY_ERR_ARGUMENT, "no keys");
-    if (nkeys > UINT32_MAX / 8) return open_fail(err, errcap, INLAY_ERR_ARGUMENT, "too many keys");
+    if (!fn) return inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "no read callback");
+    if (nkeys && !keys) return inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "no keys");
+    if (nkeys > UINT32_MAX / 8) return inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "too many keys");
     for (size_t i = 0; i < nkeys; i++)
         if (!keys[i] || strlen(keys[i]) > UINT32_MAX)
-            return open_fail(err, errcap, INLAY_ERR_ARGUMENT, "key %zu is %s", i, keys[i] ? "too long" : "NULL");
+            return inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "key %zu is %s", i, keys[i] ? "too long" : "NULL");
 
     inlay_allocator al = mem_or_default(a);
     ndjson_reader *r = mem_alloc(&al, sizeof *r);
-    if (!r) return open_fail(err, errcap, INLAY_ERR_NOMEM, "out of memory");
+    if (!r) return inl_err_format(err, errcap, INLAY_ERR_NOMEM, "out of memory");
     memset(r, 0, sizeof *r);
     r->alloc = al;
     r->read = fn;
@@ -788,7 +768,7 @@ int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *c
             char text[300];
             quote_bytes(text, sizeof text, (const uint8_t *)keys[i], r->keys[i].len);
             ndjson_close(r);
-            return open_fail(err, errcap, INLAY_ERR_ARGUMENT, "key '%s' is given twice", text);
+            return inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "key '%s' is given twice", text);
         }
         key_insert(r, i);
     }
@@ -797,7 +777,7 @@ int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *c
 
 nomem:
     ndjson_close(r);
-    return open_fail(err, errcap, INLAY_ERR_NOMEM, "out of memory");
+    return inl_err_format(err, errcap, INLAY_ERR_NOMEM, "out of memory");
 }
 
 void ndjson_close(ndjson_reader *r)
@@ -827,7 +807,7 @@ uint64_t ndjson_error_line(const ndjson_reader *r)
 
 const char *ndjson_errmsg(const ndjson_reader *r)
 {
-    return r->errmsg;
+    return r->err.msg;
 }
 
 const char *ndjson_raw_line(const ndjson_reader *r, size_t *len)

@@ -7,88 +7,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-/* ---- type constructors ------------------------------------------------ */
-
-inlay_type inlay_type_physical(inlay_physical p)
-{
-    inlay_type t;
-    memset(&t, 0, sizeof t);
-    t.physical = p;
-    return t;
-}
-
-inlay_type inlay_type_boolean(void) { return inlay_type_physical(INLAY_BOOLEAN); }
-inlay_type inlay_type_float(void) { return inlay_type_physical(INLAY_FLOAT); }
-inlay_type inlay_type_double(void) { return inlay_type_physical(INLAY_DOUBLE); }
-inlay_type inlay_type_binary(void) { return inlay_type_physical(INLAY_BYTE_ARRAY); }
-
-static inlay_type logical(inlay_physical p, inlay_logical l)
-{
-    inlay_type t = inlay_type_physical(p);
-    t.logical = l;
-    return t;
-}
-
-inlay_type inlay_type_int(int bit_width, bool is_signed)
-{
-    inlay_type t = logical(bit_width == 64 ? INLAY_INT64 : INLAY_INT32, INLAY_LOGICAL_INT);
-    t.bit_width = bit_width;
-    t.is_signed = is_signed;
-    return t;
-}
-
-inlay_type inlay_type_string(void) { return logical(INLAY_BYTE_ARRAY, INLAY_LOGICAL_STRING); }
-inlay_type inlay_type_enum(void) { return logical(INLAY_BYTE_ARRAY, INLAY_LOGICAL_ENUM); }
-inlay_type inlay_type_json(void) { return logical(INLAY_BYTE_ARRAY, INLAY_LOGICAL_JSON); }
-
-inlay_type inlay_type_fixed(int32_t width)
-{
-    inlay_type t = inlay_type_physical(INLAY_FIXED_LEN_BYTE_ARRAY);
-    t.type_length = width;
-    return t;
-}
-
-inlay_type inlay_type_uuid(void)
-{
-    inlay_type t = logical(INLAY_FIXED_LEN_BYTE_ARRAY, INLAY_LOGICAL_UUID);
-    t.type_length = 16;
-    return t;
-}
-
-inlay_type inlay_type_float16(void)
-{
-    inlay_type t = logical(INLAY_FIXED_LEN_BYTE_ARRAY, INLAY_LOGICAL_FLOAT16);
-    t.type_length = 2;
-    return t;
-}
-
-inlay_type inlay_type_date(void) { return logical(INLAY_INT32, INLAY_LOGICAL_DATE); }
-
-inlay_type inlay_type_time(inlay_time_unit u, bool utc)
-{
-    inlay_type t = logical(u == INLAY_MILLIS ? INLAY_INT32 : INLAY_INT64, INLAY_LOGICAL_TIME);
-    t.unit = u;
-    t.utc = utc;
-    return t;
-}
-
-inlay_type inlay_type_timestamp(inlay_time_unit u, bool utc)
-{
-    inlay_type t = logical(INLAY_INT64, INLAY_LOGICAL_TIMESTAMP);
-    t.unit = u;
-    t.utc = utc;
-    return t;
-}
-
-inlay_type inlay_type_decimal(int32_t precision, int32_t scale, inlay_physical p, int32_t width)
-{
-    inlay_type t = logical(p, INLAY_LOGICAL_DECIMAL);
-    t.precision = precision;
-    t.scale = scale;
-    if (p == INLAY_FIXED_LEN_BYTE_ARRAY) t.type_length = width;
-    return t;
-}
-
 void inlay_column_options_init(inlay_column_options *o)
 {
     o->encoding = INLAY_ENCODING_AUTO;
@@ -97,14 +15,6 @@ void inlay_column_options_init(inlay_column_options *o)
 
 /* ---- building ---------------------------------------------------------- */
 
-static int fail(inlay_schema *s, int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
-    va_end(ap);
-    return status;
-}
 
 static void clear_layout(inlay_schema *s)
 {
@@ -127,14 +37,14 @@ static int add_node(inlay_schema *s, int parent, const char *name, inlay_repetit
         int cap = s->cap ? s->cap * 2 : 16;
         schema_node *n = mem_realloc(&s->alloc, s->nodes, (size_t)s->cap * sizeof *n,
                                      (size_t)cap * sizeof *n);
-        if (!n) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+        if (!n) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         s->nodes = n;
         s->cap = cap;
     }
     schema_node *n = &s->nodes[s->count];
     memset(n, 0, sizeof *n);
     n->name = mem_strdup(&s->alloc, name);
-    if (!n->name) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    if (!n->name) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     n->parent = parent;
     n->first_child = n->last_child = n->next_sibling = -1;
     n->rep = rep;
@@ -197,7 +107,7 @@ void inlay_schema_free(inlay_schema *s)
 
 const char *inlay_schema_errmsg(const inlay_schema *s)
 {
-    return s ? s->err : "no schema";
+    return s ? s->err.msg : "no schema";
 }
 
 /* Dotted path of node n (without the root) into out. */
@@ -244,7 +154,7 @@ static int check_slot(inlay_schema *s, int parent, const char *name, inlay_repet
     if (p->annotation != GROUP_PLAIN) {
         const bool list = p->annotation == GROUP_LIST;
         node_path(s, parent, owner_path, sizeof owner_path);
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': %s '%s' holds only its repeated group '%s'; "
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': %s '%s' holds only its repeated group '%s'; "
                     "add fields under the id inlay_schema_add_%s returned", path, group_kind(p->annotation),
                     owner_path, list ? "list" : "key_value", list ? "list" : "map");
     }
@@ -253,122 +163,54 @@ static int check_slot(inlay_schema *s, int parent, const char *name, inlay_repet
     node_path(s, owner, owner_path, sizeof owner_path);
     if (s->nodes[owner].annotation == GROUP_LIST) {
         if (p->num_children > 0)
-            return fail(s, INLAY_ERR_SCHEMA, "field '%s': LIST '%s' already has its element", path, owner_path);
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': LIST '%s' already has its element", path, owner_path);
         if (strcmp(name, "element") != 0)
-            return fail(s, INLAY_ERR_SCHEMA, "field '%s': the element of LIST '%s' must be named 'element'",
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': the element of LIST '%s' must be named 'element'",
                         path, owner_path);
         if (rep == INLAY_REPEATED)
-            return fail(s, INLAY_ERR_SCHEMA, "field '%s': a list element is required or optional, not repeated",
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': a list element is required or optional, not repeated",
                         path);
         return 0;
     }
     if (p->num_children == 0) {
         if (strcmp(name, "key") != 0)
-            return fail(s, INLAY_ERR_SCHEMA, "field '%s': the first field of MAP '%s' must be its 'key'",
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': the first field of MAP '%s' must be its 'key'",
                         path, owner_path);
         if (rep != INLAY_REQUIRED)
-            return fail(s, INLAY_ERR_SCHEMA, "field '%s': a map key must be required", path);
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': a map key must be required", path);
         return 0;
     }
     if (p->num_children > 1)
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': MAP '%s' already has its key and value", path, owner_path);
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': MAP '%s' already has its key and value", path, owner_path);
     if (strcmp(name, "value") != 0)
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': the field after the key of MAP '%s' must be its 'value'",
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': the field after the key of MAP '%s' must be its 'value'",
                     path, owner_path);
     if (rep == INLAY_REPEATED)
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': a map value is required or optional, not repeated", path);
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': a map value is required or optional, not repeated", path);
     return 0;
 }
 
 static int check_parent(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
 {
-    if (!name || !*name) return fail(s, INLAY_ERR_SCHEMA, "a field has an empty name");
+    if (!name || !*name) return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "a field has an empty name");
     if (parent < 0 || parent >= s->count || !s->nodes[parent].is_group)
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': parent %d is not a group", name, parent);
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': parent %d is not a group", name, parent);
     if (rep != INLAY_REQUIRED && rep != INLAY_OPTIONAL && rep != INLAY_REPEATED)
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': bad repetition %d", name, (int)rep);
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': bad repetition %d", name, (int)rep);
     for (int c = s->nodes[parent].first_child; c >= 0; c = s->nodes[c].next_sibling) {
         if (strcmp(s->nodes[c].name, name) == 0) {
             char path[256];
             node_path(s, c, path, sizeof path);
-            return fail(s, INLAY_ERR_SCHEMA, "field '%s': duplicate name", path);
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': duplicate name", path);
         }
     }
     return check_slot(s, parent, name, rep);
 }
 
-/* Largest decimal precision a FIXED_LEN_BYTE_ARRAY of n bytes holds:
- * floor(log10(2^(8n-1) - 1)). */
-static int32_t max_precision(int32_t n)
-{
-    if (n <= 0) return 0;
-    double digits = (8.0 * n - 1) * 0.30102999566398120;  /* log10(2) */
-    return (int32_t)digits;
-}
-
 static int check_type(inlay_schema *s, const char *name, const inlay_type *t)
 {
-    const inlay_physical p = t->physical;
-    switch (p) {
-    case INLAY_BOOLEAN: case INLAY_INT32: case INLAY_INT64: case INLAY_FLOAT:
-    case INLAY_DOUBLE: case INLAY_BYTE_ARRAY: break;
-    case INLAY_FIXED_LEN_BYTE_ARRAY:
-        if (t->type_length < 1)
-            return fail(s, INLAY_ERR_SCHEMA, "field '%s': fixed width %d must be at least 1",
-                        name, (int)t->type_length);
-        break;
-    default:
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': unknown physical type %d", name, (int)p);
-    }
-#define NEED(cond, what) \
-    if (!(cond)) return fail(s, INLAY_ERR_SCHEMA, "field '%s': %s", name, what)
-    switch (t->logical) {
-    case INLAY_LOGICAL_NONE: break;
-    case INLAY_LOGICAL_STRING: case INLAY_LOGICAL_ENUM: case INLAY_LOGICAL_JSON:
-        NEED(p == INLAY_BYTE_ARRAY, "STRING, ENUM and JSON annotate BYTE_ARRAY");
-        break;
-    case INLAY_LOGICAL_UUID:
-        NEED(p == INLAY_FIXED_LEN_BYTE_ARRAY && t->type_length == 16, "UUID is FIXED_LEN_BYTE_ARRAY(16)");
-        break;
-    case INLAY_LOGICAL_FLOAT16:
-        NEED(p == INLAY_FIXED_LEN_BYTE_ARRAY && t->type_length == 2, "FLOAT16 is FIXED_LEN_BYTE_ARRAY(2)");
-        break;
-    case INLAY_LOGICAL_DATE:
-        NEED(p == INLAY_INT32, "DATE annotates INT32");
-        break;
-    case INLAY_LOGICAL_TIME:
-        NEED(t->unit <= INLAY_NANOS, "bad time unit");
-        NEED(p == (t->unit == INLAY_MILLIS ? INLAY_INT32 : INLAY_INT64),
-             "TIME(MILLIS) annotates INT32, TIME(MICROS/NANOS) INT64");
-        break;
-    case INLAY_LOGICAL_TIMESTAMP:
-        NEED(t->unit <= INLAY_NANOS, "bad time unit");
-        NEED(p == INLAY_INT64, "TIMESTAMP annotates INT64");
-        break;
-    case INLAY_LOGICAL_INT:
-        NEED(t->bit_width == 8 || t->bit_width == 16 || t->bit_width == 32 || t->bit_width == 64,
-             "INT bit width must be 8, 16, 32 or 64");
-        NEED(p == (t->bit_width == 64 ? INLAY_INT64 : INLAY_INT32),
-             "INT(8/16/32) annotates INT32, INT(64) INT64");
-        break;
-    case INLAY_LOGICAL_DECIMAL: {
-        int32_t maxp = p == INLAY_INT32 ? 9 : p == INLAY_INT64 ? 18
-                     : p == INLAY_FIXED_LEN_BYTE_ARRAY ? max_precision(t->type_length)
-                     : p == INLAY_BYTE_ARRAY ? INT32_MAX : 0;
-        NEED(maxp > 0, "DECIMAL annotates INT32, INT64, FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY");
-        if (t->precision < 1 || t->precision > maxp)
-            return fail(s, INLAY_ERR_SCHEMA,
-                        "field '%s': decimal precision %d out of range 1..%d for its physical type",
-                        name, (int)t->precision, (int)maxp);
-        if (t->scale < 0 || t->scale > t->precision)
-            return fail(s, INLAY_ERR_SCHEMA, "field '%s': decimal scale %d out of range 0..%d",
-                        name, (int)t->scale, (int)t->precision);
-        break;
-    }
-    default:
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': unknown logical type %d", name, (int)t->logical);
-    }
-#undef NEED
+    char why[128];
+    if (inl_type_check(t, why, sizeof why)) return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': %s", name, why);
     return 0;
 }
 
@@ -377,7 +219,7 @@ static int check_encoding(inlay_schema *s, const char *path, const inlay_type *t
 {
     const inlay_physical p = t->physical;
     const bool integer = p == INLAY_INT32 || p == INLAY_INT64;
-    const bool bytes = p == INLAY_BYTE_ARRAY || p == INLAY_FIXED_LEN_BYTE_ARRAY;
+    const bool bytes = inl_type_is_bytes(t);
     const char *why = NULL;
     switch (e) {
     case INLAY_ENCODING_AUTO: case INLAY_ENCODING_PLAIN: return 0;
@@ -398,9 +240,9 @@ static int check_encoding(inlay_schema *s, const char *path, const inlay_type *t
         if (p != INLAY_BOOLEAN) why = "RLE value encoding is for BOOLEAN columns";
         break;
     default:
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': unknown encoding %d", path, (int)e);
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': unknown encoding %d", path, (int)e);
     }
-    return why ? fail(s, INLAY_ERR_SCHEMA, "field '%s': %s", path, why) : 0;
+    return why ? inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': %s", path, why) : 0;
 }
 
 int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repetition rep,
@@ -441,7 +283,7 @@ static int add_nested(inlay_schema *s, int parent, const char *name, inlay_repet
     if (rep == INLAY_REPEATED) {
         char path[256];
         child_path(s, parent, name, path, sizeof path);
-        return fail(s, INLAY_ERR_SCHEMA, "field '%s': a %s is required or optional, not repeated", path,
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': a %s is required or optional, not repeated", path,
                     group_kind(annotation));
     }
     int outer = add_node(s, parent, name, rep);
@@ -469,20 +311,6 @@ int inlay_schema_add_map(inlay_schema *s, int parent, const char *name, inlay_re
 
 /* ---- layout -------------------------------------------------------------- */
 
-static stats_order order_of(const inlay_type *t)
-{
-    switch (t->physical) {
-    case INLAY_BOOLEAN: return ORDER_UNSIGNED;
-    case INLAY_INT32: case INLAY_INT64:
-        return (t->logical == INLAY_LOGICAL_INT && !t->is_signed) ? ORDER_UNSIGNED : ORDER_SIGNED;
-    case INLAY_FLOAT: case INLAY_DOUBLE: return ORDER_FLOAT;
-    default:
-        if (t->logical == INLAY_LOGICAL_DECIMAL) return ORDER_DECIMAL_BYTES;
-        if (t->logical == INLAY_LOGICAL_FLOAT16) return ORDER_FLOAT16;
-        return ORDER_BYTES;
-    }
-}
-
 /* The shape LogicalTypes.md asks of a LIST or MAP group n: a list or map
  * is required or optional and holds one repeated field. A LIST's is the
  * group `list` holding one non-repeated `element` (or, in the older 2-level
@@ -496,44 +324,44 @@ static int check_nested(inlay_schema *s, int n)
     char path[256], mid_path[256];
     node_path(s, n, path, sizeof path);
     if (g->rep == INLAY_REPEATED)
-        return fail(s, INLAY_ERR_SCHEMA, "%s '%s' is repeated; a %s is required or optional", kind, path, kind);
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "%s '%s' is repeated; a %s is required or optional", kind, path, kind);
     const int m = g->first_child;
     if (g->num_children != 1 || s->nodes[m].rep != INLAY_REPEATED)
-        return fail(s, INLAY_ERR_SCHEMA, "%s '%s' must hold exactly one field, a repeated group", kind, path);
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "%s '%s' must hold exactly one field, a repeated group", kind, path);
     const schema_node *mid = &s->nodes[m];
     node_path(s, m, mid_path, sizeof mid_path);
     if (g->annotation == GROUP_LIST) {
         if (!mid->is_group) return 0;   /* 2-level: the repeated primitive is the element */
         if (mid->num_children == 0)
-            return fail(s, INLAY_ERR_SCHEMA, "LIST '%s' has no element (add it under '%s')", path, mid_path);
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "LIST '%s' has no element (add it under '%s')", path, mid_path);
         if (mid->num_children != 1)
-            return fail(s, INLAY_ERR_SCHEMA, "LIST '%s' must hold one element in '%s', not %d fields",
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "LIST '%s' must hold one element in '%s', not %d fields",
                         path, mid_path, mid->num_children);
         const schema_node *e = &s->nodes[mid->first_child];
         if (strcmp(mid->name, "list") != 0 || strcmp(e->name, "element") != 0)
-            return fail(s, INLAY_ERR_SCHEMA, "LIST '%s' must hold 'list.element', not '%s.%s'",
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "LIST '%s' must hold 'list.element', not '%s.%s'",
                         path, mid->name, e->name);
         if (e->rep == INLAY_REPEATED)
-            return fail(s, INLAY_ERR_SCHEMA, "LIST '%s': its element is repeated; it must be required or optional",
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "LIST '%s': its element is repeated; it must be required or optional",
                         path);
         return 0;
     }
     if (!mid->is_group || strcmp(mid->name, "key_value") != 0)
-        return fail(s, INLAY_ERR_SCHEMA, "MAP '%s' must hold the repeated group 'key_value', not '%s'",
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "MAP '%s' must hold the repeated group 'key_value', not '%s'",
                     path, mid->name);
     if (mid->num_children == 0)
-        return fail(s, INLAY_ERR_SCHEMA, "MAP '%s' has no key (add 'key' and 'value' under '%s')", path, mid_path);
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "MAP '%s' has no key (add 'key' and 'value' under '%s')", path, mid_path);
     if (mid->num_children > 2)
-        return fail(s, INLAY_ERR_SCHEMA, "MAP '%s' must hold a key and at most a value in '%s', not %d fields",
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "MAP '%s' must hold a key and at most a value in '%s', not %d fields",
                     path, mid_path, mid->num_children);
     const schema_node *key = &s->nodes[mid->first_child];
     if (strcmp(key->name, "key") != 0 || key->rep != INLAY_REQUIRED)
-        return fail(s, INLAY_ERR_SCHEMA, "MAP '%s': the first field of '%s' must be the required 'key'",
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "MAP '%s': the first field of '%s' must be the required 'key'",
                     path, mid_path);
     if (mid->num_children == 2) {
         const schema_node *value = &s->nodes[key->next_sibling];
         if (strcmp(value->name, "value") != 0 || value->rep == INLAY_REPEATED)
-            return fail(s, INLAY_ERR_SCHEMA,
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA,
                         "MAP '%s': the second field of '%s' must be a required or optional 'value'",
                         path, mid_path);
     }
@@ -545,7 +373,7 @@ int schema_finalize(inlay_schema *s)
     if (s->finalized) return 0;
     clear_layout(s);
     s->preorder = mem_alloc(&s->alloc, (size_t)s->count * sizeof *s->preorder);
-    if (!s->preorder) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    if (!s->preorder) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     int nleaves = 0, k = 0;
     /* iterative preorder walk */
     int n = 0;
@@ -556,15 +384,15 @@ int schema_finalize(inlay_schema *s)
         else if (s->nodes[n].num_children == 0) {
             char path[256];
             node_path(s, n, path, sizeof path);
-            if (n == 0) return fail(s, INLAY_ERR_SCHEMA, "the schema has no fields");
-            return fail(s, INLAY_ERR_SCHEMA, "group '%s' has no fields", path);
+            if (n == 0) return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "the schema has no fields");
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "group '%s' has no fields", path);
         }
         if (s->nodes[n].first_child >= 0) { n = s->nodes[n].first_child; continue; }
         while (n >= 0 && s->nodes[n].next_sibling < 0) n = s->nodes[n].parent;
         if (n >= 0) n = s->nodes[n].next_sibling;
     }
     s->leaves = mem_alloc(&s->alloc, (size_t)nleaves * sizeof *s->leaves);
-    if (!s->leaves) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    if (!s->leaves) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     memset(s->leaves, 0, (size_t)nleaves * sizeof *s->leaves);
     s->num_leaves = nleaves;   /* the array's size, for clear_layout on failure */
     int leaf = 0;
@@ -573,7 +401,7 @@ int schema_finalize(inlay_schema *s)
         if (s->nodes[id].is_group) continue;
         schema_leaf *l = &s->leaves[leaf++];
         l->node = id;
-        l->order = order_of(&s->nodes[id].type);
+        l->order = inl_type_sort_order(&s->nodes[id].type);
         for (int c = id; c > 0; c = s->nodes[c].parent) {
             l->depth++;
             if (s->nodes[c].rep != INLAY_REQUIRED) l->max_def++;
@@ -583,7 +411,7 @@ int schema_finalize(inlay_schema *s)
         node_path(s, id, path, sizeof path);
         l->path = mem_strdup(&s->alloc, path);
         l->parts = mem_alloc(&s->alloc, (size_t)l->depth * sizeof(char *));
-        if (!l->path || !l->parts) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+        if (!l->path || !l->parts) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         int d = l->depth;
         for (int c = id; c > 0; c = s->nodes[c].parent) l->parts[--d] = s->nodes[c].name;
     }
@@ -619,47 +447,6 @@ inlay_schema *schema_clone(const inlay_schema *src, const inlay_allocator *a)
 
 /* ---- printing ------------------------------------------------------------ */
 
-static const char *unit_name(inlay_time_unit u)
-{
-    return u == INLAY_MILLIS ? "MILLIS" : u == INLAY_MICROS ? "MICROS" : "NANOS";
-}
-
-const char *schema_type_name(const inlay_type *t, char *tmp, size_t cap)
-{
-    switch (t->logical) {
-    case INLAY_LOGICAL_STRING: return "string";
-    case INLAY_LOGICAL_ENUM: return "enum";
-    case INLAY_LOGICAL_JSON: return "json";
-    case INLAY_LOGICAL_UUID: return "uuid";
-    case INLAY_LOGICAL_FLOAT16: return "float16";
-    case INLAY_LOGICAL_DATE: return "date";
-    case INLAY_LOGICAL_TIME:
-        snprintf(tmp, cap, "time(%s)", unit_name(t->unit));
-        return tmp;
-    case INLAY_LOGICAL_TIMESTAMP:
-        snprintf(tmp, cap, "timestamp(%s)", unit_name(t->unit));
-        return tmp;
-    case INLAY_LOGICAL_DECIMAL:
-        snprintf(tmp, cap, "decimal(%d,%d)", (int)t->precision, (int)t->scale);
-        return tmp;
-    case INLAY_LOGICAL_INT:
-        snprintf(tmp, cap, "%sint%d", t->is_signed ? "" : "u", (int)t->bit_width);
-        return tmp;
-    default: break;
-    }
-    switch (t->physical) {
-    case INLAY_BOOLEAN: return "boolean";
-    case INLAY_INT32: return "int32";
-    case INLAY_INT64: return "int64";
-    case INLAY_FLOAT: return "float";
-    case INLAY_DOUBLE: return "double";
-    case INLAY_BYTE_ARRAY: return "binary";
-    default:
-        snprintf(tmp, cap, "fixed(%d)", (int)t->type_length);
-        return tmp;
-    }
-}
-
 typedef struct out { char *buf; size_t cap, len; } out;
 
 static void emit(out *o, const char *fmt, ...)
@@ -670,6 +457,12 @@ static void emit(out *o, const char *fmt, ...)
     int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
     va_end(ap);
     if (n > 0) o->len += (size_t)n;
+}
+
+/* The Parquet schema text spells units as the format does. */
+static const char *unit_name(inlay_time_unit u)
+{
+    return u == INLAY_MILLIS ? "MILLIS" : u == INLAY_MICROS ? "MICROS" : "NANOS";
 }
 
 static void emit_annotation(out *o, const inlay_type *t)

@@ -20,6 +20,8 @@
  */
 #include "csv.h"
 
+#include "error.h"
+
 #include <stdio.h>
 
 /* CSV_PORTABLE builds the word-at-a-time scanner on x86 too, for testing it. */
@@ -62,9 +64,8 @@ struct csv_reader {
     const uint8_t *raw;
     size_t raw_len;
     uint64_t rec_line, err_line, err_column;
-    int status;                   /* see csv_error_status */
     bool fatal;
-    char err[512];
+    inl_err err;                  /* status: see csv_error_status */
 };
 
 void csv_options_init(csv_options *o)
@@ -142,8 +143,7 @@ static inline uint64_t stops64(const uint8_t *p, const stopset *s)
 
 static int set_fatal(csv_reader *r, int status, const char *msg)
 {
-    snprintf(r->err, sizeof r->err, "%s", msg);
-    r->status = status;
+    inl_err_set(&r->err, status, "%s", msg);
     r->fatal = true;
     return -1;
 }
@@ -221,8 +221,7 @@ static int bad_record(csv_reader *r, const uint8_t *rec, const uint8_t *at, uint
     r->err_column = (uint64_t)(at - ls) + 1;
     r->pos = (size_t)(nl - r->buf) + (nl < e);
     r->line = at_line + (nl < e);
-    snprintf(r->err, sizeof r->err, "%s", msg);
-    r->status = INLAY_ERR_VALUE;
+    inl_err_set(&r->err, INLAY_ERR_VALUE, "%s", msg);
     return P_BAD;
 }
 
@@ -479,7 +478,7 @@ static int prologue(csv_reader *r)
 int csv_next(csv_reader *r, const csv_field **fields, size_t *nfields)
 {
     if (r->fatal) return -1;
-    r->status = 0;
+    r->err.status = 0;
     for (;;) {
         int rc = r->bom_done && r->skip == 0 ? P_RECORD : prologue(r);
         size_t n = 0;
@@ -556,12 +555,12 @@ uint64_t csv_error_column(const csv_reader *r)
 
 const char *csv_errmsg(const csv_reader *r)
 {
-    return r->err;
+    return r->err.msg;
 }
 
 int csv_error_status(const csv_reader *r)
 {
-    return r->status;
+    return r->err.status;
 }
 
 uint64_t csv_bytes_read(const csv_reader *r)

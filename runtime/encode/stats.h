@@ -16,19 +16,10 @@
 #include <stdint.h>
 
 #include "alloc.h"
-
-typedef enum stats_order {
-    ORDER_SIGNED,
-    ORDER_UNSIGNED,
-    ORDER_FLOAT,
-    ORDER_FLOAT16,
-    ORDER_BYTES,          /* unsigned lexicographic */
-    ORDER_DECIMAL_BYTES,  /* big-endian two's complement, equal widths */
-    ORDER_NONE,
-} stats_order;
+#include "types.h"
 
 typedef struct stats {
-    stats_order order;
+    sort_order order;
     bool has_minmax;
     uint64_t null_count;
     union { int64_t i; uint64_t u; double d; } min, max;  /* numeric columns */
@@ -52,8 +43,20 @@ int stats_update_bytes(stats *s, const inlay_allocator *a, const uint8_t *v, siz
  * is no min/max (no non-NaN value seen). */
 bool stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max8, size_t *width);
 
+/* The footer's min and max, as PLAIN bytes: numeric bounds written into
+ * min8/max8 (as stats_min_max), byte bounds pointing into s, a FLOAT16
+ * zero bound widened to cover both zeros. min and max stay valid while s
+ * and this struct do. False when there are none. */
+typedef struct stats_bounds {
+    uint8_t min8[8], max8[8];
+    const uint8_t *min, *max;
+    size_t min_len, max_len;
+} stats_bounds;
+
+bool stats_bounds_of(const stats *s, int physical, stats_bounds *b);
+
 /* Compare two byte strings in a byte order; <0, 0, >0. */
-int stats_compare_bytes(stats_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+int stats_compare_bytes(sort_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
 /* IEEE half (little-endian bits) to float. */
 float stats_half_to_float(uint16_t h);

@@ -12,6 +12,8 @@
 #define ZSTD_STATIC_LINKING_ONLY   /* ZSTD_customMem: zstd allocates through us */
 #include "input.h"
 
+#include "error.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -50,7 +52,7 @@ struct input_reader {
     bool done, failed;
     uint64_t size;
     char *name;
-    char err[512];
+    inl_err err;
 };
 
 /* ---- allocation hooks for zlib and zstd ---------------------------------- */
@@ -97,11 +99,6 @@ static void zstd_free(void *opaque, void *p)
 
 /* ---- messages ------------------------------------------------------------ */
 
-static void put_msg(char *err, size_t errcap, const char *fmt, const char *a, const char *b)
-{
-    if (err && errcap) snprintf(err, errcap, fmt, a, b);
-}
-
 static const char *errno_text(int e, char *text, size_t cap)
 {
     if (strerror_r(e, text, cap) != 0) snprintf(text, cap, "error %d", e);
@@ -111,7 +108,7 @@ static const char *errno_text(int e, char *text, size_t cap)
 /* Sets the sticky error "name: what" and returns -1. */
 static ptrdiff_t fail(input_reader *r, const char *what)
 {
-    snprintf(r->err, sizeof r->err, "%s: %s", r->name, what);
+    inl_err_set(&r->err, INLAY_ERR_IO, "%s: %s", r->name, what);
     r->failed = true;
     return -1;
 }
@@ -256,7 +253,7 @@ static int reader_new(input_reader **out, const inlay_allocator *a, const char *
     return 0;
 nomem:
     input_close(r);
-    put_msg(err, errcap, "%s: %s", name, "out of memory");
+    inl_err_format(err, errcap, INLAY_ERR_NOMEM, "%s: out of memory", name);
     return INLAY_ERR_NOMEM;
 }
 
@@ -276,7 +273,7 @@ int input_open(input_reader **out, const char *path, const inlay_allocator *a, c
 {
     if (err && errcap) err[0] = 0;
     if (!out || !path) {
-        put_msg(err, errcap, "%s%s", "no path given", "");
+        inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "no path given");
         return INLAY_ERR_ARGUMENT;
     }
     *out = NULL;
@@ -291,7 +288,7 @@ int input_open(input_reader **out, const char *path, const inlay_allocator *a, c
         while (fd < 0 && errno == EINTR);
         if (fd < 0) {
             char text[128];
-            put_msg(err, errcap, "cannot open '%s': %s", path, errno_text(errno, text, sizeof text));
+            inl_err_format(err, errcap, INLAY_ERR_IO, "cannot open '%s': %s", path, errno_text(errno, text, sizeof text));
             return INLAY_ERR_IO;
         }
     }
@@ -301,7 +298,7 @@ int input_open(input_reader **out, const char *path, const inlay_allocator *a, c
         if (S_ISDIR(st.st_mode)) {
             if (!is_stdin) close(fd);
             char text[128];
-            put_msg(err, errcap, "cannot open '%s': %s", path, errno_text(EISDIR, text, sizeof text));
+            inl_err_format(err, errcap, INLAY_ERR_IO, "cannot open '%s': %s", path, errno_text(EISDIR, text, sizeof text));
             return INLAY_ERR_IO;
         }
         if (S_ISREG(st.st_mode)) size = (uint64_t)st.st_size;
@@ -327,7 +324,7 @@ int input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compres
 {
     if (err && errcap) err[0] = 0;
     if (!out || !fn || (c != INPUT_PLAIN && c != INPUT_GZIP && c != INPUT_ZSTD)) {
-        put_msg(err, errcap, "%s%s", "no read function or an unknown compression", "");
+        inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "no read function or an unknown compression");
         return INLAY_ERR_ARGUMENT;
     }
     *out = NULL;
@@ -354,7 +351,7 @@ ptrdiff_t input_read(input_reader *r, void *dst, size_t cap)
 
 const char *input_errmsg(const input_reader *r)
 {
-    return r->err;
+    return r->err.msg;
 }
 
 uint64_t input_size(const input_reader *r)

@@ -15,22 +15,6 @@
 
 static const inlay_allocator *A(column_env *e) { return &e->alloc; }
 
-static size_t physical_width(const inlay_type *t)
-{
-    switch (t->physical) {
-    case INLAY_BOOLEAN: return 1;
-    case INLAY_INT32: case INLAY_FLOAT: return 4;
-    case INLAY_INT64: case INLAY_DOUBLE: return 8;
-    case INLAY_FIXED_LEN_BYTE_ARRAY: return (size_t)t->type_length;
-    default: return 0;
-    }
-}
-
-static bool is_bytes(const column *c)
-{
-    return c->type->physical == INLAY_BYTE_ARRAY || c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY;
-}
-
 /* The encoding of pages that are not dictionary-encoded (schema.c has
  * checked that the choice fits the type). */
 static int value_encoding_for(const inlay_type *t, inlay_encoding_choice choice)
@@ -72,7 +56,9 @@ int column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
     const schema_node *node = &s->nodes[c->leaf->node];
     c->type = &node->type;
     c->path = c->leaf->path;
-    c->width = physical_width(c->type);
+    c->width = inl_type_plain_width(c->type);
+    c->is_bytes = inl_type_is_bytes(c->type);
+    c->value_size = inl_type_value_size(c->type);
     c->statistics = node->opts.statistics;
     c->value_encoding = value_encoding_for(c->type, node->opts.encoding);
     c->dict_allowed = c->type->physical != INLAY_BOOLEAN &&
@@ -80,7 +66,7 @@ int column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
                        node->opts.encoding == INLAY_ENCODING_DICTIONARY);
     c->cost_check = node->opts.encoding == INLAY_ENCODING_AUTO;
     c->use_dict = c->dict_allowed;
-    if (is_bytes(c))
+    if (c->is_bytes)
         memo_bytes_init(&c->memo_bytes, A(e),
                         c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY ? c->width : 0);
     else
@@ -111,12 +97,12 @@ static chunk *open_chunk(column *c) { return &c->chunks[c->nsealed]; }
 
 static size_t dict_bytes(const column *c)
 {
-    return is_bytes(c) ? memo_bytes_bytes(&c->memo_bytes) : memo_fixed_bytes(&c->memo_fixed);
+    return c->is_bytes ? memo_bytes_bytes(&c->memo_bytes) : memo_fixed_bytes(&c->memo_fixed);
 }
 
 static size_t dict_count(const column *c)
 {
-    return is_bytes(c) ? c->memo_bytes.count : c->memo_fixed.count;
+    return c->is_bytes ? c->memo_bytes.count : c->memo_fixed.count;
 }
 
 static int index_bit_width(const column *c)
@@ -161,7 +147,7 @@ static int materialize_plain(column *c, column_env *e, buf *out)
     const uint32_t *idx = (const uint32_t *)c->vals.data;
     const size_t n = c->page_values;
     out->len = 0;
-    if (!is_bytes(c)) {
+    if (!c->is_bytes) {
         if (buf_reserve(out, A(e), n * c->width)) return INLAY_ERR_NOMEM;
         const uint8_t *dict = c->memo_fixed.values.data;
         for (size_t i = 0; i < n; i++) memcpy(out->data + i * c->width, dict + idx[i] * c->width, c->width);
@@ -292,7 +278,7 @@ static int dictionary_pays(column *c, column_env *e)
     size_t fb_len;
     if ((st = encode_values(c, e, e->trial.data, e->trial.len, c->page_values, &e->encoded, &fb, &fb_len)))
         return st;
-    const void *dict = is_bytes(c) ? (const void *)c->memo_bytes.arena.data
+    const void *dict = c->is_bytes ? (const void *)c->memo_bytes.arena.data
                                    : (const void *)c->memo_fixed.values.data;
     size_t dict_len = dict_bytes(c);
     size_t indices = c->page_values * (size_t)index_bit_width(c) / 8 + 2;
@@ -308,7 +294,7 @@ static int dictionary_pays(column *c, column_env *e)
     c->vals = e->trial;
     e->trial = t;
     c->use_dict = false;
-    if (is_bytes(c)) memo_bytes_reset(&c->memo_bytes);
+    if (c->is_bytes) memo_bytes_reset(&c->memo_bytes);
     else memo_fixed_reset(&c->memo_fixed);
     return 0;
 }
@@ -381,7 +367,7 @@ static int write_dictionary(column *c, column_env *e, chunk *k)
     d.encoding = ENC_PLAIN;
     d.num_values = (int32_t)dict_count(c);
     d.nparts = 1;
-    if (is_bytes(c)) {
+    if (c->is_bytes) {
         d.parts[0] = c->memo_bytes.arena.data;
         d.lens[0] = c->memo_bytes.arena.len;
     } else {
@@ -412,7 +398,7 @@ int column_seal(column *c, column_env *e)
     next->dict_entries = 0;
     memset(next->page_counts, 0, sizeof next->page_counts);
     stats_reset(&next->st);
-    if (is_bytes(c)) memo_bytes_reset(&c->memo_bytes);
+    if (c->is_bytes) memo_bytes_reset(&c->memo_bytes);
     else memo_fixed_reset(&c->memo_fixed);
     c->use_dict = c->dict_allowed;
     c->dict_used = false;
@@ -452,7 +438,7 @@ static int update_stats(column *c, chunk *k, const void *values, size_t n, colum
 static int update_stats_dict(column *c, chunk *k, size_t from, column_env *e)
 {
     if (!c->statistics) return 0;
-    if (!is_bytes(c))
+    if (!c->is_bytes)
         return update_stats(c, k, c->memo_fixed.values.data + from * c->width,
                             c->memo_fixed.count - from, e);
     for (size_t i = from; i < c->memo_bytes.count; i++) {
@@ -471,7 +457,7 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
         if (buf_reserve(&c->vals, A(e), n * 4)) return INLAY_ERR_NOMEM;
         uint32_t *idx = (uint32_t *)(c->vals.data + c->vals.len);
         size_t before = dict_count(c);
-        int r = is_bytes(c) ? memo_bytes_insert_many(&c->memo_bytes, values, n, idx)
+        int r = c->is_bytes ? memo_bytes_insert_many(&c->memo_bytes, values, n, idx)
                             : memo_fixed_insert_many(&c->memo_fixed, values, n, idx);
         if (r) return INLAY_ERR_NOMEM;
         c->vals.len += n * 4;
@@ -554,7 +540,7 @@ int column_append(column *c, column_env *e, const void *values, size_t count,
                   const int16_t *def, const int16_t *rep)
 {
     const int16_t max_def = c->leaf->max_def;
-    const size_t vsize = is_bytes(c) ? sizeof(inlay_bytes) : c->width;
+    const size_t vsize = c->value_size;
     const uint8_t *vbase = values;
     size_t e0 = 0, v0 = 0;
     int st;

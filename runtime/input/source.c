@@ -127,21 +127,13 @@ struct inlay_source {
     int status;               /* sticky failure */
     bool done;
     char name[256];           /* input name, for messages */
-    char err[512];
+    inl_err err;
 };
 
 /* ---- errors ------------------------------------------------------------------ */
 
-/* The message of a failure; the caller of the public function makes the
- * status sticky (the parsing thread must not touch s->status). */
-static int fail(inlay_source *s, int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
-    va_end(ap);
-    return status;
-}
+/* Failures are recorded in s->err; the caller of the public function makes
+ * the status sticky (the parsing thread must not touch s->status). */
 
 /* `"text"` for a message: at most 40 bytes, with the rest elided. */
 static void quote_text(char *out, size_t cap, const char *p, size_t len)
@@ -152,34 +144,31 @@ static void quote_text(char *out, size_t cap, const char *p, size_t len)
 
 /* ---- columns -------------------------------------------------------------- */
 
-static int kind_of(const inlay_type *t, skind *k, size_t *esize)
+/* How a field's text becomes a value of the column: the parser to call. */
+static int kind_of(const inlay_type *t, skind *k)
 {
     switch (t->logical) {
-    case INLAY_LOGICAL_DATE: *k = SK_DATE; *esize = 4; return 0;
-    case INLAY_LOGICAL_TIME:
-        *k = t->physical == INLAY_INT32 ? SK_TIME32 : SK_TIME64;
-        *esize = t->physical == INLAY_INT32 ? 4 : 8;
-        return 0;
-    case INLAY_LOGICAL_TIMESTAMP: *k = SK_TIMESTAMP; *esize = 8; return 0;
+    case INLAY_LOGICAL_DATE: *k = SK_DATE; return 0;
+    case INLAY_LOGICAL_TIME: *k = t->physical == INLAY_INT32 ? SK_TIME32 : SK_TIME64; return 0;
+    case INLAY_LOGICAL_TIMESTAMP: *k = SK_TIMESTAMP; return 0;
     case INLAY_LOGICAL_DECIMAL:
-        if (t->physical == INLAY_INT32) { *k = SK_DEC32; *esize = 4; return 0; }
-        if (t->physical == INLAY_INT64) { *k = SK_DEC64; *esize = 8; return 0; }
+        if (t->physical == INLAY_INT32) { *k = SK_DEC32; return 0; }
+        if (t->physical == INLAY_INT64) { *k = SK_DEC64; return 0; }
         if (t->precision > 38) return -1;   /* beyond the 128-bit parser */
         *k = SK_DECFIXED;
-        *esize = sizeof(inlay_bytes);
         return 0;
-    case INLAY_LOGICAL_UUID: *k = SK_UUID; *esize = sizeof(inlay_bytes); return 0;
-    case INLAY_LOGICAL_FLOAT16: *k = SK_FLOAT16; *esize = sizeof(inlay_bytes); return 0;
+    case INLAY_LOGICAL_UUID: *k = SK_UUID; return 0;
+    case INLAY_LOGICAL_FLOAT16: *k = SK_FLOAT16; return 0;
     default: break;
     }
     switch (t->physical) {
-    case INLAY_BOOLEAN: *k = SK_BOOL; *esize = sizeof(bool); return 0;
-    case INLAY_INT32: *k = SK_INT32; *esize = 4; return 0;
-    case INLAY_INT64: *k = SK_INT64; *esize = 8; return 0;
-    case INLAY_FLOAT: *k = SK_FLOAT; *esize = 4; return 0;
-    case INLAY_DOUBLE: *k = SK_DOUBLE; *esize = 8; return 0;
-    case INLAY_BYTE_ARRAY: *k = SK_BYTES; *esize = sizeof(inlay_bytes); return 0;
-    case INLAY_FIXED_LEN_BYTE_ARRAY: *k = SK_FIXED; *esize = sizeof(inlay_bytes); return 0;
+    case INLAY_BOOLEAN: *k = SK_BOOL; return 0;
+    case INLAY_INT32: *k = SK_INT32; return 0;
+    case INLAY_INT64: *k = SK_INT64; return 0;
+    case INLAY_FLOAT: *k = SK_FLOAT; return 0;
+    case INLAY_DOUBLE: *k = SK_DOUBLE; return 0;
+    case INLAY_BYTE_ARRAY: *k = SK_BYTES; return 0;
+    case INLAY_FIXED_LEN_BYTE_ARRAY: *k = SK_FIXED; return 0;
     }
     return -1;
 }
@@ -257,13 +246,13 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     }
     case SK_BYTES:
         if (c->utf8 && !inlay_utf8_valid(p, len)) {
-            snprintf(s->err, sizeof s->err, "invalid UTF-8 in a %s column", c->type_name);
+            inl_err_set(&s->err, INLAY_ERR_VALUE, "invalid UTF-8 in a %s column", c->type_name);
             return INLAY_ERR_VALUE;
         }
         return put_bytes(s, c, p, len);
     case SK_FIXED:
         if (len != (size_t)c->type.type_length) {
-            snprintf(s->err, sizeof s->err, "expected %d bytes, got %zu", (int)c->type.type_length, len);
+            inl_err_set(&s->err, INLAY_ERR_VALUE, "expected %d bytes, got %zu", (int)c->type.type_length, len);
             return INLAY_ERR_VALUE;
         }
         return put_bytes(s, c, p, len);
@@ -320,9 +309,9 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     char q[64];
     quote_text(q, sizeof q, p, len);
     if (r == TEXTVAL_RANGE)
-        snprintf(s->err, sizeof s->err, "%s is out of range for %s", q, c->type_name);
+        inl_err_set(&s->err, INLAY_ERR_VALUE, "%s is out of range for %s", q, c->type_name);
     else
-        snprintf(s->err, sizeof s->err, "cannot parse %s as %s", q, c->type_name);
+        inl_err_set(&s->err, INLAY_ERR_VALUE, "cannot parse %s as %s", q, c->type_name);
     return INLAY_ERR_VALUE;
 }
 
@@ -331,7 +320,7 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
 static int put_null(inlay_source *s, scol *c)
 {
     if (!c->optional) {
-        snprintf(s->err, sizeof s->err, "null in a required column");
+        inl_err_set(&s->err, INLAY_ERR_VALUE, "null in a required column");
         return INLAY_ERR_VALUE;
     }
     ((int16_t *)c->def.data)[s->rows] = 0;
@@ -353,7 +342,7 @@ static int csv_record(inlay_source *s, const csv_field *f, size_t nf, int *col_a
 {
     if (nf != s->csv_fields) {
         *col_at = -1;
-        snprintf(s->err, sizeof s->err, "expected %zu fields, got %zu", s->csv_fields, nf);
+        inl_err_set(&s->err, INLAY_ERR_VALUE, "expected %zu fields, got %zu", s->csv_fields, nf);
         return INLAY_ERR_VALUE;
     }
     for (int i = 0; i < s->ncols; i++) {
@@ -387,7 +376,7 @@ static int json_record(inlay_source *s, int *col_at)
             } else if (c->json || c->kind == SK_BYTES) {
                 st = put_present(s, c, v->data, v->len);
             } else {
-                snprintf(s->err, sizeof s->err, "expected %s, got %s", c->type_name, v->kind == NDJSON_TRUE ? "true" : "false");
+                inl_err_set(&s->err, INLAY_ERR_VALUE, "expected %s, got %s", c->type_name, v->kind == NDJSON_TRUE ? "true" : "false");
                 st = INLAY_ERR_VALUE;
             }
             break;
@@ -395,7 +384,7 @@ static int json_record(inlay_source *s, int *col_at)
             if (c->json || (c->kind == SK_BYTES && !c->utf8)) {
                 st = put_present(s, c, v->data, v->len);
             } else {
-                snprintf(s->err, sizeof s->err, "expected %s, got an %s", c->type_name,
+                inl_err_set(&s->err, INLAY_ERR_VALUE, "expected %s, got an %s", c->type_name,
                          v->kind == NDJSON_OBJECT ? "object" : "array");
                 st = INLAY_ERR_VALUE;
             }
@@ -403,7 +392,7 @@ static int json_record(inlay_source *s, int *col_at)
         case NDJSON_STRING:
             if (c->json) {   /* a JSON column keeps the value as JSON text: a string needs its quotes back */
                 st = INLAY_ERR_VALUE;
-                snprintf(s->err, sizeof s->err, "a JSON column takes objects, arrays, numbers and literals; "
+                inl_err_set(&s->err, INLAY_ERR_VALUE, "a JSON column takes objects, arrays, numbers and literals; "
                                                 "got a string");
                 break;
             }
@@ -428,7 +417,7 @@ static int reject_write(inlay_source *s, const void *p, size_t len)
         ssize_t n = write(s->reject_fd, b, len);
         if (n < 0) {
             if (errno == EINTR) continue;
-            return fail(s, INLAY_ERR_IO, "cannot write the reject file '%s': %s", s->reject_path, strerror(errno));
+            return inl_err_set(&s->err, INLAY_ERR_IO, "cannot write the reject file '%s': %s", s->reject_path, strerror(errno));
         }
         b += n;
         len -= (size_t)n;
@@ -444,7 +433,7 @@ static int reject_record(inlay_source *s, const char *where_reason, const char *
     buf *b = &s->reject_buf;
     b->len = 0;
     const size_t head = strlen(where_reason);
-    if (buf_reserve(b, &s->alloc, head + 2 + 2 * raw_len)) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    if (buf_reserve(b, &s->alloc, head + 2 + 2 * raw_len)) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     memcpy(b->data, where_reason, head);
     b->len = head;
     b->data[b->len++] = '\t';
@@ -470,7 +459,7 @@ static int bad_record(inlay_source *s, uint64_t line, int col_at, const char *re
     size_t raw_len;
     const char *raw = s->csv ? csv_raw_record(s->csv, &raw_len) : ndjson_raw_line(s->json, &raw_len);
     for (int i = 0; i < col_at && i < s->ncols; i++) undo_value(&s->cols[i], s->rows);
-    char msg[sizeof s->err];
+    char msg[sizeof s->err.msg];
     if (col_at >= 0 && col_at < s->ncols)
         snprintf(msg, sizeof msg, "%s:%llu: column '%s': %s", s->name, (unsigned long long)line,
                  s->cols[col_at].name, reason);
@@ -478,7 +467,7 @@ static int bad_record(inlay_source *s, uint64_t line, int col_at, const char *re
         snprintf(msg, sizeof msg, "%s:%llu: %s", s->name, (unsigned long long)line, reason);
     s->stats.records++;
     if (s->on_error == INLAY_ON_ERROR_FAIL) {
-        memcpy(s->err, msg, sizeof s->err);
+        inl_err_set(&s->err, INLAY_ERR_VALUE, "%s", msg);
         return INLAY_ERR_VALUE;
     }
     s->stats.skipped++;
@@ -525,16 +514,16 @@ static int next_csv_record(inlay_source *s)
         if (r == 0) return 0;
         if (r < 0) {
             const int st = csv_error_status(s->csv);
-            if (st != INLAY_ERR_VALUE) return fail(s, st ? st : INLAY_ERR_IO, "%s", csv_errmsg(s->csv));
+            if (st != INLAY_ERR_VALUE) return inl_err_set(&s->err, st ? st : INLAY_ERR_IO, "%s", csv_errmsg(s->csv));
             int b = bad_record(s, csv_error_line(s->csv), -1, csv_errmsg(s->csv));
             if (b) return b;
             continue;
         }
         int col_at = -1;
         int st = csv_record(s, f, nf, &col_at);
-        if (st == INLAY_ERR_NOMEM) return fail(s, st, "out of memory");
+        if (st == INLAY_ERR_NOMEM) return inl_err_set(&s->err, st, "out of memory");
         if (st) {
-            int b = bad_record(s, csv_record_line(s->csv), col_at, s->err);
+            int b = bad_record(s, csv_record_line(s->csv), col_at, s->err.msg);
             if (b) return b;
             continue;
         }
@@ -552,12 +541,12 @@ static int next_json_record(inlay_source *s)
             if (b) return b;
             continue;
         }
-        if (r < 0) return fail(s, r, "%s", ndjson_errmsg(s->json));
+        if (r < 0) return inl_err_set(&s->err, r, "%s", ndjson_errmsg(s->json));
         int col_at = -1;
         int st = json_record(s, &col_at);
-        if (st == INLAY_ERR_NOMEM) return fail(s, st, "out of memory");
+        if (st == INLAY_ERR_NOMEM) return inl_err_set(&s->err, st, "out of memory");
         if (st) {
-            int b = bad_record(s, ndjson_line(s->json), col_at, s->err);
+            int b = bad_record(s, ndjson_line(s->json), col_at, s->err.msg);
             if (b) return b;
             continue;
         }
@@ -584,7 +573,7 @@ static fill_result fill(inlay_source *s, int set)
     s->cols = s->sets[set];
     s->batches = s->bsets[set];
     if (reserve_rows(s)) {
-        res.status = fail(s, INLAY_ERR_NOMEM, "out of memory");
+        res.status = inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         return res;
     }
     s->rows = 0;
@@ -651,7 +640,7 @@ int inlay_source_next(inlay_source *s, size_t *rows)
     } else {
         if (!s->worker_running) {
             if (pthread_create(&s->worker, NULL, worker_main, s) != 0) {
-                s->status = fail(s, INLAY_ERR_NOMEM, "cannot start the parsing thread");
+                s->status = inl_err_set(&s->err, INLAY_ERR_NOMEM, "cannot start the parsing thread");
                 return s->status;
             }
             s->worker_running = true;
@@ -697,7 +686,7 @@ void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st)
 
 const char *inlay_source_errmsg(const inlay_source *s)
 {
-    return s ? s->err : "out of memory";
+    return s ? s->err.msg : "out of memory";
 }
 
 /* ---- open and free ---------------------------------------------------------------------- */
@@ -826,7 +815,7 @@ static int setup_columns(inlay_source *s)
             mem_free(&s->alloc, s->bsets[k], n * sizeof *s->bsets[k]);
             s->sets[k] = NULL;
             s->bsets[k] = NULL;
-            return fail(s, INLAY_ERR_NOMEM, "out of memory");
+            return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         }
         memset(s->sets[k], 0, n * sizeof *s->sets[k]);
         memset(s->bsets[k], 0, n * sizeof *s->bsets[k]);
@@ -838,24 +827,18 @@ static int setup_columns(inlay_source *s)
         const schema_node *nd = &sc->nodes[lf->node];
         scol *c = &s->cols[i];
         if (lf->max_rep > 0 || lf->depth > 1)
-            return fail(s, INLAY_ERR_SCHEMA, "column '%s': nested columns are not supported by text sources yet",
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "column '%s': nested columns are not supported by text sources yet",
                         lf->path);
         c->name = lf->path;
         c->type = nd->type;
         c->optional = nd->rep == INLAY_OPTIONAL;
-        c->utf8 = nd->type.logical == INLAY_LOGICAL_STRING || nd->type.logical == INLAY_LOGICAL_ENUM ||
-                  nd->type.logical == INLAY_LOGICAL_JSON;
+        c->utf8 = inl_type_is_utf8(&nd->type);
         c->json = nd->type.logical == INLAY_LOGICAL_JSON;
         c->field = -1;
-        char tmp[32];
-        static const char *const units[] = { "ms", "us", "ns" };
-        if (nd->type.logical == INLAY_LOGICAL_TIMESTAMP || nd->type.logical == INLAY_LOGICAL_TIME)
-            snprintf(c->type_name, sizeof c->type_name, "%s(%s)",
-                     nd->type.logical == INLAY_LOGICAL_TIME ? "time" : "timestamp", units[nd->type.unit]);
-        else
-            snprintf(c->type_name, sizeof c->type_name, "%s", schema_type_name(&nd->type, tmp, sizeof tmp));
-        if (kind_of(&nd->type, &c->kind, &c->esize))
-            return fail(s, INLAY_ERR_SCHEMA, "column '%s': %s is not supported by text sources", c->name,
+        inl_type_name(&nd->type, c->type_name, sizeof c->type_name);
+        c->esize = inl_type_value_size(&nd->type);
+        if (kind_of(&nd->type, &c->kind))
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "column '%s': %s is not supported by text sources", c->name,
                         c->type_name);
     }
     return 0;
@@ -869,7 +852,7 @@ static int csv_header(inlay_source *s)
     int r = csv_next(s->csv, &f, &nf);
     if (r < 0) {
         const int st = csv_error_status(s->csv);
-        return fail(s, st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st, "%s:%llu: header: %s", s->name,
+        return inl_err_set(&s->err, st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st, "%s:%llu: header: %s", s->name,
                     (unsigned long long)csv_error_line(s->csv), csv_errmsg(s->csv));
     }
     if (r == 0) {   /* an empty input: no rows */
@@ -891,7 +874,7 @@ static int csv_header(inlay_source *s)
             }
         }
         if (c->field < 0 && !c->optional)
-            return fail(s, INLAY_ERR_SCHEMA, "%s: required column '%s' is not in the header", s->name, c->name);
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "%s: required column '%s' is not in the header", s->name, c->name);
     }
     return 0;
 }
@@ -951,23 +934,23 @@ int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *
 static int open_body(inlay_source *s, const char *path, const inlay_schema *schema,
                      const inlay_source_options *o)
 {
-    if (o->struct_size != sizeof *o) return fail(s, INLAY_ERR_ARGUMENT, "inlay_source_options not initialized");
-    if (!path || !schema) return fail(s, INLAY_ERR_ARGUMENT, "no path or no schema");
+    if (o->struct_size != sizeof *o) return inl_err_set(&s->err, INLAY_ERR_ARGUMENT, "inlay_source_options not initialized");
+    if (!path || !schema) return inl_err_set(&s->err, INLAY_ERR_ARGUMENT, "no path or no schema");
     snprintf(s->name, sizeof s->name, "%s", strcmp(path, "-") ? path : "<stdin>");
     s->batch_rows = o->batch_rows ? o->batch_rows : INLAY_DEFAULT_BATCH_ROWS;
-    if (o->threads < 0 || o->threads > 2) return fail(s, INLAY_ERR_ARGUMENT, "threads must be 1 or 2");
+    if (o->threads < 0 || o->threads > 2) return inl_err_set(&s->err, INLAY_ERR_ARGUMENT, "threads must be 1 or 2");
     s->threaded = o->threads == 2;
     s->on_error = o->on_error;
     s->schema = schema_clone(schema, &s->alloc);
-    if (!s->schema) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+    if (!s->schema) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     int st = schema_finalize(s->schema);
-    if (st) return fail(s, st, "%s", s->schema->err);
+    if (st) return inl_err_set(&s->err, st, "%s", s->schema->err.msg);
     if ((st = setup_columns(s))) return st;
-    if ((st = null_set_init(&s->nulls, o, &s->alloc))) return fail(s, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
+    if ((st = null_set_init(&s->nulls, o, &s->alloc))) return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
     bool tsv = false;
     s->format = o->format != INLAY_FORMAT_AUTO ? o->format : source_format_of(path, &tsv);
     char err[300];
-    if ((st = input_open(&s->in, path, &s->alloc, err, sizeof err))) return fail(s, st, "%s", err);
+    if ((st = input_open(&s->in, path, &s->alloc, err, sizeof err))) return inl_err_set(&s->err, st, "%s", err);
     if (o->prefix_len) {   /* the sample first, then the rest of the input */
         s->chain.p = o->prefix;
         s->chain.len = o->prefix_len;
@@ -975,21 +958,21 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
         s->rest = s->in;
         s->in = NULL;
         if ((st = input_open_fn(&s->in, read_chain, &s->chain, INPUT_PLAIN, &s->alloc, err, sizeof err)))
-            return fail(s, st, "%s", err);
+            return inl_err_set(&s->err, st, "%s", err);
     }
     if (o->reject_path && o->on_error == INLAY_ON_ERROR_SKIP) {
         s->reject_path = mem_strdup(&s->alloc, o->reject_path);
-        if (!s->reject_path) return fail(s, INLAY_ERR_NOMEM, "out of memory");
+        if (!s->reject_path) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         s->reject_fd = open(o->reject_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (s->reject_fd < 0)
-            return fail(s, INLAY_ERR_IO, "cannot open the reject file '%s': %s", o->reject_path, strerror(errno));
+            return inl_err_set(&s->err, INLAY_ERR_IO, "cannot open the reject file '%s': %s", o->reject_path, strerror(errno));
     }
     if (s->format == INLAY_FORMAT_NDJSON) {
         const char **keys = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *keys);
         s->jvals = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->jvals);
         if (!keys || !s->jvals) {
             mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
-            return fail(s, INLAY_ERR_NOMEM, "out of memory");
+            return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         }
         for (int i = 0; i < s->ncols; i++) {
             keys[i] = s->cols[i].name;
@@ -998,7 +981,7 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
         ndjson_options jo = { .strict = o->strict };
         st = ndjson_open(&s->json, read_input, s->in, keys, (size_t)s->ncols, &jo, &s->alloc, err, sizeof err);
         mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
-        if (st) return fail(s, st, "%s", err);
+        if (st) return inl_err_set(&s->err, st, "%s", err);
         return INLAY_OK;
     }
     csv_options co;
@@ -1007,7 +990,7 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
     co.quote = o->quote;
     co.skip_rows = o->skip_rows;
     if ((st = csv_open(&s->csv, s->in, &co, &s->alloc)))
-        return fail(s, st, st == INLAY_ERR_NOMEM ? "out of memory" : "unusable delimiter or quote character");
+        return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "unusable delimiter or quote character");
     if (o->header) return csv_header(s);
     s->csv_fields = (size_t)s->ncols;
     for (int i = 0; i < s->ncols; i++) s->cols[i].field = i;

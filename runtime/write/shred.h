@@ -25,6 +25,7 @@
 #ifndef INLAY_SHRED_H
 #define INLAY_SHRED_H
 
+#include "error.h"
 #include "schema.h"
 
 typedef struct shred_leaf {
@@ -38,7 +39,7 @@ typedef struct shred {
     const inlay_allocator *alloc;
     shred_leaf *leaves;
     int cap;
-    char err[256];           /* "field 'hits.list.element.x' row 3: ..." */
+    inl_err err;             /* "field 'hits.list.element.x' row 3: ..." */
 } shred;
 
 void shred_init(shred *sh, const inlay_allocator *a);

@@ -15,7 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "check.h"
+#include "validate.h"
 #include "column.h"
 #include "metadata.h"
 #include "sink.h"
@@ -54,34 +54,10 @@ struct inlay_writer {
     buf converted;             /* append_time's values in the column's unit */
     shred shred;               /* append_array's levels and values, per leaf */
     buf nested_batches;        /* append_array's inlay_column_batch list */
-    const chunk **tmp_chunks;
-    uint64_t *tmp_starts;
-    char err[512];
-    int err_column;             /* the last error's leaf column, or -1 */
-    int64_t err_row;            /* its row in that column, or -1 */
-    const char *err_reason;     /* the message after "column 'x' row N: " */
+    chunk_meta *tmp_meta;      /* a row group's footer entries, one per column */
+    stats_bounds *tmp_bounds;  /* the min/max they point to */
+    inl_err err;                /* the last failure */
 };
-
-const char *inlay_version(void) { return INLAY_VERSION_STRING; }
-
-const char *inlay_strerror(int status)
-{
-    switch (status) {
-    case INLAY_OK: return "ok";
-    case INLAY_ERR_ARGUMENT: return "bad argument";
-    case INLAY_ERR_SCHEMA: return "invalid schema";
-    case INLAY_ERR_COLUMN: return "no such column";
-    case INLAY_ERR_TYPE: return "wrong type for the column";
-    case INLAY_ERR_VALUE: return "value does not fit the column";
-    case INLAY_ERR_NULL: return "null in a required column";
-    case INLAY_ERR_LEVEL: return "level out of range";
-    case INLAY_ERR_STATE: return "writer is not open";
-    case INLAY_ERR_NOMEM: return "out of memory";
-    case INLAY_ERR_IO: return "write failed";
-    case INLAY_ERR_COMPRESS: return "compression failed";
-    default: return "unknown status";
-    }
-}
 
 void inlay_options_init(inlay_options *o)
 {
@@ -97,36 +73,12 @@ void inlay_options_init(inlay_options *o)
     o->page_version = INLAY_DEFAULT_PAGE_VERSION;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int set_error(inlay_writer *w, int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
-    va_end(ap);
-    w->err_column = -1;
-    w->err_row = -1;
-    w->err_reason = w->err;
-    return status;
-}
+#define set_error(w, ...) inl_err_set(&(w)->err, __VA_ARGS__)
 
 /* A value or level at fault: "column 'x' row N: reason", with the parts
  * kept apart for inlay_writer_error_info. */
-__attribute__((format(printf, 5, 6)))
-static int set_value_error(inlay_writer *w, int status, const column *c, uint64_t row,
-                           const char *fmt, ...)
-{
-    int n = snprintf(w->err, sizeof w->err, "column '%s' row %llu: ", c->path, (unsigned long long)row);
-    size_t at = n > 0 && (size_t)n < sizeof w->err ? (size_t)n : 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err + at, sizeof w->err - at, fmt, ap);
-    va_end(ap);
-    w->err_column = (int)(c - w->cols);
-    w->err_row = (int64_t)row;
-    w->err_reason = w->err + at;
-    return status;
-}
+#define set_value_error(w, status, c, row, ...) \
+    inl_err_at(&(w)->err, status, "column", (c)->path, (int)((c) - (w)->cols), row, __VA_ARGS__)
 
 /* An environment failure: the writer can only be aborted now. */
 static int set_failed(inlay_writer *w, int status, const char *where)
@@ -136,13 +88,13 @@ static int set_failed(inlay_writer *w, int status, const char *where)
     return set_error(w, status, "%s: %s", where, inlay_strerror(status));
 }
 
-const char *inlay_writer_errmsg(const inlay_writer *w) { return w ? w->err : "no writer"; }
+const char *inlay_writer_errmsg(const inlay_writer *w) { return w ? w->err.msg : "no writer"; }
 
 void inlay_writer_error_info(const inlay_writer *w, inlay_error_info *info)
 {
-    info->column = w ? w->err_column : -1;
-    info->row = w ? w->err_row : -1;
-    info->reason = w ? (w->err_reason ? w->err_reason : w->err) : "no writer";
+    info->column = w ? w->err.column : -1;
+    info->row = w ? w->err.row : -1;
+    info->reason = w ? inl_err_reason(&w->err) : "no writer";
 }
 uint64_t inlay_writer_rows(const inlay_writer *w)
 {
@@ -211,7 +163,7 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     if (!schema) return set_error(w, INLAY_ERR_ARGUMENT, "no schema");
     w->schema = schema_clone(schema, &w->alloc);
     if (!w->schema) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
-    if ((st = schema_finalize(w->schema))) return set_error(w, st, "%s", w->schema->err);
+    if ((st = schema_finalize(w->schema))) return set_error(w, st, "%s", w->schema->err.msg);
     w->env.page_bytes = o->page_bytes;
     w->env.page_rows = o->page_rows;
     w->env.row_group_rows = o->row_group_rows;
@@ -225,10 +177,10 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     if (copy_metadata(w, o)) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     int n = w->schema->num_leaves;
     w->cols = mem_alloc(&w->alloc, (size_t)n * sizeof *w->cols);
-    w->tmp_chunks = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_chunks);
-    w->tmp_starts = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_starts);
+    w->tmp_meta = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_meta);
+    w->tmp_bounds = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_bounds);
     w->prepared = mem_alloc(&w->alloc, (size_t)n * sizeof *w->prepared);
-    if (!w->cols || !w->tmp_chunks || !w->tmp_starts || !w->prepared) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    if (!w->cols || !w->tmp_meta || !w->tmp_bounds || !w->prepared) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         if (column_init(&w->cols[i], &w->env, w->schema, i)) {
             w->ncols = i + 1;
@@ -254,15 +206,14 @@ static int open_writer(inlay_writer **out, const inlay_allocator *alloc, bool is
     inlay_writer *w = mem_alloc(&a, sizeof *w);
     if (!w) return INLAY_ERR_NOMEM;
     memset(w, 0, sizeof *w);
-    w->err_column = -1;
-    w->err_row = -1;
+    inl_err_clear(&w->err);
     w->alloc = a;
     w->env.alloc = a;
     w->state = W_ABORTED;   /* nothing to undo until the sink exists */
     *out = w;
     if (is_file) {
-        int st = file_sink_open(&w->file, &w->alloc, path, w->err, sizeof w->err);
-        if (st) return st;
+        int st = file_sink_open(&w->file, &w->alloc, path, w->err.msg, sizeof w->err.msg);
+        if (st) return w->err.status = st;
         w->is_file = true;
         sink = file_sink_interface(&w->file);
     }
@@ -307,15 +258,23 @@ static int write_row_group(inlay_writer *w)
 {
     uint64_t rows = w->cols[0].chunks[0].num_rows;
     for (int i = 0; i < w->ncols; i++) {
-        const chunk *k = &w->cols[i].chunks[0];
-        w->tmp_chunks[i] = k;
-        w->tmp_starts[i] = w->bytes;
+        const column *c = &w->cols[i];
+        const chunk *k = &c->chunks[0];
+        chunk_meta *m = &w->tmp_meta[i];
+        stats_bounds *b = &w->tmp_bounds[i];
+        const bool has_bounds = stats_bounds_of(&k->st, c->type->physical, b);
+        *m = (chunk_meta){
+            .leaf = c->leaf, .physical = c->type->physical, .start = w->bytes, .dict_bytes = k->dict.len,
+            .num_values = k->num_values, .raw_size = k->raw_size, .stored_size = k->stored_size,
+            .page_counts = k->page_counts, .statistics = c->statistics, .null_count = k->st.null_count,
+            .has_bounds = has_bounds, .min = b->min, .max = b->max, .min_len = b->min_len, .max_len = b->max_len,
+        };
         int st = write_bytes(w, k->dict.data, k->dict.len);
         if (!st) st = write_bytes(w, k->pages.data, k->pages.len);
         if (st) return st;
     }
-    int st = meta_row_group(&w->footer_groups, &w->alloc, w->cols, w->tmp_chunks, w->tmp_starts,
-                            w->ncols, rows, (int)w->row_groups, w->env.comp.codec,
+    int st = meta_row_group(&w->footer_groups, &w->alloc, w->tmp_meta, w->ncols, rows, (int)w->row_groups,
+                            w->env.comp.codec,
                             w->env.page_version == 2 ? PAGE_DATA_V2 : PAGE_DATA);
     if (st) return set_failed(w, st, "row group metadata");
     for (int i = 0; i < w->ncols; i++) column_pop(&w->cols[i]);
@@ -378,9 +337,9 @@ static int ready(inlay_writer *w, int col, inlay_physical phys, const char *fn)
                          col, w->ncols);
     const column *c = &w->cols[col];
     if (c->type->physical != phys) {
-        char tmp[64];
-        return set_error(w, INLAY_ERR_TYPE, "column '%s' is %s: %s does not match",
-                         c->path, schema_type_name(c->type, tmp, sizeof tmp), fn);
+        char name[64];
+        inl_type_name(c->type, name, sizeof name);
+        return set_error(w, INLAY_ERR_TYPE, "column '%s' is %s: %s does not match", c->path, name, fn);
     }
     return 0;
 }
@@ -419,12 +378,6 @@ static int from_validity(inlay_writer *w, column *c, const uint8_t *validity, co
     return 0;
 }
 
-static size_t value_size(const column *c)
-{
-    return c->type->physical == INLAY_BYTE_ARRAY || c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY
-               ? sizeof(inlay_bytes) : c->width;
-}
-
 /* Check a batch whole; nothing is buffered yet. */
 static int prepare(inlay_writer *w, int col, const void *values, size_t count,
                    const inlay_levels *lv, prepared *p)
@@ -443,12 +396,12 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
         if (def)
             return set_error(w, INLAY_ERR_ARGUMENT,
                              "column '%s': give def levels or a validity bitmap, not both", c->path);
-        if ((st = from_validity(w, c, lv->validity, values, value_size(c), count, &def, &values)))
+        if ((st = from_validity(w, c, lv->validity, values, c->value_size, count, &def, &values)))
             return st;
     }
-    check_error ce;
-    if ((st = check_levels(c, def, rep, count, &ce)))
-        return set_value_error(w, st, c, row_of(c, rep, ce.entry), "%s", ce.what);
+    inl_err ce;
+    if ((st = validate_levels(c, def, rep, count, &ce)))
+        return set_value_error(w, st, c, row_of(c, rep, (size_t)ce.row), "%s", ce.msg);
     size_t nvalues = count;
     if (def) {
         nvalues = 0;
@@ -457,14 +410,14 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
     if (nvalues && !values)
         return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': %zu values expected, got NULL",
                          c->path, nvalues);
-    if ((st = check_values(c, values, nvalues, &ce))) {
-        size_t entry = ce.entry;
+    if ((st = validate_values(c, values, nvalues, &ce))) {
+        size_t entry = (size_t)ce.row;
         if (def) {   /* value index -> batch entry */
             size_t seen = 0;
             for (entry = 0; entry < count; entry++)
-                if (def[entry] == c->leaf->max_def && seen++ == ce.entry) break;
+                if (def[entry] == c->leaf->max_def && seen++ == (size_t)ce.row) break;
         }
-        return set_value_error(w, st, c, row_of(c, rep, entry), "%s", ce.what);
+        return set_value_error(w, st, c, row_of(c, rep, entry), "%s", ce.msg);
     }
     p->values = values;
     p->def = def;
@@ -573,7 +526,7 @@ int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, 
     if (node < 0) return set_error(w, INLAY_ERR_COLUMN, "field %d does not exist", field);
     int first, n;
     int st = shred_field(&w->shred, s, node, a, rows, &first, &n);
-    if (st) return set_error(w, st, "%s", w->shred.err);
+    if (st) return set_error(w, st, "%s", w->shred.err.msg);
     w->nested_batches.len = 0;
     if (buf_reserve(&w->nested_batches, &w->alloc, (size_t)n * sizeof(inlay_column_batch)))
         return set_error(w, INLAY_ERR_NOMEM, "out of memory");
@@ -686,9 +639,9 @@ void inlay_writer_free(inlay_writer *w)
     inlay_allocator a = w->alloc;
     for (int i = 0; i < w->ncols; i++) column_free(&w->cols[i], &w->env);
     if (w->cols) mem_free(&a, w->cols, (size_t)w->schema->num_leaves * sizeof *w->cols);
-    if (w->tmp_chunks) mem_free(&a, (void *)w->tmp_chunks, (size_t)w->schema->num_leaves * sizeof *w->tmp_chunks);
+    if (w->tmp_meta) mem_free(&a, w->tmp_meta, (size_t)w->schema->num_leaves * sizeof *w->tmp_meta);
     if (w->prepared) mem_free(&a, w->prepared, (size_t)w->schema->num_leaves * sizeof *w->prepared);
-    if (w->tmp_starts) mem_free(&a, w->tmp_starts, (size_t)w->schema->num_leaves * sizeof *w->tmp_starts);
+    if (w->tmp_bounds) mem_free(&a, w->tmp_bounds, (size_t)w->schema->num_leaves * sizeof *w->tmp_bounds);
     compress_free(&w->env.comp);
     page_scratch_free(&w->env.scratch, &a);
     buf_free(&w->env.levels, &a);

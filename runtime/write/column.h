@@ -64,6 +64,8 @@ typedef struct column {
     const inlay_type *type;
     const char *path;
     size_t width;             /* bytes per PLAIN value; 0 for BYTE_ARRAY */
+    size_t value_size;        /* bytes per entry of the append arrays */
+    bool is_bytes;            /* values are inlay_bytes */
     bool dict_allowed, use_dict, dict_used, statistics;
     bool cost_check;          /* AUTO: drop a dictionary that does not pay */
     bool dict_decided;        /* the cost check has seen values in this chunk */

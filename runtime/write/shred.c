@@ -46,27 +46,9 @@ void shred_free(shred *sh)
     sh->cap = 0;
 }
 
-static int wfail(walk *w, int status, const char *fmt, ...)
-{
-    char why[160];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    snprintf(w->sh->err, sizeof w->sh->err, "field '%s' row %llu: %s", w->leaf_path,
-             (unsigned long long)w->row + 1, why);
-    return status;
-}
-
-static size_t elem_size(inlay_physical p)
-{
-    switch (p) {
-    case INLAY_BOOLEAN: return sizeof(bool);
-    case INLAY_INT32: case INLAY_FLOAT: return 4;
-    case INLAY_INT64: case INLAY_DOUBLE: return 8;
-    default: return sizeof(inlay_bytes);
-    }
-}
+/* "field 'hits.list.element.x' row 3: ..." */
+#define wfail(w, status, ...) \
+    inl_err_at(&(w)->sh->err, status, "field", (w)->leaf_path, -1, (w)->row + 1, __VA_ARGS__)
 
 static inline bool is_valid(const inlay_array *a, size_t i)
 {
@@ -213,7 +195,7 @@ static bool under(const inlay_schema *s, int node, int field)
 int shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *a, size_t rows, int *first,
                 int *nleaves)
 {
-    sh->err[0] = 0;
+    inl_err_clear(&sh->err);
     int lo = -1, hi = -1;
     for (int l = 0; l < s->num_leaves; l++)
         if (under(s, s->leaves[l].node, field)) {
@@ -221,14 +203,14 @@ int shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *
             hi = l;
         }
     if (lo < 0) {
-        snprintf(sh->err, sizeof sh->err, "node %d is not a field with columns", field);
+        inl_err_set(&sh->err, INLAY_ERR_ARGUMENT, "node %d is not a field with columns", field);
         return INLAY_ERR_ARGUMENT;
     }
     const int n = hi - lo + 1;
     if (n > sh->cap) {
         shred_leaf *p = mem_realloc(sh->alloc, sh->leaves, (size_t)sh->cap * sizeof *p, (size_t)n * sizeof *p);
         if (!p) {
-            snprintf(sh->err, sizeof sh->err, "out of memory");
+            inl_err_set(&sh->err, INLAY_ERR_NOMEM, "out of memory");
             return INLAY_ERR_NOMEM;
         }
         memset(p + sh->cap, 0, (size_t)(n - sh->cap) * sizeof *p);
@@ -246,7 +228,7 @@ int shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *
         o->count = o->nvalues = 0;
         w.out = o;
         w.leaf_path = lf->path;
-        w.esize = elem_size(s->nodes[lf->node].type.physical);
+        w.esize = inl_type_value_size(&s->nodes[lf->node].type);
         int st = leaf_path(&w, lf->node, field);
         if (st) return st;
         if (rows > a->length) {

@@ -135,7 +135,7 @@ static int compare_decimal(const uint8_t *a, size_t alen, const uint8_t *b, size
     return 0;
 }
 
-int stats_compare_bytes(stats_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+int stats_compare_bytes(sort_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
     if (o == ORDER_FLOAT16) return cmp_half(a, b);
     if (o == ORDER_DECIMAL_BYTES) return compare_decimal(a, alen, b, blen);
@@ -199,4 +199,31 @@ bool stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max8, s
     default:
         return false;
     }
+}
+
+bool stats_bounds_of(const stats *s, int physical, stats_bounds *b)
+{
+    size_t w;
+    if (stats_min_max(s, physical, b->min8, b->max8, &w)) {
+        b->min = b->min8;
+        b->max = b->max8;
+        b->min_len = b->max_len = w;
+        return true;
+    }
+    if (!s->has_minmax) {
+        b->min = b->max = NULL;
+        b->min_len = b->max_len = 0;
+        return false;
+    }
+    b->min = s->min_bytes.data;
+    b->max = s->max_bytes.data;
+    b->min_len = s->min_bytes.len;
+    b->max_len = s->max_bytes.len;
+    if (s->order == ORDER_FLOAT16) {
+        /* a zero bound may stand for both zeros: widen it (-0 min, +0 max) */
+        static const uint8_t neg_zero[2] = { 0x00, 0x80 }, pos_zero[2] = { 0x00, 0x00 };
+        if ((b->min[1] & 0x7f) == 0 && b->min[0] == 0) b->min = neg_zero;
+        if ((b->max[1] & 0x7f) == 0 && b->max[0] == 0) b->max = pos_zero;
+    }
+    return true;
 }

@@ -24,7 +24,8 @@
 #define INLAY_SCHEMA_H
 
 #include "alloc.h"
-#include "stats.h"
+#include "error.h"
+#include "types.h"
 
 /* The annotation of a group. */
 typedef enum schema_group {
@@ -51,7 +52,7 @@ typedef struct schema_leaf {
     char *path;            /* dotted path, for messages */
     const char **parts;    /* path components, for path_in_schema */
     int depth;             /* number of parts */
-    stats_order order;
+    sort_order order;
 } schema_leaf;
 
 struct inlay_schema {
@@ -63,7 +64,7 @@ struct inlay_schema {
     schema_leaf *leaves;
     int num_leaves;
     bool finalized;
-    char err[256];
+    inl_err err;            /* the last failed call */
 };
 
 /* Deep copy of s using allocator a; NULL when out of memory. */
@@ -71,8 +72,5 @@ inlay_schema *schema_clone(const inlay_schema *s, const inlay_allocator *a);
 /* Compute layout, levels and leaves. Returns 0 or INLAY_ERR_SCHEMA /
  * INLAY_ERR_NOMEM with s->err set. */
 int schema_finalize(inlay_schema *s);
-
-/* Name of a type for messages ("int64", "string", "fixed(16)" ...). */
-const char *schema_type_name(const inlay_type *t, char *tmp, size_t cap);
 
 #endif

@@ -1,0 +1,23 @@
+/*
+ * validate.h — checking a batch against its column before anything is
+ * written.
+ *
+ * Every append is checked whole first (levels, nulls, value ranges, widths,
+ * UTF-8), so a rejected call leaves the column exactly as it was.
+ */
+#ifndef INLAY_VALIDATE_H
+#define INLAY_VALIDATE_H
+
+#include "column.h"
+#include "error.h"
+
+/* Levels: def/rep in range, a batch starting at a row boundary, no null in a
+ * required column. Returns 0, or the status with err set: its message is
+ * the reason and err->row the index of the offending entry in the batch. */
+int validate_levels(const column *c, const int16_t *def, const int16_t *rep, size_t count, inl_err *err);
+
+/* The values (dense, n of them). err->row is the index of the offending
+ * value among them; the caller maps it back to a batch entry. */
+int validate_values(const column *c, const void *values, size_t n, inl_err *err);
+
+#endif
