@@ -530,9 +530,9 @@ typedef struct memo_bytes_ctx {
 static void run_memo_bytes(void *p)
 {
     memo_bytes_ctx *c = p;
-    memo_bytes_reset(&c->m);
-    if (memo_bytes_insert_many(&c->m, c->v, c->n, c->out))
-        die("memo_bytes_insert_many: out of memory");
+    inl_memo_bytes_reset(&c->m);
+    if (inl_memo_bytes_insert_many(&c->m, c->v, c->n, c->out))
+        die("inl_memo_bytes_insert_many: out of memory");
 }
 
 typedef struct memo_fixed_ctx {
@@ -545,9 +545,9 @@ typedef struct memo_fixed_ctx {
 static void run_memo_fixed(void *p)
 {
     memo_fixed_ctx *c = p;
-    memo_fixed_reset(&c->m);
-    if (memo_fixed_insert_many(&c->m, c->v, c->n, c->out))
-        die("memo_fixed_insert_many: out of memory");
+    inl_memo_fixed_reset(&c->m);
+    if (inl_memo_fixed_insert_many(&c->m, c->v, c->n, c->out))
+        die("inl_memo_fixed_insert_many: out of memory");
 }
 
 enum { APPEND_I64, APPEND_BYTES, APPEND_TIME };
@@ -597,13 +597,13 @@ static void run_encode(void *p)
     c->out.len = 0;
     int r;
     switch (c->which) {
-    case ENC_I64: r = delta_encode_i64(&c->out, &g_alloc, c->v, c->n); break;
-    case ENC_I32: r = delta_encode_i32(&c->out, &g_alloc, c->v, c->n); break;
-    case ENC_LENGTH_BYTES: r = delta_encode_length_bytes(&c->out, &g_alloc, c->v, c->n); break;
-    case ENC_BYTES: r = delta_encode_bytes(&c->out, &g_alloc, c->v, c->n); break;
-    case ENC_BSS: r = bss_encode(&c->out, &g_alloc, c->v, c->n, c->width); break;
-    case ENC_BOOL_RLE: r = bool_rle_encode(&c->out, &g_alloc, c->v, c->n); break;
-    default: r = rle_encode_u32(&c->out, &g_alloc, c->v, c->n, (int)c->width); break;
+    case ENC_I64: r = inl_delta_encode_i64(&c->out, &g_alloc, c->v, c->n); break;
+    case ENC_I32: r = inl_delta_encode_i32(&c->out, &g_alloc, c->v, c->n); break;
+    case ENC_LENGTH_BYTES: r = inl_delta_encode_length_bytes(&c->out, &g_alloc, c->v, c->n); break;
+    case ENC_BYTES: r = inl_delta_encode_bytes(&c->out, &g_alloc, c->v, c->n); break;
+    case ENC_BSS: r = inl_bss_encode(&c->out, &g_alloc, c->v, c->n, c->width); break;
+    case ENC_BOOL_RLE: r = inl_bool_rle_encode(&c->out, &g_alloc, c->v, c->n); break;
+    default: r = inl_rle_encode_u32(&c->out, &g_alloc, c->v, c->n, (int)c->width); break;
     }
     if (r)
         die("encoder: out of memory");
@@ -730,7 +730,7 @@ static void memo_bytes_case(const char *section, const char *id, size_t n, size_
     valueset vs;
     valueset_make(&vs, section, id, n, distinct, fixed_width, shared);
     memo_bytes_ctx c;
-    memo_bytes_init(&c.m, &g_alloc, fixed_width);
+    inl_memo_bytes_init(&c.m, &g_alloc, fixed_width);
     c.v = vs.v;
     c.n = n;
     c.out = xmalloc(n * sizeof *c.out);
@@ -742,7 +742,7 @@ static void memo_bytes_case(const char *section, const char *id, size_t n, size_
     if (c.m.count != distinct)
         fprintf(stderr, "bench_encodings: %s %s: the table holds %zu values, not %zu\n", section,
                 id, c.m.count, distinct);
-    memo_bytes_free(&c.m);
+    inl_memo_bytes_free(&c.m);
     free(c.out);
     valueset_free(&vs);
 }
@@ -779,7 +779,7 @@ static void section_dict_byte_array(void)
 {
     const char *s = "dict_byte_array";
     const double h = g_hash_str_ns;
-    print_header(s, "memo_bytes_reset + memo_bytes_insert_many (insert-or-get -> indices), "
+    print_header(s, "inl_memo_bytes_reset + inl_memo_bytes_insert_many (insert-or-get -> indices), "
                     "8..32 B strings", "x hash");
     memo_bytes_case(s, "seed", SEED_VALUES, SEED_DISTINCT, 0, false, h);
     memo_bytes_case(s, "seed_shared", SEED_VALUES, SEED_DISTINCT, 0, true, h);
@@ -821,7 +821,7 @@ static void memo_fixed_case(const char *section, const char *id, const void *v, 
     if (!wanted(id))
         return;
     memo_fixed_ctx c;
-    memo_fixed_init(&c.m, &g_alloc, 8);
+    inl_memo_fixed_init(&c.m, &g_alloc, 8);
     c.v = v;
     c.n = n;
     c.out = xmalloc(n * sizeof *c.out);
@@ -832,7 +832,7 @@ static void memo_fixed_case(const char *section, const char *id, const void *v, 
     if (c.m.count != distinct)
         fprintf(stderr, "bench_encodings: %s %s: the table holds %zu values, not %zu\n", section,
                 id, c.m.count, distinct);
-    memo_fixed_free(&c.m);
+    inl_memo_fixed_free(&c.m);
     free(c.out);
 }
 
@@ -841,7 +841,7 @@ static void section_dict_int64(void)
     rng r;
     rng_seed(&r, g_seed + 2);
     const char *s = "dict_int64";
-    print_header(s, "memo_fixed_reset + memo_fixed_insert_many, int64", "x hash");
+    print_header(s, "inl_memo_fixed_reset + inl_memo_fixed_insert_many, int64", "x hash");
     static const size_t distinct[] = {100, 100000};
     int64_t *dict = xmalloc(100000 * sizeof *dict);
     int64_t *v = xmalloc(BIG * sizeof *v);
@@ -860,7 +860,7 @@ static void section_dict_double(void)
     rng r;
     rng_seed(&r, g_seed + 3);
     const char *s = "dict_double";
-    print_header(s, "memo_fixed_reset + memo_fixed_insert_many, double", "x hash");
+    print_header(s, "inl_memo_fixed_reset + inl_memo_fixed_insert_many, double", "x hash");
     static const size_t distinct[] = {100, 100000};
     double *dict = xmalloc(100000 * sizeof *dict);
     double *v = xmalloc(BIG * sizeof *v);
@@ -978,7 +978,7 @@ static void encode_case(const char *section, const char *id, const char *label, 
     run_encode(&c); /* for the output size */
     snprintf(extra, sizeof extra, "out %.2f B/value", (double)c.out.len / (double)n);
     bench(section, &bc, limit, extra);
-    buf_free(&c.out, &g_alloc);
+    inl_buf_free(&c.out, &g_alloc);
 }
 
 static void section_delta(void)
@@ -1047,7 +1047,7 @@ static void section_byte_stream_split(void)
     rng r;
     rng_seed(&r, g_seed + 6);
     const char *s = "byte_stream_split";
-    print_header(s, "bss_encode of one page (20000 values), output buffer reused", "x memcpy");
+    print_header(s, "inl_bss_encode of one page (20000 values), output buffer reused", "x memcpy");
     const size_t n = PAGE;
     double *dv = xmalloc(n * sizeof *dv);
     float *fv = xmalloc(n * sizeof *fv);
@@ -1066,7 +1066,7 @@ static void section_rle(void)
     rng r;
     rng_seed(&r, g_seed + 7);
     const char *s = "rle";
-    print_header(s, "bool_rle_encode and rle_encode_u32 of one page (20000 values), output "
+    print_header(s, "inl_bool_rle_encode and inl_rle_encode_u32 of one page (20000 values), output "
                     "buffer reused", "x memcpy");
     const size_t n = PAGE;
     uint8_t *rb = xmalloc(n), *runb = xmalloc(n);
@@ -1087,9 +1087,9 @@ static void section_rle(void)
     }
     encode_case(s, "bool_random", "bool_rle, random booleans", ENC_BOOL_RLE, rb, n, 0, (double)n);
     encode_case(s, "bool_runs", "bool_rle, runs of 1..128", ENC_BOOL_RLE, runb, n, 0, (double)n);
-    encode_case(s, "u32_w7_random", "rle_encode_u32 width 7, random 0..99", ENC_RLE_U32, ri, n, 7,
+    encode_case(s, "u32_w7_random", "inl_rle_encode_u32 width 7, random 0..99", ENC_RLE_U32, ri, n, 7,
                 4.0 * n);
-    encode_case(s, "u32_w7_runs", "rle_encode_u32 width 7, runs of 1..128", ENC_RLE_U32, runi, n,
+    encode_case(s, "u32_w7_runs", "inl_rle_encode_u32 width 7, runs of 1..128", ENC_RLE_U32, runi, n,
                 7, 4.0 * n);
     free(rb);
     free(runb);

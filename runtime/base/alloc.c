@@ -12,47 +12,47 @@ static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return realloc(ptr, nsize);
 }
 
-inlay_allocator mem_default(void)
+inlay_allocator inl_mem_default(void)
 {
     inlay_allocator a = { default_alloc, NULL };
     return a;
 }
 
-inlay_allocator mem_or_default(const inlay_allocator *a)
+inlay_allocator inl_mem_or_default(const inlay_allocator *a)
 {
-    return (a && a->fn) ? *a : mem_default();
+    return (a && a->fn) ? *a : inl_mem_default();
 }
 
-void *mem_alloc(const inlay_allocator *a, size_t n)
+void *inl_mem_alloc(const inlay_allocator *a, size_t n)
 {
     return n ? a->fn(a->ud, NULL, 0, n) : NULL;
 }
 
-void *mem_realloc(const inlay_allocator *a, void *p, size_t old, size_t n)
+void *inl_mem_realloc(const inlay_allocator *a, void *p, size_t old, size_t n)
 {
-    if (!p) return mem_alloc(a, n);
+    if (!p) return inl_mem_alloc(a, n);
     return a->fn(a->ud, p, old, n);
 }
 
-void mem_free(const inlay_allocator *a, void *p, size_t n)
+void inl_mem_free(const inlay_allocator *a, void *p, size_t n)
 {
     if (p) a->fn(a->ud, p, n, 0);
 }
 
-char *mem_strdup(const inlay_allocator *a, const char *s)
+char *inl_mem_strdup(const inlay_allocator *a, const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *c = mem_alloc(a, n);
+    char *c = inl_mem_alloc(a, n);
     if (c) memcpy(c, s, n);
     return c;
 }
 
-void mem_strfree(const inlay_allocator *a, char *s)
+void inl_mem_strfree(const inlay_allocator *a, char *s)
 {
-    if (s) mem_free(a, s, strlen(s) + 1);
+    if (s) inl_mem_free(a, s, strlen(s) + 1);
 }
 
-int buf_grow(buf *b, const inlay_allocator *a, size_t need)
+int inl_buf_grow(buf *b, const inlay_allocator *a, size_t need)
 {
     if (need <= b->cap) return 0;
     size_t cap = b->cap ? b->cap : 256;
@@ -60,16 +60,16 @@ int buf_grow(buf *b, const inlay_allocator *a, size_t need)
         if (cap > SIZE_MAX / 2) { cap = need; break; }
         cap *= 2;
     }
-    uint8_t *d = mem_realloc(a, b->data, b->cap, cap);
+    uint8_t *d = inl_mem_realloc(a, b->data, b->cap, cap);
     if (!d) return -1;
     b->data = d;
     b->cap = cap;
     return 0;
 }
 
-void buf_free(buf *b, const inlay_allocator *a)
+void inl_buf_free(buf *b, const inlay_allocator *a)
 {
-    mem_free(a, b->data, b->cap);
+    inl_mem_free(a, b->data, b->cap);
     b->data = NULL;
     b->len = b->cap = 0;
 }

@@ -28,16 +28,16 @@
 #endif
 
 /* The default allocator: malloc/realloc/free. */
-inlay_allocator mem_default(void);
+inlay_allocator inl_mem_default(void);
 /* a if it has a function, else the default. */
-inlay_allocator mem_or_default(const inlay_allocator *a);
+inlay_allocator inl_mem_or_default(const inlay_allocator *a);
 
-void *mem_alloc(const inlay_allocator *a, size_t n);
-void *mem_realloc(const inlay_allocator *a, void *p, size_t old, size_t n);
-void mem_free(const inlay_allocator *a, void *p, size_t n);
+void *inl_mem_alloc(const inlay_allocator *a, size_t n);
+void *inl_mem_realloc(const inlay_allocator *a, void *p, size_t old, size_t n);
+void inl_mem_free(const inlay_allocator *a, void *p, size_t n);
 /* A NUL-terminated copy of s, or NULL when out of memory. */
-char *mem_strdup(const inlay_allocator *a, const char *s);
-void mem_strfree(const inlay_allocator *a, char *s);
+char *inl_mem_strdup(const inlay_allocator *a, const char *s);
+void inl_mem_strfree(const inlay_allocator *a, char *s);
 
 typedef struct buf {
     uint8_t *data;
@@ -47,22 +47,22 @@ typedef struct buf {
 
 /* Make room for `extra` more bytes. Returns 0, or -1 when out of memory
  * (the buffer is unchanged). */
-int buf_grow(buf *b, const inlay_allocator *a, size_t need);
-static inline int buf_reserve(buf *b, const inlay_allocator *a, size_t extra)
+int inl_buf_grow(buf *b, const inlay_allocator *a, size_t need);
+static inline int inl_buf_reserve(buf *b, const inlay_allocator *a, size_t extra)
 {
     if (INLAY_LIKELY(b->cap - b->len >= extra)) return 0;
-    return buf_grow(b, a, b->len + extra);
+    return inl_buf_grow(b, a, b->len + extra);
 }
-static inline int buf_append(buf *b, const inlay_allocator *a, const void *p, size_t n)
+static inline int inl_buf_append(buf *b, const inlay_allocator *a, const void *p, size_t n)
 {
-    if (buf_reserve(b, a, n)) return -1;
+    if (inl_buf_reserve(b, a, n)) return -1;
     if (n) memcpy(b->data + b->len, p, n);
     b->len += n;
     return 0;
 }
-void buf_free(buf *b, const inlay_allocator *a);
+void inl_buf_free(buf *b, const inlay_allocator *a);
 
-static inline void put_u32le(uint8_t *p, uint32_t v)
+static inline void inl_put_u32le(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8);
     p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);

@@ -3,7 +3,7 @@
  */
 #include "timeconv.h"
 
-int64_t timeconv_unit_ns(inlay_unit u)
+int64_t inl_timeconv_unit_ns(inlay_unit u)
 {
     switch (u) {
     case INLAY_UNIT_DAYS: return 86400000000000LL;
@@ -25,10 +25,10 @@ static bool valid(const uint8_t *validity, size_t i)
     return !validity || (validity[i >> 3] >> (i & 7) & 1);
 }
 
-size_t timeconv_run(void *dst, bool narrow, const int64_t *src, size_t n, inlay_unit from,
+size_t inl_timeconv_run(void *dst, bool narrow, const int64_t *src, size_t n, inlay_unit from,
                     inlay_unit to, const uint8_t *validity)
 {
-    const int64_t f = timeconv_unit_ns(from), t = timeconv_unit_ns(to);
+    const int64_t f = inl_timeconv_unit_ns(from), t = inl_timeconv_unit_ns(to);
     int64_t *d64 = dst;
     int32_t *d32 = dst;
     const int64_t lo = narrow ? INT32_MIN : INT64_MIN, hi = narrow ? INT32_MAX : INT64_MAX;
@@ -82,5 +82,5 @@ size_t inlay_time_convert(void *dst, bool narrow, const int64_t *src, size_t n, 
 {
     if ((unsigned)from > INLAY_UNIT_NANOS || (unsigned)to > INLAY_UNIT_NANOS) return SIZE_MAX;
     if (!n) return 0;
-    return timeconv_run(dst, narrow, src, n, from, to, NULL);
+    return inl_timeconv_run(dst, narrow, src, n, from, to, NULL);
 }

@@ -12,14 +12,14 @@
 #include "inlay.h"
 
 /* Nanoseconds in one unit. */
-int64_t timeconv_unit_ns(inlay_unit u);
+int64_t inl_timeconv_unit_ns(inlay_unit u);
 
 /* dst[i] = src[i] converted from `from` to `to` (coarser to finer
  * multiplies, finer to coarser floors). Returns n, or the index of the
  * first value that overflows the destination (int64, or int32 when
  * narrow); dst is then partly written. Entries whose validity bit is clear
  * (validity may be NULL) are converted but never reported. */
-size_t timeconv_run(void *dst, bool narrow, const int64_t *src, size_t n, inlay_unit from,
+size_t inl_timeconv_run(void *dst, bool narrow, const int64_t *src, size_t n, inlay_unit from,
                     inlay_unit to, const uint8_t *validity);
 
 #endif

@@ -26,7 +26,7 @@ static bool all_ascii(const uint8_t *p, size_t n)
     return !(acc & 0x8080808080808080ull);
 }
 
-bool utf8_valid(const uint8_t *p, size_t n)
+bool inl_utf8_valid(const uint8_t *p, size_t n)
 {
     if (INLAY_LIKELY(all_ascii(p, n))) return true;
     size_t i = 0;
@@ -61,5 +61,5 @@ bool utf8_valid(const uint8_t *p, size_t n)
 
 bool inlay_utf8_valid(const void *data, size_t len)
 {
-    return len == 0 || (data && utf8_valid(data, len));
+    return len == 0 || (data && inl_utf8_valid(data, len));
 }

@@ -11,6 +11,6 @@
 #include <stdint.h>
 
 /* True if p[0..n) is valid UTF-8. p may be NULL when n is 0. */
-bool utf8_valid(const uint8_t *p, size_t n);
+bool inl_utf8_valid(const uint8_t *p, size_t n);
 
 #endif

@@ -16,7 +16,7 @@ enum {
     MAX_RUN = 0x7FFFFFFF           /* Encodings.md: run lengths fit an int32 */
 };
 
-size_t bool_rle_max_size(size_t n)
+size_t inl_bool_rle_max_size(size_t n)
 {
     /* Per 8 values at most 2 bytes: a packed group and its own header, or
      * a run of 8..63 (1-byte header and the value); longer runs cost at
@@ -84,9 +84,9 @@ static size_t put_literal(uint8_t **pp, const uint8_t *v, size_t i, size_t n)
     return i;
 }
 
-int bool_rle_encode(buf *out, const inlay_allocator *a, const uint8_t *v, size_t n)
+int inl_bool_rle_encode(buf *out, const inlay_allocator *a, const uint8_t *v, size_t n)
 {
-    if (buf_reserve(out, a, bool_rle_max_size(n))) return -1;
+    if (inl_buf_reserve(out, a, inl_bool_rle_max_size(n))) return -1;
     uint8_t *const length = out->data + out->len;
     uint8_t *p = length + 4;
     size_t i = 0;
@@ -100,7 +100,7 @@ int bool_rle_encode(buf *out, const inlay_allocator *a, const uint8_t *v, size_t
             i = put_literal(&p, v, i, n);
         }
     }
-    put_u32le(length, (uint32_t)(p - length - 4));
+    inl_put_u32le(length, (uint32_t)(p - length - 4));
     out->len = (size_t)(p - out->data);
     return 0;
 }

@@ -7,7 +7,7 @@
  * a group of 8 could start is an RLE run (header, then one value byte);
  * everything else is bit-packed in groups of 8, at most 63 groups per run
  * header, and only a bit-packed run at the very end is padded with zeros.
- * The encoding of a page is the same bytes as rle_encode_u32 at width 1
+ * The encoding of a page is the same bytes as inl_rle_encode_u32 at width 1
  * would give after the length, found without a scratch copy: the values
  * are scanned and packed eight bytes at a time.
  */
@@ -20,10 +20,10 @@
 #include "alloc.h"
 
 /* An upper bound of the encoded size of n values, length prefix included. */
-size_t bool_rle_max_size(size_t n);
+size_t inl_bool_rle_max_size(size_t n);
 
 /* Append the length and the encoding of v[0..n), one byte per value, each 0
  * or 1. Returns 0, or -1 when out of memory with `out` unchanged. */
-int bool_rle_encode(buf *out, const inlay_allocator *a, const uint8_t *v, size_t n);
+int inl_bool_rle_encode(buf *out, const inlay_allocator *a, const uint8_t *v, size_t n);
 
 #endif

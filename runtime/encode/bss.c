@@ -81,10 +81,10 @@ static void split(uint8_t *dst, size_t stride, const uint8_t *src, size_t count,
 static int reserve(buf *out, const inlay_allocator *a, size_t n, size_t width)
 {
     if (width && n > SIZE_MAX / width) return -1;
-    return buf_reserve(out, a, n * width);
+    return inl_buf_reserve(out, a, n * width);
 }
 
-int bss_encode(buf *out, const inlay_allocator *a, const void *values, size_t n, size_t width)
+int inl_bss_encode(buf *out, const inlay_allocator *a, const void *values, size_t n, size_t width)
 {
     if (reserve(out, a, n, width)) return -1;
     if (n == 0 || width == 0) return 0;
@@ -95,7 +95,7 @@ int bss_encode(buf *out, const inlay_allocator *a, const void *values, size_t n,
 
 enum { GATHER_BYTES = 4096 };
 
-int bss_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n,
+int inl_bss_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n,
                      size_t width)
 {
     if (reserve(out, a, n, width)) return -1;

@@ -20,11 +20,11 @@
 
 /* Split n values of `width` bytes stored back to back at `values` (their
  * little-endian bytes, as PLAIN has them). Any width works. */
-int bss_encode(buf *out, const inlay_allocator *a, const void *values, size_t n, size_t width);
+int inl_bss_encode(buf *out, const inlay_allocator *a, const void *values, size_t n, size_t width);
 
 /* The same for n FIXED_LEN_BYTE_ARRAY values given one by one; every
  * v[i].len must be `width`. */
-int bss_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n,
+int inl_bss_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n,
                      size_t width);
 
 #endif

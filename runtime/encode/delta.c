@@ -60,8 +60,8 @@ static inline int width64(uint64_t x)
 
 static inline void put_u64le(uint8_t *p, uint64_t v)
 {
-    put_u32le(p, (uint32_t)v);
-    put_u32le(p + 4, (uint32_t)(v >> 32));
+    inl_put_u32le(p, (uint32_t)v);
+    inl_put_u32le(p + 4, (uint32_t)(v >> 32));
 }
 
 static uint8_t *header(uint8_t *p, size_t n, uint64_t first)
@@ -74,7 +74,7 @@ static uint8_t *header(uint8_t *p, size_t n, uint64_t first)
 
 static int put_header(buf *out, const inlay_allocator *a, size_t n, uint64_t first)
 {
-    if (buf_reserve(out, a, HEADER_MAX)) return -1;
+    if (inl_buf_reserve(out, a, HEADER_MAX)) return -1;
     out->len = (size_t)(header(out->data + out->len, n, first) - out->data);
     return 0;
 }
@@ -95,7 +95,7 @@ static int put_header(buf *out, const inlay_allocator *a, size_t n, uint64_t fir
             acc |= (uint64_t)u[i] << bits;                                       \
             bits += w;                                                           \
             if (bits >= 32) {                                                    \
-                put_u32le(p, (uint32_t)acc);                                     \
+                inl_put_u32le(p, (uint32_t)acc);                                     \
                 p += 4;                                                          \
                 acc >>= 32;                                                      \
                 bits -= 32;                                                      \
@@ -143,7 +143,7 @@ static uint8_t *pack_wide(uint8_t *p, const uint64_t *u, int w)
         }
     }
     if (bits) {
-        put_u32le(p, (uint32_t)acc);
+        inl_put_u32le(p, (uint32_t)acc);
         p += 4;
     }
     return p;
@@ -197,7 +197,7 @@ static uint8_t *block32(uint8_t *p, uint32_t *d, size_t count)
 
 static int put_block32(buf *out, const inlay_allocator *a, uint32_t *d, size_t count)
 {
-    if (buf_reserve(out, a, BLOCK32_MAX)) return -1;
+    if (inl_buf_reserve(out, a, BLOCK32_MAX)) return -1;
     out->len = (size_t)(block32(out->data + out->len, d, count) - out->data);
     return 0;
 }
@@ -207,7 +207,7 @@ static int put_block32(buf *out, const inlay_allocator *a, uint32_t *d, size_t c
 static inline __attribute__((always_inline)) int put_block64(buf *out, const inlay_allocator *a, uint64_t *d,
                                                              size_t count, int64_t min, int64_t max)
 {
-    if (buf_reserve(out, a, BLOCK64_MAX)) return -1;
+    if (inl_buf_reserve(out, a, BLOCK64_MAX)) return -1;
     uint8_t *p = put_uleb(out->data + out->len, zigzag64((uint64_t)min));
     uint8_t *widths = p;
     p += DELTA_MINIBLOCKS;
@@ -292,13 +292,13 @@ static void fill_i32(void *ctx, uint32_t *dst, size_t from, size_t count)
     for (size_t k = 0; k < count; k++) dst[k] = (uint32_t)v[k];
 }
 
-int delta_encode_i32(buf *out, const inlay_allocator *a, const int32_t *v, size_t n)
+int inl_delta_encode_i32(buf *out, const inlay_allocator *a, const int32_t *v, size_t n)
 {
     return put_stream32(out, a, n, fill_i32, (void *)v);
 }
 
 INLAY_MULTIVERSION
-int delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, size_t n)
+int inl_delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, size_t n)
 {
     const size_t start = out->len;
     uint64_t d[DELTA_BLOCK_SIZE];
@@ -330,7 +330,7 @@ static void fill_lengths(void *ctx, uint32_t *dst, size_t from, size_t count)
     for (size_t k = 0; k < count; k++) dst[k] = (uint32_t)v[k].len;
 }
 
-int delta_encode_length_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v,
+int inl_delta_encode_length_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v,
                               size_t n)
 {
     const size_t start = out->len;
@@ -340,7 +340,7 @@ int delta_encode_length_bytes(buf *out, const inlay_allocator *a, const inlay_by
         if (v[i].len > longest) longest = v[i].len;
     }
     if (longest > INT32_MAX) return -1;            /* not a Parquet value; see delta.h */
-    if (put_stream32(out, a, n, fill_lengths, (void *)v) || buf_reserve(out, a, total)) {
+    if (put_stream32(out, a, n, fill_lengths, (void *)v) || inl_buf_reserve(out, a, total)) {
         out->len = start;
         return -1;
     }
@@ -388,7 +388,7 @@ static size_t stream_bound(size_t n, uint32_t max)
  * length feeds the prefix stream, the suffix-length stream and the suffix
  * bytes at once. The three are written into room reserved for the largest
  * each can be, one after the other, and then moved together. */
-int delta_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n)
+int inl_delta_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n)
 {
     size_t total = 0, longest = 0;
     for (size_t i = 0; i < n; i++) {
@@ -397,7 +397,7 @@ int delta_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v,
     }
     if (longest > INT32_MAX) return -1;            /* not a Parquet value; see delta.h */
     const size_t bound = stream_bound(n, (uint32_t)longest);
-    if (buf_reserve(out, a, 2 * bound + total)) return -1;
+    if (inl_buf_reserve(out, a, 2 * bound + total)) return -1;
 
     uint8_t *const base = out->data + out->len;
     uint8_t *const suffix_base = base + bound, *const bytes_base = suffix_base + bound;

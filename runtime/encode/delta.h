@@ -40,21 +40,21 @@ enum {
 };
 
 /* DELTA_BINARY_PACKED of v[0..n). */
-int delta_encode_i32(buf *out, const inlay_allocator *a, const int32_t *v, size_t n);
-int delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, size_t n);
+int inl_delta_encode_i32(buf *out, const inlay_allocator *a, const int32_t *v, size_t n);
+int inl_delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, size_t n);
 
 /* DELTA_LENGTH_BYTE_ARRAY of v[0..n): the lengths as DELTA_BINARY_PACKED
  * INT32, then every value's bytes back to back. Each length must be at most
  * INT32_MAX (check.c enforces it for appended values): a longer one makes
  * it return -1 rather than write a stream no reader accepts. */
-int delta_encode_length_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v,
+int inl_delta_encode_length_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v,
                               size_t n);
 
 /* DELTA_BYTE_ARRAY of v[0..n): the length of the prefix each value shares
  * with the one before it (0 for the first) as DELTA_BINARY_PACKED INT32,
  * then the rest of each value as DELTA_LENGTH_BYTE_ARRAY. Serves
  * FIXED_LEN_BYTE_ARRAY too, whose lengths are all written even though they
- * are equal. Lengths as for delta_encode_length_bytes. */
-int delta_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n);
+ * are equal. Lengths as for inl_delta_encode_length_bytes. */
+int inl_delta_encode_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n);
 
 #endif

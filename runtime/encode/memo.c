@@ -23,22 +23,22 @@ static inline size_t memo_limit(size_t cap)
 
 /* ---- fixed-width keys ------------------------------------------------ */
 
-void memo_fixed_init(memo_fixed *m, const inlay_allocator *a, size_t width)
+void inl_memo_fixed_init(memo_fixed *m, const inlay_allocator *a, size_t width)
 {
     memset(m, 0, sizeof *m);
     m->alloc = a;
     m->width = width;
 }
 
-void memo_fixed_free(memo_fixed *m)
+void inl_memo_fixed_free(memo_fixed *m)
 {
-    if (m->slots) mem_free(m->alloc, m->slots, (m->mask + 1) * sizeof *m->slots);
-    buf_free(&m->values, m->alloc);
+    if (m->slots) inl_mem_free(m->alloc, m->slots, (m->mask + 1) * sizeof *m->slots);
+    inl_buf_free(&m->values, m->alloc);
     m->slots = NULL;
     m->mask = m->count = m->limit = 0;
 }
 
-void memo_fixed_reset(memo_fixed *m)
+void inl_memo_fixed_reset(memo_fixed *m)
 {
     if (m->slots) memset(m->slots, 0, (m->mask + 1) * sizeof *m->slots);
     m->count = 0;
@@ -49,7 +49,7 @@ static int fixed_rehash(memo_fixed *m)
 {
     size_t old_cap = m->slots ? m->mask + 1 : 0;
     size_t cap = old_cap ? old_cap * 2 : MEMO_INITIAL_SLOTS;
-    memo_fixed_slot *s = mem_alloc(m->alloc, cap * sizeof *s);
+    memo_fixed_slot *s = inl_mem_alloc(m->alloc, cap * sizeof *s);
     if (!s) return -1;
     memset(s, 0, cap * sizeof *s);
     for (size_t i = 0; i < old_cap; i++) {
@@ -59,14 +59,14 @@ static int fixed_rehash(memo_fixed *m)
         while (s[p].index1) p = (p + 1) & (cap - 1);
         s[p] = e;
     }
-    if (m->slots) mem_free(m->alloc, m->slots, old_cap * sizeof *m->slots);
+    if (m->slots) inl_mem_free(m->alloc, m->slots, old_cap * sizeof *m->slots);
     m->slots = s;
     m->mask = cap - 1;
     m->limit = memo_limit(cap);
     return 0;
 }
 
-int memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
+int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
 {
     if (INLAY_UNLIKELY(m->count >= m->limit)) {
         if (fixed_rehash(m)) return -1;
@@ -82,7 +82,7 @@ int memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
         }
         p = (p + 1) & m->mask;
     }
-    if (buf_append(&m->values, m->alloc, &key, m->width)) return -1;
+    if (inl_buf_append(&m->values, m->alloc, &key, m->width)) return -1;
     m->slots[p].key = key;
     m->slots[p].hash = h;
     m->slots[p].index1 = (uint32_t)++m->count;
@@ -90,20 +90,20 @@ int memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
     return 0;
 }
 
-int memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32_t *out)
+int inl_memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32_t *out)
 {
     const uint8_t *k = keys;
     if (m->width == 4) {
         for (size_t i = 0; i < n; i++) {
             uint32_t v;
             memcpy(&v, k + 4 * i, 4);
-            if (memo_fixed_insert(m, v, &out[i]) < 0) return -1;
+            if (inl_memo_fixed_insert(m, v, &out[i]) < 0) return -1;
         }
     } else {
         for (size_t i = 0; i < n; i++) {
             uint64_t v;
             memcpy(&v, k + 8 * i, 8);
-            if (memo_fixed_insert(m, v, &out[i]) < 0) return -1;
+            if (inl_memo_fixed_insert(m, v, &out[i]) < 0) return -1;
         }
     }
     return 0;
@@ -111,24 +111,24 @@ int memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32_t *
 
 /* ---- byte strings ------------------------------------------------------ */
 
-void memo_bytes_init(memo_bytes *m, const inlay_allocator *a, size_t fixed_width)
+void inl_memo_bytes_init(memo_bytes *m, const inlay_allocator *a, size_t fixed_width)
 {
     memset(m, 0, sizeof *m);
     m->alloc = a;
     m->fixed_width = fixed_width;
 }
 
-void memo_bytes_free(memo_bytes *m)
+void inl_memo_bytes_free(memo_bytes *m)
 {
-    if (m->slots) mem_free(m->alloc, m->slots, (m->mask + 1) * sizeof *m->slots);
-    mem_free(m->alloc, m->offsets, m->offsets_cap * sizeof *m->offsets);
-    buf_free(&m->arena, m->alloc);
+    if (m->slots) inl_mem_free(m->alloc, m->slots, (m->mask + 1) * sizeof *m->slots);
+    inl_mem_free(m->alloc, m->offsets, m->offsets_cap * sizeof *m->offsets);
+    inl_buf_free(&m->arena, m->alloc);
     m->slots = NULL;
     m->offsets = NULL;
     m->mask = m->count = m->limit = m->offsets_cap = 0;
 }
 
-void memo_bytes_reset(memo_bytes *m)
+void inl_memo_bytes_reset(memo_bytes *m)
 {
     if (m->slots) memset(m->slots, 0, (m->mask + 1) * sizeof *m->slots);
     m->count = 0;
@@ -139,12 +139,12 @@ static int bytes_rehash(memo_bytes *m)
 {
     size_t old_cap = m->slots ? m->mask + 1 : 0;
     size_t cap = old_cap ? old_cap * 2 : MEMO_INITIAL_SLOTS;
-    memo_bytes_slot *s = mem_alloc(m->alloc, cap * sizeof *s);
+    memo_bytes_slot *s = inl_mem_alloc(m->alloc, cap * sizeof *s);
     if (!s) return -1;
     size_t ocap = cap / 2;   /* offsets for up to cap/2 entries (load <= 1/2) */
     if (ocap > m->offsets_cap) {
-        uint32_t *o = mem_realloc(m->alloc, m->offsets, m->offsets_cap * sizeof *o, ocap * sizeof *o);
-        if (!o) { mem_free(m->alloc, s, cap * sizeof *s); return -1; }
+        uint32_t *o = inl_mem_realloc(m->alloc, m->offsets, m->offsets_cap * sizeof *o, ocap * sizeof *o);
+        if (!o) { inl_mem_free(m->alloc, s, cap * sizeof *s); return -1; }
         m->offsets = o;
         m->offsets_cap = ocap;
     }
@@ -156,7 +156,7 @@ static int bytes_rehash(memo_bytes *m)
         while (s[p].index1) p = (p + 1) & (cap - 1);
         s[p] = e;
     }
-    if (m->slots) mem_free(m->alloc, m->slots, old_cap * sizeof *m->slots);
+    if (m->slots) inl_mem_free(m->alloc, m->slots, old_cap * sizeof *m->slots);
     m->slots = s;
     m->mask = cap - 1;
     m->limit = memo_limit(cap);
@@ -258,9 +258,9 @@ static int bytes_add(memo_bytes *m, size_t p, uint32_t h, const void *data, size
 {
     const size_t prefix = m->fixed_width ? 0 : 4;
     if (INLAY_UNLIKELY(len > UINT32_MAX - prefix - m->arena.len)) return -1;   /* offsets are 32-bit */
-    if (buf_reserve(&m->arena, m->alloc, prefix + len)) return -1;
+    if (inl_buf_reserve(&m->arena, m->alloc, prefix + len)) return -1;
     uint8_t *dst = m->arena.data + m->arena.len;
-    if (prefix) put_u32le(dst, (uint32_t)len);
+    if (prefix) inl_put_u32le(dst, (uint32_t)len);
     if (len) memcpy(dst + prefix, data, len);
     const uint32_t off = (uint32_t)(m->arena.len + prefix);
     m->offsets[m->count] = off;
@@ -327,7 +327,7 @@ __attribute__((noinline)) static int short_insert(memo_bytes *m, const uint8_t *
     return bytes_add(m, p, h, key, len, index);
 }
 
-int memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index)
+int inl_memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index)
 {
     const uint8_t *key = len ? data : (const uint8_t *)"";
     if (len - 8 > 24) return bytes_insert_other(m, key, len, index);
@@ -439,7 +439,7 @@ typedef struct ref_entry {
     uint32_t index;
 } ref_entry;
 
-int memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out)
+int inl_memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out)
 {
     if (n < MEMO_REF_MIN_BATCH) return bytes_insert_run(m, v, n, out);
     ref_entry cache[MEMO_REF_CACHE];
@@ -456,7 +456,7 @@ int memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32
             hits++;
             continue;
         }
-        if (memo_bytes_insert(m, d, len, &out[i]) < 0) return -1;
+        if (inl_memo_bytes_insert(m, d, len, &out[i]) < 0) return -1;
         c->data = d;
         c->len = len;
         c->index = out[i];

@@ -64,25 +64,25 @@ typedef struct memo_bytes {
     size_t offsets_cap;
 } memo_bytes;
 
-void memo_fixed_init(memo_fixed *m, const inlay_allocator *a, size_t width);
-void memo_fixed_free(memo_fixed *m);
-void memo_fixed_reset(memo_fixed *m);
+void inl_memo_fixed_init(memo_fixed *m, const inlay_allocator *a, size_t width);
+void inl_memo_fixed_free(memo_fixed *m);
+void inl_memo_fixed_reset(memo_fixed *m);
 /* Insert-or-get: returns 1 if found, 0 if inserted, -1 when out of memory
  * (the table is unchanged). *index receives the value's index. */
-int memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index);
+int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index);
 /* Bulk form: n keys of the table's width (any 4- or 8-byte type), indices written to out. Returns 0
  * or -1 (out of memory: entries inserted before the failure stay). */
-int memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32_t *out);
+int inl_memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32_t *out);
 
-void memo_bytes_init(memo_bytes *m, const inlay_allocator *a, size_t fixed_width);
-void memo_bytes_free(memo_bytes *m);
-void memo_bytes_reset(memo_bytes *m);
-/* As memo_fixed_insert. data may be NULL when len is 0 (the empty value). */
-int memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index);
-int memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out);
+void inl_memo_bytes_init(memo_bytes *m, const inlay_allocator *a, size_t fixed_width);
+void inl_memo_bytes_free(memo_bytes *m);
+void inl_memo_bytes_reset(memo_bytes *m);
+/* As inl_memo_fixed_insert. data may be NULL when len is 0 (the empty value). */
+int inl_memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index);
+int inl_memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out);
 
 /* Entry i of a bytes table. */
-static inline const uint8_t *memo_bytes_value(const memo_bytes *m, size_t i, size_t *len)
+static inline const uint8_t *inl_memo_bytes_value(const memo_bytes *m, size_t i, size_t *len)
 {
     size_t off = m->offsets[i];
     if (m->fixed_width) {
@@ -95,7 +95,7 @@ static inline const uint8_t *memo_bytes_value(const memo_bytes *m, size_t i, siz
 }
 
 /* Size of the dictionary page's data. */
-static inline size_t memo_fixed_bytes(const memo_fixed *m) { return m->values.len; }
-static inline size_t memo_bytes_bytes(const memo_bytes *m) { return m->arena.len; }
+static inline size_t inl_memo_fixed_bytes(const memo_fixed *m) { return m->values.len; }
+static inline size_t inl_memo_bytes_bytes(const memo_bytes *m) { return m->arena.len; }
 
 #endif

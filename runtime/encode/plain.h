@@ -4,7 +4,7 @@
  * Fixed-width values are their little-endian bytes (the host must be
  * little-endian; inlay.c checks at open), BYTE_ARRAY values a 4-byte
  * little-endian length then the bytes, FIXED_LEN_BYTE_ARRAY values their
- * bytes, BOOLEAN values bits packed LSB first (rle_pack_bools).
+ * bytes, BOOLEAN values bits packed LSB first (inl_rle_pack_bools).
  */
 #ifndef INLAY_PLAIN_H
 #define INLAY_PLAIN_H
@@ -12,21 +12,21 @@
 #include "alloc.h"
 
 /* Append n fixed-width values of `width` bytes each. */
-static inline int plain_put_fixed(buf *out, const inlay_allocator *a,
+static inline int inl_plain_put_fixed(buf *out, const inlay_allocator *a,
                                   const void *v, size_t n, size_t width)
 {
-    return buf_append(out, a, v, n * width);
+    return inl_buf_append(out, a, v, n * width);
 }
 
 /* Encoded size of n byte-array values. */
-size_t plain_bytes_size(const inlay_bytes *v, size_t n);
+size_t inl_plain_bytes_size(const inlay_bytes *v, size_t n);
 
 /* Append n BYTE_ARRAY values (length-prefixed). */
-int plain_put_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n);
+int inl_plain_put_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n);
 
 /* Append n FIXED_LEN_BYTE_ARRAY values of `width` bytes (lengths already
  * checked). */
-int plain_put_flba(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n,
+int inl_plain_put_flba(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n,
                    size_t width);
 
 #endif

@@ -3,7 +3,7 @@
  */
 #include "rle.h"
 
-size_t rle_max_size(size_t n, int width)
+size_t inl_rle_max_size(size_t n, int width)
 {
     /* Worst case alternates short RLE runs and single literal groups:
      * per 8 values at most a 1-byte literal header + width bytes, or a
@@ -36,10 +36,10 @@ static uint8_t *put_run(uint8_t *p, size_t count, uint32_t value, int width)
         while (i + r < n && r < cap && v[i + r] == v[i]) r++;                    \
         return r;                                                                \
     }                                                                            \
-    int rle_encode_##NAME(buf *out, const inlay_allocator *a, const T *v,        \
+    int inl_rle_encode_##NAME(buf *out, const inlay_allocator *a, const T *v,        \
                           size_t n, int width)                                   \
     {                                                                            \
-        if (buf_reserve(out, a, rle_max_size(n, width))) return -1;              \
+        if (inl_buf_reserve(out, a, inl_rle_max_size(n, width))) return -1;              \
         uint8_t *p = out->data + out->len;                                       \
         size_t i = 0;                                                            \
         if (width == 0) {                                                        \
@@ -80,7 +80,7 @@ static uint8_t *put_run(uint8_t *p, size_t count, uint32_t value, int width)
 RLE_ENCODER(u16, uint16_t)
 RLE_ENCODER(u32, uint32_t)
 
-void rle_pack_bools(uint8_t *dst, const uint8_t *v, size_t n)
+void inl_rle_pack_bools(uint8_t *dst, const uint8_t *v, size_t n)
 {
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {

@@ -17,21 +17,21 @@
 #include "alloc.h"
 
 /* Bits needed for values 0..max_value (0 for 0). */
-static inline int rle_bit_width(uint64_t max_value)
+static inline int inl_rle_bit_width(uint64_t max_value)
 {
     return max_value ? 64 - __builtin_clzll(max_value) : 0;
 }
 
 /* An upper bound of the encoded size of n values of `width` bits. */
-size_t rle_max_size(size_t n, int width);
+size_t inl_rle_max_size(size_t n, int width);
 
 /* Append the encoding of v[0..n) at `width` bits (0..32) to out. Every value
  * must fit the width. Returns 0, or -1 when out of memory. */
-int rle_encode_u16(buf *out, const inlay_allocator *a, const uint16_t *v, size_t n, int width);
-int rle_encode_u32(buf *out, const inlay_allocator *a, const uint32_t *v, size_t n, int width);
+int inl_rle_encode_u16(buf *out, const inlay_allocator *a, const uint16_t *v, size_t n, int width);
+int inl_rle_encode_u32(buf *out, const inlay_allocator *a, const uint32_t *v, size_t n, int width);
 
 /* Bit-pack n booleans (one byte each, 0 or 1), LSB first, as PLAIN
  * BOOLEAN data; writes (n + 7) / 8 bytes to dst. */
-void rle_pack_bools(uint8_t *dst, const uint8_t *v, size_t n);
+void inl_rle_pack_bools(uint8_t *dst, const uint8_t *v, size_t n);
 
 #endif

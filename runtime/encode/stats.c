@@ -5,20 +5,20 @@
 
 #include <math.h>
 
-void stats_reset(stats *s)
+void inl_stats_reset(stats *s)
 {
     s->has_minmax = false;
     s->null_count = 0;
     s->min_bytes.len = s->max_bytes.len = 0;
 }
 
-void stats_free(stats *s, const inlay_allocator *a)
+void inl_stats_free(stats *s, const inlay_allocator *a)
 {
-    buf_free(&s->min_bytes, a);
-    buf_free(&s->max_bytes, a);
+    inl_buf_free(&s->min_bytes, a);
+    inl_buf_free(&s->max_bytes, a);
 }
 
-void stats_update_bool(stats *s, const uint8_t *v, size_t n)
+void inl_stats_update_bool(stats *s, const uint8_t *v, size_t n)
 {
     if (!n) return;
     uint8_t any_true = 0, all_true = 1;
@@ -35,7 +35,7 @@ void stats_update_bool(stats *s, const uint8_t *v, size_t n)
 
 #define INT_UPDATE(NAME, T, UT)                                               \
     INLAY_MULTIVERSION                                                        \
-    void stats_update_##NAME(stats *s, const T *v, size_t n)                  \
+    void inl_stats_update_##NAME(stats *s, const T *v, size_t n)                  \
     {                                                                         \
         if (!n) return;                                                       \
         if (s->order == ORDER_UNSIGNED) {                                     \
@@ -70,7 +70,7 @@ static void update_real(stats *s, double lo, double hi)
 }
 
 #define REAL_UPDATE(NAME, T)                                                  \
-    void stats_update_##NAME(stats *s, const T *v, size_t n)                  \
+    void inl_stats_update_##NAME(stats *s, const T *v, size_t n)                  \
     {                                                                         \
         size_t i = 0;                                                         \
         while (i < n && isnan(v[i])) i++;                                     \
@@ -87,7 +87,7 @@ static void update_real(stats *s, double lo, double hi)
 REAL_UPDATE(float, float)
 REAL_UPDATE(double, double)
 
-float stats_half_to_float(uint16_t h)
+float inl_stats_half_to_float(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h >> 15) << 31;
     uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ff, bits;
@@ -111,8 +111,8 @@ float stats_half_to_float(uint16_t h)
 
 static int cmp_half(const uint8_t *a, const uint8_t *b)
 {
-    float x = stats_half_to_float((uint16_t)(a[0] | a[1] << 8));
-    float y = stats_half_to_float((uint16_t)(b[0] | b[1] << 8));
+    float x = inl_stats_half_to_float((uint16_t)(a[0] | a[1] << 8));
+    float y = inl_stats_half_to_float((uint16_t)(b[0] | b[1] << 8));
     if (x < y) return -1;
     if (x > y) return 1;
     /* -0 sorts before +0 so min keeps -0 and max keeps +0 */
@@ -135,7 +135,7 @@ static int compare_decimal(const uint8_t *a, size_t alen, const uint8_t *b, size
     return 0;
 }
 
-int stats_compare_bytes(sort_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+int inl_stats_compare_bytes(sort_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
     if (o == ORDER_FLOAT16) return cmp_half(a, b);
     if (o == ORDER_DECIMAL_BYTES) return compare_decimal(a, alen, b, blen);
@@ -145,30 +145,30 @@ int stats_compare_bytes(sort_order o, const uint8_t *a, size_t alen, const uint8
     return (alen > blen) - (alen < blen);
 }
 
-int stats_update_bytes(stats *s, const inlay_allocator *a, const uint8_t *v, size_t len)
+int inl_stats_update_bytes(stats *s, const inlay_allocator *a, const uint8_t *v, size_t len)
 {
     if (s->order == ORDER_FLOAT16) {
-        float f = stats_half_to_float((uint16_t)(v[0] | v[1] << 8));
+        float f = inl_stats_half_to_float((uint16_t)(v[0] | v[1] << 8));
         if (isnan(f)) return 0;
     }
     if (!s->has_minmax) {
         s->min_bytes.len = s->max_bytes.len = 0;
-        if (buf_append(&s->min_bytes, a, v, len) || buf_append(&s->max_bytes, a, v, len)) return -1;
+        if (inl_buf_append(&s->min_bytes, a, v, len) || inl_buf_append(&s->max_bytes, a, v, len)) return -1;
         s->has_minmax = true;
         return 0;
     }
-    if (stats_compare_bytes(s->order, v, len, s->min_bytes.data, s->min_bytes.len) < 0) {
+    if (inl_stats_compare_bytes(s->order, v, len, s->min_bytes.data, s->min_bytes.len) < 0) {
         s->min_bytes.len = 0;
-        if (buf_append(&s->min_bytes, a, v, len)) return -1;
+        if (inl_buf_append(&s->min_bytes, a, v, len)) return -1;
     }
-    if (stats_compare_bytes(s->order, v, len, s->max_bytes.data, s->max_bytes.len) > 0) {
+    if (inl_stats_compare_bytes(s->order, v, len, s->max_bytes.data, s->max_bytes.len) > 0) {
         s->max_bytes.len = 0;
-        if (buf_append(&s->max_bytes, a, v, len)) return -1;
+        if (inl_buf_append(&s->max_bytes, a, v, len)) return -1;
     }
     return 0;
 }
 
-bool stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max8, size_t *width)
+bool inl_stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max8, size_t *width)
 {
     if (!s->has_minmax) return false;
     switch (physical) {
@@ -201,10 +201,10 @@ bool stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max8, s
     }
 }
 
-bool stats_bounds_of(const stats *s, int physical, stats_bounds *b)
+bool inl_stats_bounds_of(const stats *s, int physical, stats_bounds *b)
 {
     size_t w;
-    if (stats_min_max(s, physical, b->min8, b->max8, &w)) {
+    if (inl_stats_min_max(s, physical, b->min8, b->max8, &w)) {
         b->min = b->min8;
         b->max = b->max8;
         b->min_len = b->max_len = w;

@@ -26,25 +26,25 @@ typedef struct stats {
     buf min_bytes, max_bytes;                               /* byte columns */
 } stats;
 
-void stats_reset(stats *s);
-void stats_free(stats *s, const inlay_allocator *a);
+void inl_stats_reset(stats *s);
+void inl_stats_free(stats *s, const inlay_allocator *a);
 
-void stats_update_bool(stats *s, const uint8_t *v, size_t n);
-void stats_update_i32(stats *s, const int32_t *v, size_t n);
-void stats_update_i64(stats *s, const int64_t *v, size_t n);
-void stats_update_float(stats *s, const float *v, size_t n);
-void stats_update_double(stats *s, const double *v, size_t n);
+void inl_stats_update_bool(stats *s, const uint8_t *v, size_t n);
+void inl_stats_update_i32(stats *s, const int32_t *v, size_t n);
+void inl_stats_update_i64(stats *s, const int64_t *v, size_t n);
+void inl_stats_update_float(stats *s, const float *v, size_t n);
+void inl_stats_update_double(stats *s, const double *v, size_t n);
 /* Byte values given one by one (plain pages, or new dictionary entries).
  * Returns 0 or -1 when out of memory. */
-int stats_update_bytes(stats *s, const inlay_allocator *a, const uint8_t *v, size_t len);
+int inl_stats_update_bytes(stats *s, const inlay_allocator *a, const uint8_t *v, size_t len);
 
 /* The PLAIN encoding of min and max for the footer, into out (for numeric
  * columns, `width` bytes: 1 for BOOLEAN, 4 or 8). Returns false when there
  * is no min/max (no non-NaN value seen). */
-bool stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max8, size_t *width);
+bool inl_stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max8, size_t *width);
 
 /* The footer's min and max, as PLAIN bytes: numeric bounds written into
- * min8/max8 (as stats_min_max), byte bounds pointing into s, a FLOAT16
+ * min8/max8 (as inl_stats_min_max), byte bounds pointing into s, a FLOAT16
  * zero bound widened to cover both zeros. min and max stay valid while s
  * and this struct do. False when there are none. */
 typedef struct stats_bounds {
@@ -53,12 +53,12 @@ typedef struct stats_bounds {
     size_t min_len, max_len;
 } stats_bounds;
 
-bool stats_bounds_of(const stats *s, int physical, stats_bounds *b);
+bool inl_stats_bounds_of(const stats *s, int physical, stats_bounds *b);
 
 /* Compare two byte strings in a byte order; <0, 0, >0. */
-int stats_compare_bytes(sort_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+int inl_stats_compare_bytes(sort_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
 /* IEEE half (little-endian bits) to float. */
-float stats_half_to_float(uint16_t h);
+float inl_stats_half_to_float(uint16_t h);
 
 #endif

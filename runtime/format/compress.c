@@ -13,7 +13,7 @@ typedef union { size_t size; max_align_t align; } block_header;
 static void *zstd_alloc(void *opaque, size_t size)
 {
     const inlay_allocator *a = opaque;
-    block_header *h = mem_alloc(a, sizeof *h + size);
+    block_header *h = inl_mem_alloc(a, sizeof *h + size);
     if (!h) return NULL;
     h->size = sizeof *h + size;
     return h + 1;
@@ -23,10 +23,10 @@ static void zstd_free(void *opaque, void *p)
 {
     if (!p) return;
     block_header *h = (block_header *)p - 1;
-    mem_free(opaque, h, h->size);
+    inl_mem_free(opaque, h, h->size);
 }
 
-int compress_init(compressor *c, const inlay_allocator *a, inlay_compression codec, int level)
+int inl_compress_init(compressor *c, const inlay_allocator *a, inlay_compression codec, int level)
 {
     memset(c, 0, sizeof *c);
     c->codec = codec;
@@ -46,18 +46,18 @@ int compress_init(compressor *c, const inlay_allocator *a, inlay_compression cod
     return 0;
 }
 
-void compress_free(compressor *c)
+void inl_compress_free(compressor *c)
 {
     if (c->zctx) ZSTD_freeCCtx(c->zctx);
     c->zctx = NULL;
 }
 
-size_t compress_bound(const compressor *c, size_t n)
+size_t inl_compress_bound(const compressor *c, size_t n)
 {
     return c->codec == INLAY_ZSTD ? ZSTD_compressBound(n) : n;
 }
 
-size_t compress_run(compressor *c, void *dst, size_t cap, const void *src, size_t n, int *status)
+size_t inl_compress_run(compressor *c, void *dst, size_t cap, const void *src, size_t n, int *status)
 {
     *status = INLAY_ERR_COMPRESS;
     if (c->codec == INLAY_UNCOMPRESSED) {

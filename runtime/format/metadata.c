@@ -14,19 +14,19 @@ enum { CT_UTF8 = 0, CT_MAP = 1, CT_LIST = 3, CT_ENUM = 4, CT_DECIMAL = 5, CT_DAT
 static void put_min_max(tc *t, const chunk_meta *k)
 {
     if (!k->has_bounds) return;
-    tc_field_binary(t, 5, k->max, k->max_len);
-    tc_field_binary(t, 6, k->min, k->min_len);
-    tc_field_bool(t, 7, true);
-    tc_field_bool(t, 8, true);
+    inl_tc_field_binary(t, 5, k->max, k->max_len);
+    inl_tc_field_binary(t, 6, k->min, k->min_len);
+    inl_tc_field_bool(t, 7, true);
+    inl_tc_field_bool(t, 8, true);
 }
 
 static void put_encoding_stats(tc *t, int page_type, int encoding, int count)
 {
-    tc_list_struct(t);
-    tc_field_i32(t, 1, page_type);
-    tc_field_i32(t, 2, encoding);
-    tc_field_i32(t, 3, count);
-    tc_struct_end(t);
+    inl_tc_list_struct(t);
+    inl_tc_field_i32(t, 1, page_type);
+    inl_tc_field_i32(t, 2, encoding);
+    inl_tc_field_i32(t, 3, count);
+    inl_tc_struct_end(t);
 }
 
 static void put_column_chunk(tc *t, const chunk_meta *k, inlay_compression codec, int page_type)
@@ -34,71 +34,71 @@ static void put_column_chunk(tc *t, const chunk_meta *k, inlay_compression codec
     const uint64_t start = k->start;
     const bool has_dict = k->dict_bytes > 0;
     const bool has_levels = k->leaf->max_def > 0 || k->leaf->max_rep > 0;
-    tc_list_struct(t);
-    tc_field_i64(t, 2, (int64_t)start);
-    tc_field_struct(t, 3);                                   /* ColumnMetaData */
-    tc_field_i32(t, 1, k->physical);
+    inl_tc_list_struct(t);
+    inl_tc_field_i64(t, 2, (int64_t)start);
+    inl_tc_field_struct(t, 3);                                   /* ColumnMetaData */
+    inl_tc_field_i32(t, 1, k->physical);
     int enc[ENC_COUNT + 2], n = 0;
     bool plain = has_dict || k->page_counts[ENC_PLAIN], rle = has_levels || k->page_counts[ENC_RLE];
     if (plain) enc[n++] = ENC_PLAIN;
     if (rle) enc[n++] = ENC_RLE;
     for (int e = 0; e < ENC_COUNT; e++)
         if (k->page_counts[e] && e != ENC_PLAIN && e != ENC_RLE) enc[n++] = e;
-    tc_field_list(t, 2, TC_I32, (uint32_t)n);
-    for (int i = 0; i < n; i++) tc_list_i32(t, enc[i]);
-    tc_field_list(t, 3, TC_BINARY, (uint32_t)k->leaf->depth);
+    inl_tc_field_list(t, 2, TC_I32, (uint32_t)n);
+    for (int i = 0; i < n; i++) inl_tc_list_i32(t, enc[i]);
+    inl_tc_field_list(t, 3, TC_BINARY, (uint32_t)k->leaf->depth);
     for (int i = 0; i < k->leaf->depth; i++)
-        tc_list_binary(t, k->leaf->parts[i], strlen(k->leaf->parts[i]));
-    tc_field_i32(t, 4, codec);
-    tc_field_i64(t, 5, (int64_t)k->num_values);
-    tc_field_i64(t, 6, (int64_t)k->raw_size);
-    tc_field_i64(t, 7, (int64_t)k->stored_size);
-    tc_field_i64(t, 9, (int64_t)(start + k->dict_bytes));
-    if (has_dict) tc_field_i64(t, 11, (int64_t)start);
+        inl_tc_list_binary(t, k->leaf->parts[i], strlen(k->leaf->parts[i]));
+    inl_tc_field_i32(t, 4, codec);
+    inl_tc_field_i64(t, 5, (int64_t)k->num_values);
+    inl_tc_field_i64(t, 6, (int64_t)k->raw_size);
+    inl_tc_field_i64(t, 7, (int64_t)k->stored_size);
+    inl_tc_field_i64(t, 9, (int64_t)(start + k->dict_bytes));
+    if (has_dict) inl_tc_field_i64(t, 11, (int64_t)start);
     if (k->statistics) {
-        tc_field_struct(t, 12);
-        tc_field_i64(t, 3, (int64_t)k->null_count);
+        inl_tc_field_struct(t, 12);
+        inl_tc_field_i64(t, 3, (int64_t)k->null_count);
         put_min_max(t, k);
-        tc_struct_end(t);
+        inl_tc_struct_end(t);
     }
     int nstats = has_dict;
     for (int e = 0; e < ENC_COUNT; e++) nstats += k->page_counts[e] > 0;
-    tc_field_list(t, 13, TC_STRUCT, (uint32_t)nstats);
+    inl_tc_field_list(t, 13, TC_STRUCT, (uint32_t)nstats);
     if (has_dict) put_encoding_stats(t, PAGE_DICTIONARY, ENC_PLAIN, 1);
     for (int e = 0; e < ENC_COUNT; e++)
         if (k->page_counts[e]) put_encoding_stats(t, page_type, e, k->page_counts[e]);
-    tc_struct_end(t);                                        /* ColumnMetaData */
-    tc_struct_end(t);                                        /* ColumnChunk */
+    inl_tc_struct_end(t);                                        /* ColumnMetaData */
+    inl_tc_struct_end(t);                                        /* ColumnChunk */
 }
 
-int meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chunks, int ncols,
+int inl_meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chunks, int ncols,
                    uint64_t num_rows, int ordinal, inlay_compression codec, int page_type)
 {
     tc t;
-    tc_init(&t, out, a);
-    tc_list_struct(&t);
-    tc_field_list(&t, 1, TC_STRUCT, (uint32_t)ncols);
+    inl_tc_init(&t, out, a);
+    inl_tc_list_struct(&t);
+    inl_tc_field_list(&t, 1, TC_STRUCT, (uint32_t)ncols);
     uint64_t raw = 0, stored = 0;
     for (int i = 0; i < ncols; i++) {
         put_column_chunk(&t, &chunks[i], codec, page_type);
         raw += chunks[i].raw_size;
         stored += chunks[i].stored_size;
     }
-    tc_field_i64(&t, 2, (int64_t)raw);
-    tc_field_i64(&t, 3, (int64_t)num_rows);
-    tc_field_i64(&t, 5, (int64_t)chunks[0].start);
-    tc_field_i64(&t, 6, (int64_t)stored);
-    tc_field_i16(&t, 7, (int16_t)ordinal);
-    tc_struct_end(&t);
+    inl_tc_field_i64(&t, 2, (int64_t)raw);
+    inl_tc_field_i64(&t, 3, (int64_t)num_rows);
+    inl_tc_field_i64(&t, 5, (int64_t)chunks[0].start);
+    inl_tc_field_i64(&t, 6, (int64_t)stored);
+    inl_tc_field_i16(&t, 7, (int16_t)ordinal);
+    inl_tc_struct_end(&t);
     return t.err ? INLAY_ERR_NOMEM : 0;
 }
 
 static void put_time_unit(tc *t, inlay_time_unit u)
 {
-    tc_field_struct(t, 2);                 /* TimeUnit union */
-    tc_field_struct(t, (int16_t)(u + 1));  /* MILLIS=1, MICROS=2, NANOS=3 */
-    tc_struct_end(t);
-    tc_struct_end(t);
+    inl_tc_field_struct(t, 2);                 /* TimeUnit union */
+    inl_tc_field_struct(t, (int16_t)(u + 1));  /* MILLIS=1, MICROS=2, NANOS=3 */
+    inl_tc_struct_end(t);
+    inl_tc_struct_end(t);
 }
 
 static void put_logical(tc *t, const inlay_type *ty)
@@ -110,26 +110,26 @@ static void put_logical(tc *t, const inlay_type *ty)
         [INLAY_LOGICAL_INT] = 10, [INLAY_LOGICAL_JSON] = 12, [INLAY_LOGICAL_UUID] = 14,
         [INLAY_LOGICAL_FLOAT16] = 15,
     };
-    tc_field_struct(t, 10);                /* LogicalType union */
-    tc_field_struct(t, ids[ty->logical]);
+    inl_tc_field_struct(t, 10);                /* LogicalType union */
+    inl_tc_field_struct(t, ids[ty->logical]);
     switch (ty->logical) {
     case INLAY_LOGICAL_DECIMAL:
-        tc_field_i32(t, 1, ty->scale);
-        tc_field_i32(t, 2, ty->precision);
+        inl_tc_field_i32(t, 1, ty->scale);
+        inl_tc_field_i32(t, 2, ty->precision);
         break;
     case INLAY_LOGICAL_TIME: case INLAY_LOGICAL_TIMESTAMP:
-        tc_field_bool(t, 1, ty->utc);
+        inl_tc_field_bool(t, 1, ty->utc);
         put_time_unit(t, ty->unit);
         break;
     case INLAY_LOGICAL_INT:
-        tc_field_byte(t, 1, (int8_t)ty->bit_width);
-        tc_field_bool(t, 2, ty->is_signed);
+        inl_tc_field_byte(t, 1, (int8_t)ty->bit_width);
+        inl_tc_field_bool(t, 2, ty->is_signed);
         break;
     default:
         break;
     }
-    tc_struct_end(t);
-    tc_struct_end(t);
+    inl_tc_struct_end(t);
+    inl_tc_struct_end(t);
 }
 
 /* The ConvertedType older readers understand, or -1. Time types map only
@@ -162,66 +162,66 @@ static int converted_type(const inlay_type *ty)
  * none: MAP_KEY_VALUE is only read, for files that used it in place of MAP. */
 static void put_group_annotation(tc *t, schema_group a)
 {
-    tc_field_i32(t, 6, a == GROUP_LIST ? CT_LIST : CT_MAP);
-    tc_field_struct(t, 10);                     /* LogicalType union */
-    tc_field_struct(t, a == GROUP_LIST ? 3 : 2);  /* LIST = 3, MAP = 2: empty structs */
-    tc_struct_end(t);
-    tc_struct_end(t);
+    inl_tc_field_i32(t, 6, a == GROUP_LIST ? CT_LIST : CT_MAP);
+    inl_tc_field_struct(t, 10);                     /* LogicalType union */
+    inl_tc_field_struct(t, a == GROUP_LIST ? 3 : 2);  /* LIST = 3, MAP = 2: empty structs */
+    inl_tc_struct_end(t);
+    inl_tc_struct_end(t);
 }
 
 static void put_schema_element(tc *t, const inlay_schema *s, int id)
 {
     const schema_node *n = &s->nodes[id];
-    tc_list_struct(t);
+    inl_tc_list_struct(t);
     if (!n->is_group) {
-        tc_field_i32(t, 1, n->type.physical);
-        if (n->type.physical == INLAY_FIXED_LEN_BYTE_ARRAY) tc_field_i32(t, 2, n->type.type_length);
+        inl_tc_field_i32(t, 1, n->type.physical);
+        if (n->type.physical == INLAY_FIXED_LEN_BYTE_ARRAY) inl_tc_field_i32(t, 2, n->type.type_length);
     }
-    if (id != 0) tc_field_i32(t, 3, n->rep);
-    tc_field_string(t, 4, n->name);
+    if (id != 0) inl_tc_field_i32(t, 3, n->rep);
+    inl_tc_field_string(t, 4, n->name);
     if (n->is_group) {
-        tc_field_i32(t, 5, n->num_children);
+        inl_tc_field_i32(t, 5, n->num_children);
         if (n->annotation != GROUP_PLAIN) put_group_annotation(t, n->annotation);
     } else {
         int ct = converted_type(&n->type);
-        if (ct >= 0) tc_field_i32(t, 6, ct);
+        if (ct >= 0) inl_tc_field_i32(t, 6, ct);
         if (n->type.logical == INLAY_LOGICAL_DECIMAL) {
-            tc_field_i32(t, 7, n->type.scale);
-            tc_field_i32(t, 8, n->type.precision);
+            inl_tc_field_i32(t, 7, n->type.scale);
+            inl_tc_field_i32(t, 8, n->type.precision);
         }
         put_logical(t, &n->type);
     }
-    tc_struct_end(t);
+    inl_tc_struct_end(t);
 }
 
-int meta_file(buf *out, const inlay_allocator *a, const inlay_schema *s, uint64_t num_rows,
+int inl_meta_file(buf *out, const inlay_allocator *a, const inlay_schema *s, uint64_t num_rows,
               const buf *row_groups, uint32_t num_row_groups, const inlay_kv *kv, size_t nkv)
 {
     tc t;
-    tc_init(&t, out, a);
-    tc_field_i32(&t, 1, 1);
-    tc_field_list(&t, 2, TC_STRUCT, (uint32_t)s->count);
+    inl_tc_init(&t, out, a);
+    inl_tc_field_i32(&t, 1, 1);
+    inl_tc_field_list(&t, 2, TC_STRUCT, (uint32_t)s->count);
     for (int i = 0; i < s->count; i++) put_schema_element(&t, s, s->preorder[i]);
-    tc_field_i64(&t, 3, (int64_t)num_rows);
-    tc_field_list(&t, 4, TC_STRUCT, num_row_groups);
-    if (!t.err && buf_append(out, a, row_groups->data, row_groups->len)) t.err = 1;
+    inl_tc_field_i64(&t, 3, (int64_t)num_rows);
+    inl_tc_field_list(&t, 4, TC_STRUCT, num_row_groups);
+    if (!t.err && inl_buf_append(out, a, row_groups->data, row_groups->len)) t.err = 1;
     if (nkv) {
-        tc_field_list(&t, 5, TC_STRUCT, (uint32_t)nkv);
+        inl_tc_field_list(&t, 5, TC_STRUCT, (uint32_t)nkv);
         for (size_t i = 0; i < nkv; i++) {
-            tc_list_struct(&t);
-            tc_field_string(&t, 1, kv[i].key);
-            if (kv[i].value) tc_field_string(&t, 2, kv[i].value);
-            tc_struct_end(&t);
+            inl_tc_list_struct(&t);
+            inl_tc_field_string(&t, 1, kv[i].key);
+            if (kv[i].value) inl_tc_field_string(&t, 2, kv[i].value);
+            inl_tc_struct_end(&t);
         }
     }
-    tc_field_string(&t, 6, "inlay version " INLAY_VERSION_STRING);
-    tc_field_list(&t, 7, TC_STRUCT, (uint32_t)s->num_leaves);
+    inl_tc_field_string(&t, 6, "inlay version " INLAY_VERSION_STRING);
+    inl_tc_field_list(&t, 7, TC_STRUCT, (uint32_t)s->num_leaves);
     for (int i = 0; i < s->num_leaves; i++) {
-        tc_list_struct(&t);
-        tc_field_struct(&t, 1);   /* TYPE_ORDER */
-        tc_struct_end(&t);
-        tc_struct_end(&t);
+        inl_tc_list_struct(&t);
+        inl_tc_field_struct(&t, 1);   /* TYPE_ORDER */
+        inl_tc_struct_end(&t);
+        inl_tc_struct_end(&t);
     }
-    tc_struct_end(&t);
+    inl_tc_struct_end(&t);
     return t.err ? INLAY_ERR_NOMEM : 0;
 }

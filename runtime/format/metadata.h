@@ -31,11 +31,11 @@ typedef struct chunk_meta {
 
 /* Append the RowGroup of ncols chunks; data pages are of page_type
  * (PAGE_DATA or PAGE_DATA_V2). */
-int meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chunks, int ncols,
+int inl_meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chunks, int ncols,
                    uint64_t num_rows, int ordinal, inlay_compression codec, int page_type);
 
 /* Append the FileMetaData. */
-int meta_file(buf *out, const inlay_allocator *a, const inlay_schema *s, uint64_t num_rows,
+int inl_meta_file(buf *out, const inlay_allocator *a, const inlay_schema *s, uint64_t num_rows,
               const buf *row_groups, uint32_t num_row_groups, const inlay_kv *kv, size_t nkv);
 
 #endif

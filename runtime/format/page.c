@@ -9,38 +9,38 @@ static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
                       size_t raw_len, size_t stored_len, bool compressed)
 {
     tc t;
-    tc_init(&t, out, a);
-    tc_field_i32(&t, 1, d->type);
-    tc_field_i32(&t, 2, (int32_t)raw_len);
-    tc_field_i32(&t, 3, (int32_t)stored_len);
+    inl_tc_init(&t, out, a);
+    inl_tc_field_i32(&t, 1, d->type);
+    inl_tc_field_i32(&t, 2, (int32_t)raw_len);
+    inl_tc_field_i32(&t, 3, (int32_t)stored_len);
     if (d->type == PAGE_DICTIONARY) {
-        tc_field_struct(&t, 7);
-        tc_field_i32(&t, 1, d->num_values);
-        tc_field_i32(&t, 2, d->encoding);
-        tc_struct_end(&t);
+        inl_tc_field_struct(&t, 7);
+        inl_tc_field_i32(&t, 1, d->num_values);
+        inl_tc_field_i32(&t, 2, d->encoding);
+        inl_tc_struct_end(&t);
     } else if (d->type == PAGE_DATA_V2) {
-        tc_field_struct(&t, 8);
-        tc_field_i32(&t, 1, d->num_values);
-        tc_field_i32(&t, 2, d->num_nulls);
-        tc_field_i32(&t, 3, d->num_rows);
-        tc_field_i32(&t, 4, d->encoding);
-        tc_field_i32(&t, 5, d->def_bytes);
-        tc_field_i32(&t, 6, d->rep_bytes);
-        tc_field_bool(&t, 7, compressed);
-        tc_struct_end(&t);
+        inl_tc_field_struct(&t, 8);
+        inl_tc_field_i32(&t, 1, d->num_values);
+        inl_tc_field_i32(&t, 2, d->num_nulls);
+        inl_tc_field_i32(&t, 3, d->num_rows);
+        inl_tc_field_i32(&t, 4, d->encoding);
+        inl_tc_field_i32(&t, 5, d->def_bytes);
+        inl_tc_field_i32(&t, 6, d->rep_bytes);
+        inl_tc_field_bool(&t, 7, compressed);
+        inl_tc_struct_end(&t);
     } else {
-        tc_field_struct(&t, 5);
-        tc_field_i32(&t, 1, d->num_values);
-        tc_field_i32(&t, 2, d->encoding);
-        tc_field_i32(&t, 3, ENC_RLE);
-        tc_field_i32(&t, 4, ENC_RLE);
-        tc_struct_end(&t);
+        inl_tc_field_struct(&t, 5);
+        inl_tc_field_i32(&t, 1, d->num_values);
+        inl_tc_field_i32(&t, 2, d->encoding);
+        inl_tc_field_i32(&t, 3, ENC_RLE);
+        inl_tc_field_i32(&t, 4, ENC_RLE);
+        inl_tc_struct_end(&t);
     }
-    tc_struct_end(&t);
+    inl_tc_struct_end(&t);
     return t.err ? INLAY_ERR_NOMEM : 0;
 }
 
-int page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
+int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
                const page_desc *d, size_t *raw_size, size_t *stored_size)
 {
     const int first = d->type == PAGE_DATA_V2 ? d->nprefix : 0;
@@ -60,14 +60,14 @@ int page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *
         if (d->nparts - first != 1) {
             scratch->raw.len = 0;
             for (int i = first; i < d->nparts; i++)
-                if (buf_append(&scratch->raw, a, d->parts[i], d->lens[i])) goto nomem;
+                if (inl_buf_append(&scratch->raw, a, d->parts[i], d->lens[i])) goto nomem;
             body = scratch->raw.data;
         }
-        size_t bound = compress_bound(c, body_len);
+        size_t bound = inl_compress_bound(c, body_len);
         scratch->packed.len = 0;
-        if (buf_reserve(&scratch->packed, a, bound)) goto nomem;
+        if (inl_buf_reserve(&scratch->packed, a, bound)) goto nomem;
         int status;
-        size_t n = compress_run(c, scratch->packed.data, bound, body, body_len, &status);
+        size_t n = inl_compress_run(c, scratch->packed.data, bound, body, body_len, &status);
         if (n == SIZE_MAX) return status;
         if (d->type != PAGE_DATA_V2 || n < body_len) {
             packed = scratch->packed.data;
@@ -80,11 +80,11 @@ int page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *
     size_t header = out->len - start;
     if (packed) {
         for (int i = 0; i < first; i++)
-            if (buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
-        if (buf_append(out, a, packed, packed_len)) goto nomem;
+            if (inl_buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
+        if (inl_buf_append(out, a, packed, packed_len)) goto nomem;
     } else {
         for (int i = 0; i < d->nparts; i++)
-            if (buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
+            if (inl_buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
     }
     *raw_size = header + prefix_len + body_len;
     *stored_size = header + prefix_len + packed_len;
@@ -94,8 +94,8 @@ nomem:
     return INLAY_ERR_NOMEM;
 }
 
-void page_scratch_free(page_scratch *s, const inlay_allocator *a)
+void inl_page_scratch_free(page_scratch *s, const inlay_allocator *a)
 {
-    buf_free(&s->raw, a);
-    buf_free(&s->packed, a);
+    inl_buf_free(&s->raw, a);
+    inl_buf_free(&s->packed, a);
 }

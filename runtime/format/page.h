@@ -41,9 +41,9 @@ typedef struct page_desc {
 /* Append the page to out. *raw_size and *stored_size get the page's total
  * size (header included) uncompressed and as stored. Returns 0,
  * INLAY_ERR_NOMEM or INLAY_ERR_COMPRESS. */
-int page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
+int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
                const page_desc *d, size_t *raw_size, size_t *stored_size);
 
-void page_scratch_free(page_scratch *s, const inlay_allocator *a);
+void inl_page_scratch_free(page_scratch *s, const inlay_allocator *a);
 
 #endif

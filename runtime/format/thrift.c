@@ -6,7 +6,7 @@
 static void put(tc *t, const void *p, size_t n)
 {
     if (t->err) return;
-    if (buf_append(t->out, t->alloc, p, n)) t->err = 1;
+    if (inl_buf_append(t->out, t->alloc, p, n)) t->err = 1;
 }
 
 static void put_byte(tc *t, uint8_t b)
@@ -14,7 +14,7 @@ static void put_byte(tc *t, uint8_t b)
     put(t, &b, 1);
 }
 
-void tc_init(tc *t, buf *out, const inlay_allocator *a)
+void inl_tc_init(tc *t, buf *out, const inlay_allocator *a)
 {
     t->out = out;
     t->alloc = a;
@@ -23,7 +23,7 @@ void tc_init(tc *t, buf *out, const inlay_allocator *a)
     t->err = 0;
 }
 
-void tc_varint(tc *t, uint64_t v)
+void inl_tc_varint(tc *t, uint64_t v)
 {
     uint8_t b[10];
     int n = 0;
@@ -42,7 +42,7 @@ static void field_header(tc *t, int16_t id, int type)
         put_byte(t, (uint8_t)((delta << 4) | type));
     } else {
         put_byte(t, (uint8_t)type);
-        tc_varint(t, tc_zigzag64(id));
+        inl_tc_varint(t, inl_tc_zigzag64(id));
     }
     t->last[t->depth] = id;
 }
@@ -53,80 +53,80 @@ static void push(tc *t)
     t->last[++t->depth] = 0;
 }
 
-void tc_field_i16(tc *t, int16_t id, int16_t v)
+void inl_tc_field_i16(tc *t, int16_t id, int16_t v)
 {
     field_header(t, id, TC_I16);
-    tc_varint(t, tc_zigzag64(v));
+    inl_tc_varint(t, inl_tc_zigzag64(v));
 }
 
-void tc_field_i32(tc *t, int16_t id, int32_t v)
+void inl_tc_field_i32(tc *t, int16_t id, int32_t v)
 {
     field_header(t, id, TC_I32);
-    tc_varint(t, tc_zigzag64(v));
+    inl_tc_varint(t, inl_tc_zigzag64(v));
 }
 
-void tc_field_i64(tc *t, int16_t id, int64_t v)
+void inl_tc_field_i64(tc *t, int16_t id, int64_t v)
 {
     field_header(t, id, TC_I64);
-    tc_varint(t, tc_zigzag64(v));
+    inl_tc_varint(t, inl_tc_zigzag64(v));
 }
 
-void tc_field_byte(tc *t, int16_t id, int8_t v)
+void inl_tc_field_byte(tc *t, int16_t id, int8_t v)
 {
     field_header(t, id, TC_BYTE);
     put_byte(t, (uint8_t)v);
 }
 
-void tc_field_bool(tc *t, int16_t id, bool v)
+void inl_tc_field_bool(tc *t, int16_t id, bool v)
 {
     field_header(t, id, v ? TC_BOOL_TRUE : TC_BOOL_FALSE);
 }
 
-void tc_field_binary(tc *t, int16_t id, const void *p, size_t n)
+void inl_tc_field_binary(tc *t, int16_t id, const void *p, size_t n)
 {
     field_header(t, id, TC_BINARY);
-    tc_list_binary(t, p, n);
+    inl_tc_list_binary(t, p, n);
 }
 
-void tc_field_string(tc *t, int16_t id, const char *s)
+void inl_tc_field_string(tc *t, int16_t id, const char *s)
 {
-    tc_field_binary(t, id, s, strlen(s));
+    inl_tc_field_binary(t, id, s, strlen(s));
 }
 
-void tc_field_struct(tc *t, int16_t id)
+void inl_tc_field_struct(tc *t, int16_t id)
 {
     field_header(t, id, TC_STRUCT);
     push(t);
 }
 
-void tc_field_list(tc *t, int16_t id, int elem, uint32_t count)
+void inl_tc_field_list(tc *t, int16_t id, int elem, uint32_t count)
 {
     field_header(t, id, TC_LIST);
     if (count < 15) {
         put_byte(t, (uint8_t)((count << 4) | (uint32_t)elem));
     } else {
         put_byte(t, (uint8_t)(0xF0 | elem));
-        tc_varint(t, count);
+        inl_tc_varint(t, count);
     }
 }
 
-void tc_list_struct(tc *t)
+void inl_tc_list_struct(tc *t)
 {
     push(t);
 }
 
-void tc_list_i32(tc *t, int32_t v)
+void inl_tc_list_i32(tc *t, int32_t v)
 {
-    tc_varint(t, tc_zigzag64(v));
+    inl_tc_varint(t, inl_tc_zigzag64(v));
 }
 
-void tc_list_binary(tc *t, const void *p, size_t n)
+void inl_tc_list_binary(tc *t, const void *p, size_t n)
 {
-    tc_varint(t, n);
+    inl_tc_varint(t, n);
     put(t, p, n);
 }
 
-void tc_struct_end(tc *t)
+void inl_tc_struct_end(tc *t)
 {
     put_byte(t, 0);
     if (t->depth > 0) t->depth--;

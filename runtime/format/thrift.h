@@ -32,28 +32,28 @@ typedef struct tc {
 } tc;
 
 /* Start encoding into out (appending). The outermost struct is open. */
-void tc_init(tc *t, buf *out, const inlay_allocator *a);
+void inl_tc_init(tc *t, buf *out, const inlay_allocator *a);
 
-void tc_field_i16(tc *t, int16_t id, int16_t v);
-void tc_field_i32(tc *t, int16_t id, int32_t v);
-void tc_field_i64(tc *t, int16_t id, int64_t v);
-void tc_field_byte(tc *t, int16_t id, int8_t v);
-void tc_field_bool(tc *t, int16_t id, bool v);
-void tc_field_binary(tc *t, int16_t id, const void *p, size_t n);
-void tc_field_string(tc *t, int16_t id, const char *s);
-/* Open a struct-valued field; close it with tc_struct_end. */
-void tc_field_struct(tc *t, int16_t id);
+void inl_tc_field_i16(tc *t, int16_t id, int16_t v);
+void inl_tc_field_i32(tc *t, int16_t id, int32_t v);
+void inl_tc_field_i64(tc *t, int16_t id, int64_t v);
+void inl_tc_field_byte(tc *t, int16_t id, int8_t v);
+void inl_tc_field_bool(tc *t, int16_t id, bool v);
+void inl_tc_field_binary(tc *t, int16_t id, const void *p, size_t n);
+void inl_tc_field_string(tc *t, int16_t id, const char *s);
+/* Open a struct-valued field; close it with inl_tc_struct_end. */
+void inl_tc_field_struct(tc *t, int16_t id);
 /* Open a list-valued field of `count` elements of type elem. */
-void tc_field_list(tc *t, int16_t id, int elem, uint32_t count);
-/* A struct element of a list; close with tc_struct_end. */
-void tc_list_struct(tc *t);
-void tc_list_i32(tc *t, int32_t v);
-void tc_list_binary(tc *t, const void *p, size_t n);
+void inl_tc_field_list(tc *t, int16_t id, int elem, uint32_t count);
+/* A struct element of a list; close with inl_tc_struct_end. */
+void inl_tc_list_struct(tc *t);
+void inl_tc_list_i32(tc *t, int32_t v);
+void inl_tc_list_binary(tc *t, const void *p, size_t n);
 /* Write the stop byte of the innermost open struct (also the outermost). */
-void tc_struct_end(tc *t);
+void inl_tc_struct_end(tc *t);
 
 /* Raw pieces, exposed for the unit tests. */
-void tc_varint(tc *t, uint64_t v);
-static inline uint64_t tc_zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+void inl_tc_varint(tc *t, uint64_t v);
+static inline uint64_t inl_tc_zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 
 #endif

@@ -65,10 +65,10 @@ struct csv_reader {
     size_t raw_len;
     uint64_t rec_line, err_line, err_column;
     bool fatal;
-    inl_err err;                  /* status: see csv_error_status */
+    inl_err err;                  /* status: see inl_csv_error_status */
 };
 
-void csv_options_init(csv_options *o)
+void inl_csv_options_init(csv_options *o)
 {
     o->delimiter = ',';
     o->quote = '"';
@@ -166,15 +166,15 @@ static int refill(csv_reader *r)
             if (cap > (SIZE_MAX - CSV_PAD) / 2) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
             cap *= 2;
         }
-        uint8_t *b = mem_realloc(&r->alloc, r->buf, r->cap + CSV_PAD, cap + CSV_PAD);
+        uint8_t *b = inl_mem_realloc(&r->alloc, r->buf, r->cap + CSV_PAD, cap + CSV_PAD);
         if (!b) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
         r->buf = b;
         r->cap = cap;
     }
     size_t want = keep ? keep : 1, got = 0;
     while (got < want && r->end < r->cap) {
-        ptrdiff_t n = input_read(r->in, r->buf + r->end, r->cap - r->end);
-        if (n < 0) return set_fatal(r, INLAY_ERR_IO, input_errmsg(r->in));
+        ptrdiff_t n = inl_input_read(r->in, r->buf + r->end, r->cap - r->end);
+        if (n < 0) return set_fatal(r, INLAY_ERR_IO, inl_input_errmsg(r->in));
         if (n == 0) {
             r->eof = true;
             break;
@@ -192,7 +192,7 @@ static int grow_fields(csv_reader *r)
 {
     size_t n = r->fcap * 2;
     if (n > SIZE_MAX / sizeof(csv_field)) return -1;
-    csv_field *f = mem_realloc(&r->alloc, r->fields, r->fcap * sizeof *f, n * sizeof *f);
+    csv_field *f = inl_mem_realloc(&r->alloc, r->fields, r->fcap * sizeof *f, n * sizeof *f);
     if (!f) return -1;
     r->fields = f;
     r->fcap = n;
@@ -233,7 +233,7 @@ static int unescape(csv_reader *r, csv_field *fields, size_t n)
     for (size_t i = 0; i < n; i++)
         if (fields[i].quoted) total += fields[i].len;
     r->scratch.len = 0;
-    if (buf_reserve(&r->scratch, &r->alloc, total)) return -1;
+    if (inl_buf_reserve(&r->scratch, &r->alloc, total)) return -1;
     char *out = (char *)r->scratch.data;
     for (size_t i = 0; i < n; i++) {
         csv_field *f = &fields[i];
@@ -475,7 +475,7 @@ static int prologue(csv_reader *r)
     return P_RECORD;
 }
 
-int csv_next(csv_reader *r, const csv_field **fields, size_t *nfields)
+int inl_csv_next(csv_reader *r, const csv_field **fields, size_t *nfields)
 {
     if (r->fatal) return -1;
     r->err.status = 0;
@@ -502,11 +502,11 @@ int csv_next(csv_reader *r, const csv_field **fields, size_t *nfields)
 
 /* ---- open / close / accessors -------------------------------------------- */
 
-int csv_open(csv_reader **out, input_reader *in, const csv_options *o, const inlay_allocator *a)
+int inl_csv_open(csv_reader **out, input_reader *in, const csv_options *o, const inlay_allocator *a)
 {
     csv_options def;
     if (!o) {
-        csv_options_init(&def);
+        inl_csv_options_init(&def);
         o = &def;
     }
     if (!out || !in) return INLAY_ERR_ARGUMENT;
@@ -514,8 +514,8 @@ int csv_open(csv_reader **out, input_reader *in, const csv_options *o, const inl
     const uint8_t d = (uint8_t)o->delimiter, q = (uint8_t)o->quote;
     if (d == '\n' || d == '\r' || q == '\n' || q == '\r' || (q && q == d)) return INLAY_ERR_ARGUMENT;
 
-    inlay_allocator al = mem_or_default(a);
-    csv_reader *r = mem_alloc(&al, sizeof *r);
+    inlay_allocator al = inl_mem_or_default(a);
+    csv_reader *r = inl_mem_alloc(&al, sizeof *r);
     if (!r) return INLAY_ERR_NOMEM;
     memset(r, 0, sizeof *r);
     r->alloc = al;
@@ -526,10 +526,10 @@ int csv_open(csv_reader **out, input_reader *in, const csv_options *o, const inl
     r->line = 1;
     r->cap = CSV_BUF_INIT;
     r->fcap = CSV_FIELDS_INIT;
-    r->buf = mem_alloc(&al, r->cap + CSV_PAD);
-    r->fields = mem_alloc(&al, r->fcap * sizeof *r->fields);
+    r->buf = inl_mem_alloc(&al, r->cap + CSV_PAD);
+    r->fields = inl_mem_alloc(&al, r->fcap * sizeof *r->fields);
     if (!r->buf || !r->fields) {
-        csv_close(r);
+        inl_csv_close(r);
         return INLAY_ERR_NOMEM;
     }
     memset(r->buf, 0, CSV_PAD);
@@ -538,48 +538,48 @@ int csv_open(csv_reader **out, input_reader *in, const csv_options *o, const inl
     return 0;
 }
 
-uint64_t csv_record_line(const csv_reader *r)
+uint64_t inl_csv_record_line(const csv_reader *r)
 {
     return r->rec_line;
 }
 
-uint64_t csv_error_line(const csv_reader *r)
+uint64_t inl_csv_error_line(const csv_reader *r)
 {
     return r->err_line;
 }
 
-uint64_t csv_error_column(const csv_reader *r)
+uint64_t inl_csv_error_column(const csv_reader *r)
 {
     return r->err_column;
 }
 
-const char *csv_errmsg(const csv_reader *r)
+const char *inl_csv_errmsg(const csv_reader *r)
 {
     return r->err.msg;
 }
 
-int csv_error_status(const csv_reader *r)
+int inl_csv_error_status(const csv_reader *r)
 {
     return r->err.status;
 }
 
-uint64_t csv_bytes_read(const csv_reader *r)
+uint64_t inl_csv_bytes_read(const csv_reader *r)
 {
     return r->base + r->pos;
 }
 
-const char *csv_raw_record(const csv_reader *r, size_t *len)
+const char *inl_csv_raw_record(const csv_reader *r, size_t *len)
 {
     *len = r->raw_len;
     return (const char *)r->raw;
 }
 
-void csv_close(csv_reader *r)
+void inl_csv_close(csv_reader *r)
 {
     if (!r) return;
     inlay_allocator a = r->alloc;
-    mem_free(&a, r->buf, r->cap + CSV_PAD);
-    mem_free(&a, r->fields, r->fcap * sizeof *r->fields);
-    buf_free(&r->scratch, &a);
-    mem_free(&a, r, sizeof *r);
+    inl_mem_free(&a, r->buf, r->cap + CSV_PAD);
+    inl_mem_free(&a, r->fields, r->fcap * sizeof *r->fields);
+    inl_buf_free(&r->scratch, &a);
+    inl_mem_free(&a, r, sizeof *r);
 }

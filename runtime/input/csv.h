@@ -28,7 +28,7 @@ typedef struct csv_options {
 } csv_options;
 
 /* The defaults: ',', '"', no rows skipped. */
-void csv_options_init(csv_options *o);
+void inl_csv_options_init(csv_options *o);
 
 /* One field: data[0..len) unescaped (a quoted field without its quotes and
  * with "" made "), not NUL-terminated. quoted tells `""` from an empty field. */
@@ -41,39 +41,39 @@ typedef struct csv_field {
 typedef struct csv_reader csv_reader;
 
 /* A reader over in, which stays the caller's (borrowed; close it after
- * csv_close). o NULL means the defaults; a NULL means malloc. Returns 0,
+ * inl_csv_close). o NULL means the defaults; a NULL means malloc. Returns 0,
  * INLAY_ERR_ARGUMENT (a delimiter or quote that cannot work) or
  * INLAY_ERR_NOMEM. */
-int csv_open(csv_reader **out, input_reader *in, const csv_options *o, const inlay_allocator *a);
+int inl_csv_open(csv_reader **out, input_reader *in, const csv_options *o, const inlay_allocator *a);
 
 /* The next record. Returns 1 with *fields / *nfields valid until the next
  * call (the bytes are in the reader's buffers), 0 at the end of the input,
- * -1 on error (csv_errmsg, csv_error_line, csv_error_status). After a bad
+ * -1 on error (inl_csv_errmsg, inl_csv_error_line, inl_csv_error_status). After a bad
  * record the reader has skipped past it (to the end of the line at fault)
  * and the next call continues with the following record; after an input or
  * memory failure every call returns -1. */
-int csv_next(csv_reader *r, const csv_field **fields, size_t *nfields);
+int inl_csv_next(csv_reader *r, const csv_field **fields, size_t *nfields);
 
 /* 1-based physical line where the last returned record starts (0 before any). */
-uint64_t csv_record_line(const csv_reader *r);
+uint64_t inl_csv_record_line(const csv_reader *r);
 /* Line of the last error: the offending character, or where an unterminated
  * quoted field opens. */
-uint64_t csv_error_line(const csv_reader *r);
+uint64_t inl_csv_error_line(const csv_reader *r);
 /* 1-based byte column of that character on its line. */
-uint64_t csv_error_column(const csv_reader *r);
+uint64_t inl_csv_error_column(const csv_reader *r);
 /* "unterminated quoted field", "unexpected character after closing quote",
  * "out of memory", or the input's message; "" if none. Owned by the reader. */
-const char *csv_errmsg(const csv_reader *r);
-/* What the last csv_next -1 was: INLAY_ERR_VALUE for a bad record (reading
+const char *inl_csv_errmsg(const csv_reader *r);
+/* What the last inl_csv_next -1 was: INLAY_ERR_VALUE for a bad record (reading
  * goes on), INLAY_ERR_NOMEM or INLAY_ERR_IO (input or decompression failure)
  * for a failure that stops the reader; 0 when the last call succeeded. */
-int csv_error_status(const csv_reader *r);
+int inl_csv_error_status(const csv_reader *r);
 /* Decompressed bytes consumed: through the end of the last record returned. */
-uint64_t csv_bytes_read(const csv_reader *r);
+uint64_t inl_csv_bytes_read(const csv_reader *r);
 /* The last returned record (or bad record, after -1) as it was in the input,
  * without its line terminator; valid until the next call. */
-const char *csv_raw_record(const csv_reader *r, size_t *len);
+const char *inl_csv_raw_record(const csv_reader *r, size_t *len);
 /* Frees the reader, not its input; NULL is accepted. */
-void csv_close(csv_reader *r);
+void inl_csv_close(csv_reader *r);
 
 #endif

@@ -56,14 +56,14 @@ static int add_col(infer *f, const char *name, size_t len)
 {
     if (f->n == f->cap) {
         size_t ncap = f->cap ? f->cap * 2 : 16;
-        icol *c = mem_realloc(&f->alloc, f->cols, f->cap * sizeof *c, ncap * sizeof *c);
+        icol *c = inl_mem_realloc(&f->alloc, f->cols, f->cap * sizeof *c, ncap * sizeof *c);
         if (!c) return -1;
         f->cols = c;
         f->cap = ncap;
     }
     icol *c = &f->cols[f->n];
     memset(c, 0, sizeof *c);
-    c->name = mem_alloc(&f->alloc, len + 1);
+    c->name = inl_mem_alloc(&f->alloc, len + 1);
     if (!c->name) return -1;
     memcpy(c->name, name, len);
     c->name[len] = 0;
@@ -127,7 +127,7 @@ static void see_text(icol *c, const char *p, size_t len)
     if (a < e && (a > 0 || e < len)) {
         textval_class trimmed;
         memset(&trimmed, 0, sizeof trimmed);
-        const textval_kind k = textval_classify(p + a, e - a, &trimmed);
+        const textval_kind k = inl_textval_classify(p + a, e - a, &trimmed);
         if (k != TEXTVAL_KIND_STRING) {
             see(c, (int)k, &trimmed);
             return;
@@ -135,7 +135,7 @@ static void see_text(icol *c, const char *p, size_t len)
     }
     textval_class info;
     memset(&info, 0, sizeof info);
-    see(c, (int)textval_classify(p, len, &info), &info);
+    see(c, (int)inl_textval_classify(p, len, &info), &info);
 }
 
 /* ---- CSV ---------------------------------------------------------------------- */
@@ -143,34 +143,34 @@ static void see_text(icol *c, const char *p, size_t len)
 static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, bool tsv, size_t rows)
 {
     csv_options co;
-    csv_options_init(&co);
+    inl_csv_options_init(&co);
     co.delimiter = o->delimiter ? o->delimiter : tsv ? '\t' : ',';
     co.quote = o->quote;
     co.skip_rows = o->skip_rows;
     null_set nulls;
-    int st = null_set_init(&nulls, o, &f->alloc);
+    int st = inl_null_set_init(&nulls, o, &f->alloc);
     if (st == INLAY_ERR_ARGUMENT) snprintf(f->err, f->errcap, "a null marker is NULL");
     csv_reader *r = NULL;
-    if (!st && (st = csv_open(&r, in, &co, &f->alloc)) == INLAY_ERR_ARGUMENT)
+    if (!st && (st = inl_csv_open(&r, in, &co, &f->alloc)) == INLAY_ERR_ARGUMENT)
         snprintf(f->err, f->errcap, "unusable delimiter or quote character");
     if (st) {
-        null_set_free(&nulls, &f->alloc);
+        inl_null_set_free(&nulls, &f->alloc);
         return st;
     }
     const csv_field *fl;
     size_t nf;
     bool first = true;
     for (;;) {
-        int k = csv_next(r, &fl, &nf);
+        int k = inl_csv_next(r, &fl, &nf);
         if (k == 0) {
             f->whole = true;
             break;
         }
         if (f->records >= rows) break;   /* one more record was read: the input goes on */
         if (k < 0) {
-            st = csv_error_status(r);
-            snprintf(f->err, f->errcap, "%s:%llu: %s", input_name(in), (unsigned long long)csv_error_line(r),
-                     csv_errmsg(r));
+            st = inl_csv_error_status(r);
+            snprintf(f->err, f->errcap, "%s:%llu: %s", inl_input_name(in), (unsigned long long)inl_csv_error_line(r),
+                     inl_csv_errmsg(r));
             st = st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st;
             goto done;
         }
@@ -197,14 +197,14 @@ static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, 
         }
         for (size_t i = 0; i < f->n; i++) {
             icol *c = &f->cols[i];
-            if (i >= nf || null_set_match(&nulls, &fl[i])) c->nulls = true;
+            if (i >= nf || inl_null_set_match(&nulls, &fl[i])) c->nulls = true;
             else see_text(c, fl[i].data, fl[i].len);
         }
         f->records++;
     }
 done:
-    csv_close(r);
-    null_set_free(&nulls, &f->alloc);
+    inl_csv_close(r);
+    inl_null_set_free(&nulls, &f->alloc);
     return st;
 }
 
@@ -238,7 +238,7 @@ static void see_member(void *ctx, const char *key, size_t klen, const ndjson_val
         break;
     case NDJSON_OBJECT: case NDJSON_ARRAY: see(c, IK_JSON, &info); break;
     case NDJSON_STRING: {
-        int k = (int)textval_classify(v->data, v->len, &info);
+        int k = (int)inl_textval_classify(v->data, v->len, &info);
         /* quoted numbers and flags stay text; quoted dates and times are dates and times */
         if (k == TEXTVAL_KIND_INT || k == TEXTVAL_KIND_DOUBLE || k == TEXTVAL_KIND_BOOL) k = TEXTVAL_KIND_STRING;
         see(c, k, &info);
@@ -250,7 +250,7 @@ static void see_member(void *ctx, const char *key, size_t klen, const ndjson_val
 
 static ptrdiff_t read_input(void *ctx, void *dst, size_t cap)
 {
-    return input_read(ctx, dst, cap);
+    return inl_input_read(ctx, dst, cap);
 }
 
 static int infer_json(infer *f, input_reader *in, size_t rows)
@@ -258,13 +258,13 @@ static int infer_json(infer *f, input_reader *in, size_t rows)
     char err[256];
     ndjson_reader *r;
     ndjson_options jo = { .strict = false, .other = see_member, .other_ctx = f };
-    int st = ndjson_open(&r, read_input, in, NULL, 0, &jo, &f->alloc, err, sizeof err);
+    int st = inl_ndjson_open(&r, read_input, in, NULL, 0, &jo, &f->alloc, err, sizeof err);
     if (st) {
         snprintf(f->err, f->errcap, "%s", err);
         return st;
     }
     for (;;) {
-        int k = ndjson_next(r, NULL);
+        int k = inl_ndjson_next(r, NULL);
         if (f->failed) {
             st = INLAY_ERR_NOMEM;
             break;
@@ -275,8 +275,8 @@ static int infer_json(infer *f, input_reader *in, size_t rows)
         }
         if (f->records >= rows) break;   /* one more line was read: the input goes on */
         if (k < 0) {
-            snprintf(f->err, f->errcap, "%s:%llu: %s", input_name(in), (unsigned long long)ndjson_error_line(r),
-                     ndjson_errmsg(r));
+            snprintf(f->err, f->errcap, "%s:%llu: %s", inl_input_name(in), (unsigned long long)inl_ndjson_error_line(r),
+                     inl_ndjson_errmsg(r));
             st = k == -1 ? INLAY_ERR_VALUE : k;
             break;
         }
@@ -284,7 +284,7 @@ static int infer_json(infer *f, input_reader *in, size_t rows)
         for (size_t i = 0; i < f->n; i++)   /* a key missing from this line */
             if (f->cols[i].seen != f->records) f->cols[i].nulls = true;
     }
-    ndjson_close(r);
+    inl_ndjson_close(r);
     return st;
 }
 
@@ -331,12 +331,12 @@ static int infer_input(inlay_schema **out, input_reader *in, const char *name, c
 {
     infer f;
     memset(&f, 0, sizeof f);
-    f.alloc = mem_or_default(&o->alloc);
+    f.alloc = inl_mem_or_default(&o->alloc);
     f.err = err;
     f.errcap = errcap;
     inlay_source_options fo = *o;
     bool tsv = false;
-    const inlay_source_format by_name = source_format_of(name, &tsv);
+    const inlay_source_format by_name = inl_source_format_of(name, &tsv);
     if (fo.format == INLAY_FORMAT_AUTO) fo.format = by_name;
     const size_t rows = sample_rows ? sample_rows : 10000;
     int st = fo.format == INLAY_FORMAT_NDJSON ? infer_json(&f, in, rows) : infer_csv(&f, in, &fo, tsv, rows);
@@ -344,7 +344,7 @@ static int infer_input(inlay_schema **out, input_reader *in, const char *name, c
     if (st == INLAY_ERR_NOMEM && !err[0]) snprintf(err, errcap, "out of memory");
     inlay_schema *s = NULL;
     if (!st && f.n == 0) {
-        snprintf(err, errcap, "%s: no columns found", input_name(in));
+        snprintf(err, errcap, "%s: no columns found", inl_input_name(in));
         st = INLAY_ERR_SCHEMA;
     }
     if (!st) {
@@ -364,8 +364,8 @@ static int infer_input(inlay_schema **out, input_reader *in, const char *name, c
             s = NULL;
         }
     }
-    for (size_t i = 0; i < f.n; i++) mem_free(&f.alloc, f.cols[i].name, f.cols[i].name_len + 1);
-    mem_free(&f.alloc, f.cols, f.cap * sizeof *f.cols);
+    for (size_t i = 0; i < f.n; i++) inl_mem_free(&f.alloc, f.cols[i].name, f.cols[i].name_len + 1);
+    inl_mem_free(&f.alloc, f.cols, f.cap * sizeof *f.cols);
     *out = s;
     return st;
 }
@@ -396,11 +396,11 @@ int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_
     int st = check_args(out, &o, &dflt, &err, &errcap, dummy);
     if (st) return st;
     if (!path) return INLAY_ERR_ARGUMENT;
-    const inlay_allocator alloc = mem_or_default(&o->alloc);
+    const inlay_allocator alloc = inl_mem_or_default(&o->alloc);
     input_reader *in;
-    if ((st = input_open(&in, path, &alloc, err, errcap))) return st;
+    if ((st = inl_input_open(&in, path, &alloc, err, errcap))) return st;
     st = infer_input(out, in, path, o, sample_rows, false, err, errcap);
-    input_close(in);
+    inl_input_close(in);
     return st;
 }
 
@@ -420,10 +420,10 @@ int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, 
         if (!keep) keep = len;
     }
     membuf m = { p, keep, 0 };
-    const inlay_allocator alloc = mem_or_default(&o->alloc);
+    const inlay_allocator alloc = inl_mem_or_default(&o->alloc);
     input_reader *in;
-    if ((st = input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &alloc, err, errcap))) return st;
+    if ((st = inl_input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &alloc, err, errcap))) return st;
     st = infer_input(out, in, name ? name : "", o, sample_rows, !whole, err, errcap);
-    input_close(in);
+    inl_input_close(in);
     return st;
 }

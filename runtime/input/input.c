@@ -63,7 +63,7 @@ typedef union { size_t size; max_align_t align; } block_header;
 static void *hook_alloc(const inlay_allocator *a, size_t size)
 {
     if (size > SIZE_MAX - sizeof(block_header)) return NULL;
-    block_header *h = mem_alloc(a, sizeof *h + size);
+    block_header *h = inl_mem_alloc(a, sizeof *h + size);
     if (!h) return NULL;
     h->size = sizeof *h + size;
     return h + 1;
@@ -73,7 +73,7 @@ static void hook_free(const inlay_allocator *a, void *p)
 {
     if (!p) return;
     block_header *h = (block_header *)p - 1;
-    mem_free(a, h, h->size);
+    inl_mem_free(a, h, h->size);
 }
 
 static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size)
@@ -221,17 +221,17 @@ static ptrdiff_t zstd_read(input_reader *r, uint8_t *dst, size_t cap)
 static int reader_new(input_reader **out, const inlay_allocator *a, const char *name, input_compression c,
                       char *err, size_t errcap)
 {
-    inlay_allocator al = mem_or_default(a);
-    input_reader *r = mem_alloc(&al, sizeof *r);
+    inlay_allocator al = inl_mem_or_default(a);
+    input_reader *r = inl_mem_alloc(&al, sizeof *r);
     if (!r) goto nomem;
     memset(r, 0, sizeof *r);
     r->alloc = al;
     r->fd = -1;
     r->comp = c;
-    r->name = mem_strdup(&al, name);
+    r->name = inl_mem_strdup(&al, name);
     if (!r->name) goto nomem;
     if (c != INPUT_PLAIN) {
-        r->raw = mem_alloc(&al, INPUT_RAW_CAP);
+        r->raw = inl_mem_alloc(&al, INPUT_RAW_CAP);
         if (!r->raw) goto nomem;
     }
     if (c == INPUT_GZIP) {
@@ -252,7 +252,7 @@ static int reader_new(input_reader **out, const inlay_allocator *a, const char *
     *out = r;
     return 0;
 nomem:
-    input_close(r);
+    inl_input_close(r);
     inl_err_format(err, errcap, INLAY_ERR_NOMEM, "%s: out of memory", name);
     return INLAY_ERR_NOMEM;
 }
@@ -269,7 +269,7 @@ static bool ends_with(const char *s, const char *suffix)
     return true;
 }
 
-int input_open(input_reader **out, const char *path, const inlay_allocator *a, char *err, size_t errcap)
+int inl_input_open(input_reader **out, const char *path, const inlay_allocator *a, char *err, size_t errcap)
 {
     if (err && errcap) err[0] = 0;
     if (!out || !path) {
@@ -319,7 +319,7 @@ int input_open(input_reader **out, const char *path, const inlay_allocator *a, c
     return 0;
 }
 
-int input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compression c,
+int inl_input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compression c,
                   const inlay_allocator *a, char *err, size_t errcap)
 {
     if (err && errcap) err[0] = 0;
@@ -337,7 +337,7 @@ int input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compres
     return 0;
 }
 
-ptrdiff_t input_read(input_reader *r, void *dst, size_t cap)
+ptrdiff_t inl_input_read(input_reader *r, void *dst, size_t cap)
 {
     if (r->failed) return -1;
     if (r->done || cap == 0) return 0;
@@ -349,34 +349,34 @@ ptrdiff_t input_read(input_reader *r, void *dst, size_t cap)
     return n;
 }
 
-const char *input_errmsg(const input_reader *r)
+const char *inl_input_errmsg(const input_reader *r)
 {
     return r->err.msg;
 }
 
-uint64_t input_size(const input_reader *r)
+uint64_t inl_input_size(const input_reader *r)
 {
     return r->size;
 }
 
-uint64_t input_consumed(const input_reader *r)
+uint64_t inl_input_consumed(const input_reader *r)
 {
     return r->raw_total - (r->raw_len - r->raw_pos);
 }
 
-const char *input_name(const input_reader *r)
+const char *inl_input_name(const input_reader *r)
 {
     return r->name;
 }
 
-void input_close(input_reader *r)
+void inl_input_close(input_reader *r)
 {
     if (!r) return;
     inlay_allocator a = r->alloc;
     if (r->own_fd && r->fd >= 0) close(r->fd);
     if (r->zs_ready) inflateEnd(&r->zs);
     if (r->zd) ZSTD_freeDCtx(r->zd);
-    mem_free(&a, r->raw, INPUT_RAW_CAP);
-    mem_strfree(&a, r->name);
-    mem_free(&a, r, sizeof *r);
+    inl_mem_free(&a, r->raw, INPUT_RAW_CAP);
+    inl_mem_strfree(&a, r->name);
+    inl_mem_free(&a, r, sizeof *r);
 }

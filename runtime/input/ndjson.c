@@ -312,7 +312,7 @@ static inline uint8_t *put_utf8(uint8_t *o, uint32_t cp)
 static int scratch_reserve(ndjson_reader *r)
 {
     if (r->scratch_ready) return 0;
-    if (buf_grow(&r->scratch, &r->alloc, r->line_len))
+    if (inl_buf_grow(&r->scratch, &r->alloc, r->line_len))
         return fatal(r, INLAY_ERR_NOMEM, "out of memory for a line of %zu bytes", r->line_len);
     r->scratch_ready = true;
     return 0;
@@ -641,7 +641,7 @@ static int fill(ndjson_reader *r)
         if (r->cap > (SIZE_MAX - PAD) / 2)
             return fatal(r, INLAY_ERR_NOMEM, "line %llu is too long", (unsigned long long)r->lineno + 1);
         size_t cap = r->cap * 2;
-        uint8_t *d = mem_realloc(&r->alloc, r->data, r->cap + PAD, cap + PAD);
+        uint8_t *d = inl_mem_realloc(&r->alloc, r->data, r->cap + PAD, cap + PAD);
         if (!d)
             return fatal(r, INLAY_ERR_NOMEM, "out of memory growing the line buffer to %zu bytes for line %llu",
                          cap, (unsigned long long)r->lineno + 1);
@@ -695,7 +695,7 @@ static int next_line(ndjson_reader *r)
     return 1;
 }
 
-int ndjson_next(ndjson_reader *r, ndjson_value *values)
+int inl_ndjson_next(ndjson_reader *r, ndjson_value *values)
 {
     if (r->fatal) return r->fatal;
     r->err.msg[0] = 0;
@@ -723,7 +723,7 @@ int ndjson_next(ndjson_reader *r, ndjson_value *values)
 
 /* ---- open and close ------------------------------------------------------------------------------ */
 
-int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *const *keys, size_t nkeys,
+int inl_ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *const *keys, size_t nkeys,
                 const ndjson_options *o, const inlay_allocator *a, char *err, size_t errcap)
 {
     if (err && errcap) err[0] = 0;
@@ -736,8 +736,8 @@ int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *c
         if (!keys[i] || strlen(keys[i]) > UINT32_MAX)
             return inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "key %zu is %s", i, keys[i] ? "too long" : "NULL");
 
-    inlay_allocator al = mem_or_default(a);
-    ndjson_reader *r = mem_alloc(&al, sizeof *r);
+    inlay_allocator al = inl_mem_or_default(a);
+    ndjson_reader *r = inl_mem_alloc(&al, sizeof *r);
     if (!r) return inl_err_format(err, errcap, INLAY_ERR_NOMEM, "out of memory");
     memset(r, 0, sizeof *r);
     r->alloc = al;
@@ -753,21 +753,21 @@ int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *c
     r->mask = slots - 1;
     r->cap = NDJSON_INITIAL_BUFFER;
     if (nkeys) {
-        r->keys = mem_alloc(&al, nkeys * sizeof *r->keys);
+        r->keys = inl_mem_alloc(&al, nkeys * sizeof *r->keys);
         if (r->keys) memset(r->keys, 0, nkeys * sizeof *r->keys);
     }
-    r->slots = mem_alloc(&al, slots * sizeof *r->slots);
-    r->data = mem_alloc(&al, r->cap + PAD);
+    r->slots = inl_mem_alloc(&al, slots * sizeof *r->slots);
+    r->data = inl_mem_alloc(&al, r->cap + PAD);
     if ((nkeys && !r->keys) || !r->slots || !r->data) goto nomem;
     memset(r->expect, 0xFF, sizeof r->expect);
     memset(r->slots, 0, slots * sizeof *r->slots);
     for (size_t i = 0; i < nkeys; i++) {
-        if (!(r->keys[i].text = mem_strdup(&al, keys[i]))) goto nomem;
+        if (!(r->keys[i].text = inl_mem_strdup(&al, keys[i]))) goto nomem;
         r->keys[i].len = strlen(keys[i]);
         if (key_find(r, (const uint8_t *)keys[i], r->keys[i].len) >= 0) {
             char text[300];
             quote_bytes(text, sizeof text, (const uint8_t *)keys[i], r->keys[i].len);
-            ndjson_close(r);
+            inl_ndjson_close(r);
             return inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "key '%s' is given twice", text);
         }
         key_insert(r, i);
@@ -776,47 +776,47 @@ int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *c
     return 0;
 
 nomem:
-    ndjson_close(r);
+    inl_ndjson_close(r);
     return inl_err_format(err, errcap, INLAY_ERR_NOMEM, "out of memory");
 }
 
-void ndjson_close(ndjson_reader *r)
+void inl_ndjson_close(ndjson_reader *r)
 {
     if (!r) return;
     inlay_allocator al = r->alloc;
     if (r->keys)
-        for (size_t i = 0; i < r->nkeys; i++) mem_strfree(&al, r->keys[i].text);
-    mem_free(&al, r->keys, r->nkeys * sizeof *r->keys);
-    mem_free(&al, r->slots, (r->mask + 1) * sizeof *r->slots);
-    mem_free(&al, r->data, r->cap + PAD);
-    buf_free(&r->scratch, &al);
-    mem_free(&al, r, sizeof *r);
+        for (size_t i = 0; i < r->nkeys; i++) inl_mem_strfree(&al, r->keys[i].text);
+    inl_mem_free(&al, r->keys, r->nkeys * sizeof *r->keys);
+    inl_mem_free(&al, r->slots, (r->mask + 1) * sizeof *r->slots);
+    inl_mem_free(&al, r->data, r->cap + PAD);
+    inl_buf_free(&r->scratch, &al);
+    inl_mem_free(&al, r, sizeof *r);
 }
 
 /* ---- queries ------------------------------------------------------------------------------------- */
 
-uint64_t ndjson_line(const ndjson_reader *r)
+uint64_t inl_ndjson_line(const ndjson_reader *r)
 {
     return r->last_line;
 }
 
-uint64_t ndjson_error_line(const ndjson_reader *r)
+uint64_t inl_ndjson_error_line(const ndjson_reader *r)
 {
     return r->error_line;
 }
 
-const char *ndjson_errmsg(const ndjson_reader *r)
+const char *inl_ndjson_errmsg(const ndjson_reader *r)
 {
     return r->err.msg;
 }
 
-const char *ndjson_raw_line(const ndjson_reader *r, size_t *len)
+const char *inl_ndjson_raw_line(const ndjson_reader *r, size_t *len)
 {
     if (len) *len = r->line ? r->line_len : 0;
     return (const char *)r->line;
 }
 
-uint64_t ndjson_bytes_read(const ndjson_reader *r)
+uint64_t inl_ndjson_bytes_read(const ndjson_reader *r)
 {
     return r->bytes_read;
 }

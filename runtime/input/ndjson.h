@@ -26,7 +26,7 @@
 #include "alloc.h"
 
 /* Reads up to cap bytes into dst: the count, 0 at end of input, -1 on error
- * (input_read from input.c has this shape). */
+ * (inl_input_read from input.c has this shape). */
 typedef ptrdiff_t (*ndjson_read_fn)(void *ctx, void *dst, size_t cap);
 
 typedef enum ndjson_kind {
@@ -46,8 +46,8 @@ typedef struct ndjson_value {
 } ndjson_value;
 
 /* Called for each member whose key is not among the wanted ones: the key
- * unescaped, and its value as ndjson_next reports values (strings
- * unescaped). Both stay valid until the next ndjson_next call. */
+ * unescaped, and its value as inl_ndjson_next reports values (strings
+ * unescaped). Both stay valid until the next inl_ndjson_next call. */
 typedef void (*ndjson_other_fn)(void *ctx, const char *key, size_t key_len, const ndjson_value *value);
 
 typedef struct ndjson_options {
@@ -66,36 +66,36 @@ typedef struct ndjson_reader ndjson_reader;
 /* A reader is used by one thread at a time; readers are independent. */
 
 /* Open a reader over fn(ctx, ...). keys: the wanted top-level keys (copied;
- * NULL accepted when nkeys is 0), values[i] of ndjson_next is key i. o and a
+ * NULL accepted when nkeys is 0), values[i] of inl_ndjson_next is key i. o and a
  * may be NULL (defaults; malloc). Returns 0, INLAY_ERR_ARGUMENT (no
  * callback, a NULL or repeated key) or INLAY_ERR_NOMEM, with a message in
  * err (errcap bytes, NUL-terminated; err may be NULL). */
-int ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *const *keys, size_t nkeys,
+int inl_ndjson_open(ndjson_reader **out, ndjson_read_fn fn, void *ctx, const char *const *keys, size_t nkeys,
                 const ndjson_options *o, const inlay_allocator *a, char *err, size_t errcap);
 
 /* The next object: fills values[0..nkeys) (ABSENT when missing; when a key
  * repeats, the last one wins). Data stays valid until the next call.
- * Returns 1; 0 at end of input; -1 for a bad line (ndjson_errmsg names the
- * problem and byte column, ndjson_error_line the line), after which the
+ * Returns 1; 0 at end of input; -1 for a bad line (inl_ndjson_errmsg names the
+ * problem and byte column, inl_ndjson_error_line the line), after which the
  * next call goes on with the next line. A failing read callback returns
  * INLAY_ERR_IO and running out of memory INLAY_ERR_NOMEM; both are sticky. */
-int ndjson_next(ndjson_reader *r, ndjson_value *values);
+int inl_ndjson_next(ndjson_reader *r, ndjson_value *values);
 
 /* 1-based line number of the last object returned (0 before the first). */
-uint64_t ndjson_line(const ndjson_reader *r);
+uint64_t inl_ndjson_line(const ndjson_reader *r);
 /* 1-based line number of the last bad line (0 if none). */
-uint64_t ndjson_error_line(const ndjson_reader *r);
+uint64_t inl_ndjson_error_line(const ndjson_reader *r);
 /* The last error, e.g. "expected ',' or '}' at byte 17" (bytes counted from
  * 1 at the start of the line, after a BOM); "" if none. Owned by the
  * reader, valid until the next call. */
-const char *ndjson_errmsg(const ndjson_reader *r);
+const char *inl_ndjson_errmsg(const ndjson_reader *r);
 /* The bytes of the last returned or bad line, without its terminator (LF
  * or CRLF) or the BOM; valid until the next call. NULL/0 before the first
  * line, at the end of input and after a fatal error. */
-const char *ndjson_raw_line(const ndjson_reader *r, size_t *len);
+const char *inl_ndjson_raw_line(const ndjson_reader *r, size_t *len);
 /* Bytes taken from the callback so far. */
-uint64_t ndjson_bytes_read(const ndjson_reader *r);
+uint64_t inl_ndjson_bytes_read(const ndjson_reader *r);
 /* Free the reader; NULL accepted. */
-void ndjson_close(ndjson_reader *r);
+void inl_ndjson_close(ndjson_reader *r);
 
 #endif

@@ -78,7 +78,7 @@ static ptrdiff_t read_chain(void *ctx, void *dst, size_t cap)
         c->pos += n;
         return (ptrdiff_t)n;
     }
-    return input_read(c->rest, dst, cap);
+    return inl_input_read(c->rest, dst, cap);
 }
 
 enum { SET_FREE, SET_READY, SET_IN_USE };
@@ -182,7 +182,7 @@ static bool is_bytes_kind(skind k)
  * the batch is complete. */
 static int put_bytes(inlay_source *s, scol *c, const void *p, size_t len)
 {
-    if (buf_reserve(&c->arena, &s->alloc, len)) return INLAY_ERR_NOMEM;
+    if (inl_buf_reserve(&c->arena, &s->alloc, len)) return INLAY_ERR_NOMEM;
     const size_t off = c->arena.len;
     if (len) memcpy(c->arena.data + off, p, len);
     c->arena.len += len;
@@ -219,7 +219,7 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     switch (c->kind) {
     case SK_BOOL: {
         bool v = false;
-        r = textval_bool(p, len, &v);
+        r = inl_textval_bool(p, len, &v);
         *(bool *)slot = v;
         break;
     }
@@ -227,16 +227,16 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
         int64_t v = 0;
         const bool has_int = c->type.logical == INLAY_LOGICAL_INT;
         const int bw = has_int ? c->type.bit_width : c->kind == SK_INT32 ? 32 : 64;
-        r = textval_int(p, len, bw, has_int ? c->type.is_signed : true, &v);
+        r = inl_textval_int(p, len, bw, has_int ? c->type.is_signed : true, &v);
         if (c->kind == SK_INT32) *(int32_t *)slot = (int32_t)(uint32_t)(uint64_t)v;
         else *(int64_t *)slot = v;
         break;
     }
-    case SK_FLOAT: r = textval_float(p, len, (float *)slot); break;
-    case SK_DOUBLE: r = textval_double(p, len, (double *)slot); break;
+    case SK_FLOAT: r = inl_textval_float(p, len, (float *)slot); break;
+    case SK_DOUBLE: r = inl_textval_double(p, len, (double *)slot); break;
     case SK_FLOAT16: {
         double d = 0;
-        r = textval_double(p, len, &d);
+        r = inl_textval_double(p, len, &d);
         if (r == TEXTVAL_OK) {
             const uint16_t h = inlay_float16_bits(d);
             const uint8_t le[2] = { (uint8_t)h, (uint8_t)(h >> 8) };
@@ -263,10 +263,10 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     }
     case SK_DATE: {
         int32_t d = 0;
-        r = textval_date(p, len, &d);
+        r = inl_textval_date(p, len, &d);
         if (r == TEXTVAL_SYNTAX) {   /* days since the epoch */
             int64_t v = 0;
-            r = textval_int(p, len, 32, true, &v);
+            r = inl_textval_int(p, len, 32, true, &v);
             d = (int32_t)v;
         }
         *(int32_t *)slot = d;
@@ -274,7 +274,7 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     }
     case SK_TIME32: case SK_TIME64: {
         int64_t v = 0;
-        r = textval_time(p, len, c->type.unit, &v);
+        r = inl_textval_time(p, len, c->type.unit, &v);
         if (c->kind == SK_TIME32) *(int32_t *)slot = (int32_t)v;
         else *(int64_t *)slot = v;
         break;
@@ -282,14 +282,14 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     case SK_TIMESTAMP: {
         int64_t v = 0;
         bool offset = false;
-        r = textval_timestamp(p, len, c->type.unit, &v, &offset);
-        if (r == TEXTVAL_SYNTAX) r = textval_int(p, len, 64, true, &v);   /* epoch, in the column's unit */
+        r = inl_textval_timestamp(p, len, c->type.unit, &v, &offset);
+        if (r == TEXTVAL_SYNTAX) r = inl_textval_int(p, len, 64, true, &v);   /* epoch, in the column's unit */
         *(int64_t *)slot = v;
         break;
     }
     case SK_DEC32: case SK_DEC64: case SK_DECFIXED: {
         int64_t lo = 0, hi = 0;
-        r = textval_decimal(p, len, c->type.precision, c->type.scale, &lo, &hi);
+        r = inl_textval_decimal(p, len, c->type.precision, c->type.scale, &lo, &hi);
         if (r != TEXTVAL_OK) break;
         if (c->kind == SK_DEC32) *(int32_t *)slot = (int32_t)lo;
         else if (c->kind == SK_DEC64) *(int64_t *)slot = lo;
@@ -349,7 +349,7 @@ static int csv_record(inlay_source *s, const csv_field *f, size_t nf, int *col_a
         scol *c = &s->cols[i];
         *col_at = i;
         int st;
-        if (c->field < 0 || null_set_match(&s->nulls, &f[c->field])) st = put_null(s, c);
+        if (c->field < 0 || inl_null_set_match(&s->nulls, &f[c->field])) st = put_null(s, c);
         else st = put_present(s, c, f[c->field].data, f[c->field].len);
         if (st) return st;
     }
@@ -433,7 +433,7 @@ static int reject_record(inlay_source *s, const char *where_reason, const char *
     buf *b = &s->reject_buf;
     b->len = 0;
     const size_t head = strlen(where_reason);
-    if (buf_reserve(b, &s->alloc, head + 2 + 2 * raw_len)) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
+    if (inl_buf_reserve(b, &s->alloc, head + 2 + 2 * raw_len)) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     memcpy(b->data, where_reason, head);
     b->len = head;
     b->data[b->len++] = '\t';
@@ -457,7 +457,7 @@ static int reject_record(inlay_source *s, const char *where_reason, const char *
 static int bad_record(inlay_source *s, uint64_t line, int col_at, const char *reason)
 {
     size_t raw_len;
-    const char *raw = s->csv ? csv_raw_record(s->csv, &raw_len) : ndjson_raw_line(s->json, &raw_len);
+    const char *raw = s->csv ? inl_csv_raw_record(s->csv, &raw_len) : inl_ndjson_raw_line(s->json, &raw_len);
     for (int i = 0; i < col_at && i < s->ncols; i++) undo_value(&s->cols[i], s->rows);
     char msg[sizeof s->err.msg];
     if (col_at >= 0 && col_at < s->ncols)
@@ -481,8 +481,8 @@ static int reserve_rows(inlay_source *s)
     const size_t n = s->batch_rows;
     for (int i = 0; i < s->ncols; i++) {
         scol *c = &s->cols[i];
-        if (c->values.cap < n * c->esize && buf_grow(&c->values, &s->alloc, n * c->esize)) return INLAY_ERR_NOMEM;
-        if (c->optional && c->def.cap < n * 2 && buf_grow(&c->def, &s->alloc, n * 2)) return INLAY_ERR_NOMEM;
+        if (c->values.cap < n * c->esize && inl_buf_grow(&c->values, &s->alloc, n * c->esize)) return INLAY_ERR_NOMEM;
+        if (c->optional && c->def.cap < n * 2 && inl_buf_grow(&c->def, &s->alloc, n * 2)) return INLAY_ERR_NOMEM;
     }
     return 0;
 }
@@ -510,12 +510,12 @@ static int next_csv_record(inlay_source *s)
     const csv_field *f;
     size_t nf;
     for (;;) {
-        int r = csv_next(s->csv, &f, &nf);
+        int r = inl_csv_next(s->csv, &f, &nf);
         if (r == 0) return 0;
         if (r < 0) {
-            const int st = csv_error_status(s->csv);
-            if (st != INLAY_ERR_VALUE) return inl_err_set(&s->err, st ? st : INLAY_ERR_IO, "%s", csv_errmsg(s->csv));
-            int b = bad_record(s, csv_error_line(s->csv), -1, csv_errmsg(s->csv));
+            const int st = inl_csv_error_status(s->csv);
+            if (st != INLAY_ERR_VALUE) return inl_err_set(&s->err, st ? st : INLAY_ERR_IO, "%s", inl_csv_errmsg(s->csv));
+            int b = bad_record(s, inl_csv_error_line(s->csv), -1, inl_csv_errmsg(s->csv));
             if (b) return b;
             continue;
         }
@@ -523,7 +523,7 @@ static int next_csv_record(inlay_source *s)
         int st = csv_record(s, f, nf, &col_at);
         if (st == INLAY_ERR_NOMEM) return inl_err_set(&s->err, st, "out of memory");
         if (st) {
-            int b = bad_record(s, csv_record_line(s->csv), col_at, s->err.msg);
+            int b = bad_record(s, inl_csv_record_line(s->csv), col_at, s->err.msg);
             if (b) return b;
             continue;
         }
@@ -534,19 +534,19 @@ static int next_csv_record(inlay_source *s)
 static int next_json_record(inlay_source *s)
 {
     for (;;) {
-        int r = ndjson_next(s->json, s->jvals);
+        int r = inl_ndjson_next(s->json, s->jvals);
         if (r == 0) return 0;
         if (r == -1) {
-            int b = bad_record(s, ndjson_error_line(s->json), -1, ndjson_errmsg(s->json));
+            int b = bad_record(s, inl_ndjson_error_line(s->json), -1, inl_ndjson_errmsg(s->json));
             if (b) return b;
             continue;
         }
-        if (r < 0) return inl_err_set(&s->err, r, "%s", ndjson_errmsg(s->json));
+        if (r < 0) return inl_err_set(&s->err, r, "%s", inl_ndjson_errmsg(s->json));
         int col_at = -1;
         int st = json_record(s, &col_at);
         if (st == INLAY_ERR_NOMEM) return inl_err_set(&s->err, st, "out of memory");
         if (st) {
-            int b = bad_record(s, ndjson_line(s->json), col_at, s->err.msg);
+            int b = bad_record(s, inl_ndjson_line(s->json), col_at, s->err.msg);
             if (b) return b;
             continue;
         }
@@ -560,10 +560,10 @@ static void snapshot(const inlay_source *s, inlay_source_stats *st)
     *st = s->stats;
     const input_reader *file = s->rest ? s->rest : s->in;
     if (file) {
-        st->bytes_consumed = input_consumed(file);
-        st->bytes_total = input_size(file);
+        st->bytes_consumed = inl_input_consumed(file);
+        st->bytes_total = inl_input_size(file);
     }
-    st->bytes_read = s->csv ? csv_bytes_read(s->csv) : s->json ? ndjson_bytes_read(s->json) : 0;
+    st->bytes_read = s->csv ? inl_csv_bytes_read(s->csv) : s->json ? inl_ndjson_bytes_read(s->json) : 0;
 }
 
 /* Parses the next batch into set `set`. */
@@ -713,7 +713,7 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
     return true;
 }
 
-inlay_source_format source_format_of(const char *path, bool *tsv)
+inlay_source_format inl_source_format_of(const char *path, bool *tsv)
 {
     size_t len = strlen(path);
     if (ends_with(path, len, ".gz")) len -= 3;
@@ -740,43 +740,43 @@ void inlay_source_free(inlay_source *s)
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
     }
-    ndjson_close(s->json);
-    csv_close(s->csv);
-    input_close(s->in);
-    input_close(s->rest);
+    inl_ndjson_close(s->json);
+    inl_csv_close(s->csv);
+    inl_input_close(s->in);
+    inl_input_close(s->rest);
     if (s->reject_fd >= 0) close(s->reject_fd);
-    mem_strfree(a, s->reject_path);
-    buf_free(&s->reject_buf, a);
-    null_set_free(&s->nulls, a);
+    inl_mem_strfree(a, s->reject_path);
+    inl_buf_free(&s->reject_buf, a);
+    inl_null_set_free(&s->nulls, a);
     for (int k = 0; k < 2; k++) {
         if (s->sets[k]) {
             for (int i = 0; i < s->ncols; i++) {
-                buf_free(&s->sets[k][i].values, a);
-                buf_free(&s->sets[k][i].def, a);
-                buf_free(&s->sets[k][i].arena, a);
+                inl_buf_free(&s->sets[k][i].values, a);
+                inl_buf_free(&s->sets[k][i].def, a);
+                inl_buf_free(&s->sets[k][i].arena, a);
             }
-            mem_free(a, s->sets[k], (size_t)s->ncols * sizeof *s->sets[k]);
+            inl_mem_free(a, s->sets[k], (size_t)s->ncols * sizeof *s->sets[k]);
         }
-        mem_free(a, s->bsets[k], (size_t)s->ncols * sizeof *s->bsets[k]);
+        inl_mem_free(a, s->bsets[k], (size_t)s->ncols * sizeof *s->bsets[k]);
     }
-    mem_free(a, s->jvals, (size_t)s->ncols * sizeof *s->jvals);
+    inl_mem_free(a, s->jvals, (size_t)s->ncols * sizeof *s->jvals);
     inlay_schema_free(s->schema);
     inlay_allocator alloc = s->alloc;
-    mem_free(&alloc, s, sizeof *s);
+    inl_mem_free(&alloc, s, sizeof *s);
 }
 
-int null_set_init(null_set *ns, const inlay_source_options *o, const inlay_allocator *a)
+int inl_null_set_init(null_set *ns, const inlay_source_options *o, const inlay_allocator *a)
 {
     static const char *const dflt[] = { "" };
     const char *const *v = o->null_values ? o->null_values : dflt;
     const size_t n = o->null_values ? o->null_count : 1;
     memset(ns, 0, sizeof *ns);
     if (!n) return 0;
-    ns->text = mem_alloc(a, n * sizeof *ns->text);
-    ns->len = mem_alloc(a, n * sizeof *ns->len);
+    ns->text = inl_mem_alloc(a, n * sizeof *ns->text);
+    ns->len = inl_mem_alloc(a, n * sizeof *ns->len);
     if (!ns->text || !ns->len) {
-        mem_free(a, ns->text, n * sizeof *ns->text);
-        mem_free(a, ns->len, n * sizeof *ns->len);
+        inl_mem_free(a, ns->text, n * sizeof *ns->text);
+        inl_mem_free(a, ns->len, n * sizeof *ns->len);
         memset(ns, 0, sizeof *ns);
         return INLAY_ERR_NOMEM;
     }
@@ -785,7 +785,7 @@ int null_set_init(null_set *ns, const inlay_source_options *o, const inlay_alloc
     const char q2[3] = { o->quote, o->quote, 0 };
     for (size_t i = 0; i < n; i++) {
         if (!v[i]) return INLAY_ERR_ARGUMENT;
-        ns->text[i] = mem_strdup(a, v[i]);
+        ns->text[i] = inl_mem_strdup(a, v[i]);
         if (!ns->text[i]) return INLAY_ERR_NOMEM;
         ns->len[i] = strlen(v[i]);
         if (o->quote && !strcmp(v[i], q2)) ns->quoted_empty = true;
@@ -793,12 +793,12 @@ int null_set_init(null_set *ns, const inlay_source_options *o, const inlay_alloc
     return 0;
 }
 
-void null_set_free(null_set *ns, const inlay_allocator *a)
+void inl_null_set_free(null_set *ns, const inlay_allocator *a)
 {
     const size_t n = ns->count;
-    for (size_t i = 0; i < n; i++) mem_strfree(a, ns->text[i]);
-    mem_free(a, ns->text, n * sizeof *ns->text);
-    mem_free(a, ns->len, n * sizeof *ns->len);
+    for (size_t i = 0; i < n; i++) inl_mem_strfree(a, ns->text[i]);
+    inl_mem_free(a, ns->text, n * sizeof *ns->text);
+    inl_mem_free(a, ns->len, n * sizeof *ns->len);
     memset(ns, 0, sizeof *ns);
 }
 
@@ -808,11 +808,11 @@ static int setup_columns(inlay_source *s)
     s->ncols = sc->num_leaves;
     const size_t n = (size_t)s->ncols;
     for (int k = 0; k < 2; k++) {
-        s->sets[k] = mem_alloc(&s->alloc, n * sizeof *s->sets[k]);
-        s->bsets[k] = mem_alloc(&s->alloc, n * sizeof *s->bsets[k]);
+        s->sets[k] = inl_mem_alloc(&s->alloc, n * sizeof *s->sets[k]);
+        s->bsets[k] = inl_mem_alloc(&s->alloc, n * sizeof *s->bsets[k]);
         if (!s->sets[k] || !s->bsets[k]) {
-            mem_free(&s->alloc, s->sets[k], n * sizeof *s->sets[k]);
-            mem_free(&s->alloc, s->bsets[k], n * sizeof *s->bsets[k]);
+            inl_mem_free(&s->alloc, s->sets[k], n * sizeof *s->sets[k]);
+            inl_mem_free(&s->alloc, s->bsets[k], n * sizeof *s->bsets[k]);
             s->sets[k] = NULL;
             s->bsets[k] = NULL;
             return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
@@ -849,11 +849,11 @@ static int csv_header(inlay_source *s)
 {
     const csv_field *f;
     size_t nf;
-    int r = csv_next(s->csv, &f, &nf);
+    int r = inl_csv_next(s->csv, &f, &nf);
     if (r < 0) {
-        const int st = csv_error_status(s->csv);
+        const int st = inl_csv_error_status(s->csv);
         return inl_err_set(&s->err, st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st, "%s:%llu: header: %s", s->name,
-                    (unsigned long long)csv_error_line(s->csv), csv_errmsg(s->csv));
+                    (unsigned long long)inl_csv_error_line(s->csv), inl_csv_errmsg(s->csv));
     }
     if (r == 0) {   /* an empty input: no rows */
         s->done = true;
@@ -881,7 +881,7 @@ static int csv_header(inlay_source *s)
 
 static ptrdiff_t read_input(void *ctx, void *dst, size_t cap)
 {
-    return input_read(ctx, dst, cap);
+    return inl_input_read(ctx, dst, cap);
 }
 
 static int open_body(inlay_source *s, const char *path, const inlay_schema *schema,
@@ -904,8 +904,8 @@ int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *
         inlay_source_options_init(&dflt);
         o = &dflt;
     }
-    inlay_allocator alloc = mem_or_default(&o->alloc);
-    inlay_source *s = mem_alloc(&alloc, sizeof *s);
+    inlay_allocator alloc = inl_mem_or_default(&o->alloc);
+    inlay_source *s = inl_mem_alloc(&alloc, sizeof *s);
     if (!s) return INLAY_ERR_NOMEM;
     memset(s, 0, sizeof *s);
     s->alloc = alloc;
@@ -941,37 +941,37 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
     if (o->threads < 0 || o->threads > 2) return inl_err_set(&s->err, INLAY_ERR_ARGUMENT, "threads must be 1 or 2");
     s->threaded = o->threads == 2;
     s->on_error = o->on_error;
-    s->schema = schema_clone(schema, &s->alloc);
+    s->schema = inl_schema_clone(schema, &s->alloc);
     if (!s->schema) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
-    int st = schema_finalize(s->schema);
+    int st = inl_schema_finalize(s->schema);
     if (st) return inl_err_set(&s->err, st, "%s", s->schema->err.msg);
     if ((st = setup_columns(s))) return st;
-    if ((st = null_set_init(&s->nulls, o, &s->alloc))) return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
+    if ((st = inl_null_set_init(&s->nulls, o, &s->alloc))) return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
     bool tsv = false;
-    s->format = o->format != INLAY_FORMAT_AUTO ? o->format : source_format_of(path, &tsv);
+    s->format = o->format != INLAY_FORMAT_AUTO ? o->format : inl_source_format_of(path, &tsv);
     char err[300];
-    if ((st = input_open(&s->in, path, &s->alloc, err, sizeof err))) return inl_err_set(&s->err, st, "%s", err);
+    if ((st = inl_input_open(&s->in, path, &s->alloc, err, sizeof err))) return inl_err_set(&s->err, st, "%s", err);
     if (o->prefix_len) {   /* the sample first, then the rest of the input */
         s->chain.p = o->prefix;
         s->chain.len = o->prefix_len;
         s->chain.rest = s->in;
         s->rest = s->in;
         s->in = NULL;
-        if ((st = input_open_fn(&s->in, read_chain, &s->chain, INPUT_PLAIN, &s->alloc, err, sizeof err)))
+        if ((st = inl_input_open_fn(&s->in, read_chain, &s->chain, INPUT_PLAIN, &s->alloc, err, sizeof err)))
             return inl_err_set(&s->err, st, "%s", err);
     }
     if (o->reject_path && o->on_error == INLAY_ON_ERROR_SKIP) {
-        s->reject_path = mem_strdup(&s->alloc, o->reject_path);
+        s->reject_path = inl_mem_strdup(&s->alloc, o->reject_path);
         if (!s->reject_path) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         s->reject_fd = open(o->reject_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (s->reject_fd < 0)
             return inl_err_set(&s->err, INLAY_ERR_IO, "cannot open the reject file '%s': %s", o->reject_path, strerror(errno));
     }
     if (s->format == INLAY_FORMAT_NDJSON) {
-        const char **keys = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *keys);
-        s->jvals = mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->jvals);
+        const char **keys = inl_mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *keys);
+        s->jvals = inl_mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->jvals);
         if (!keys || !s->jvals) {
-            mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
+            inl_mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
             return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         }
         for (int i = 0; i < s->ncols; i++) {
@@ -979,17 +979,17 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
             s->cols[i].field = i;
         }
         ndjson_options jo = { .strict = o->strict };
-        st = ndjson_open(&s->json, read_input, s->in, keys, (size_t)s->ncols, &jo, &s->alloc, err, sizeof err);
-        mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
+        st = inl_ndjson_open(&s->json, read_input, s->in, keys, (size_t)s->ncols, &jo, &s->alloc, err, sizeof err);
+        inl_mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
         if (st) return inl_err_set(&s->err, st, "%s", err);
         return INLAY_OK;
     }
     csv_options co;
-    csv_options_init(&co);
+    inl_csv_options_init(&co);
     co.delimiter = o->delimiter ? o->delimiter : tsv ? '\t' : ',';
     co.quote = o->quote;
     co.skip_rows = o->skip_rows;
-    if ((st = csv_open(&s->csv, s->in, &co, &s->alloc)))
+    if ((st = inl_csv_open(&s->csv, s->in, &co, &s->alloc)))
         return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "unusable delimiter or quote character");
     if (o->header) return csv_header(s);
     s->csv_fields = (size_t)s->ncols;

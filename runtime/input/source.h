@@ -13,7 +13,7 @@
 
 /* CSV or NDJSON by extension, after a .gz/.zst/.zstd suffix, ignoring
  * case; *tsv is set for .tsv and .tab (tab-delimited CSV). */
-inlay_source_format source_format_of(const char *path, bool *tsv);
+inlay_source_format inl_source_format_of(const char *path, bool *tsv);
 
 /* The CSV null markers of a source's options, copied: the texts for which
  * an unquoted field is null (the default: only the empty field), and
@@ -27,11 +27,11 @@ typedef struct null_set {
 } null_set;
 
 /* 0, INLAY_ERR_ARGUMENT (a NULL marker) or INLAY_ERR_NOMEM; on failure
- * null_set_free still releases what was taken. */
-int null_set_init(null_set *ns, const inlay_source_options *o, const inlay_allocator *a);
-void null_set_free(null_set *ns, const inlay_allocator *a);
+ * inl_null_set_free still releases what was taken. */
+int inl_null_set_init(null_set *ns, const inlay_source_options *o, const inlay_allocator *a);
+void inl_null_set_free(null_set *ns, const inlay_allocator *a);
 
-static inline bool null_set_match(const null_set *ns, const csv_field *f)
+static inline bool inl_null_set_match(const null_set *ns, const csv_field *f)
 {
     if (f->quoted) return f->len == 0 && ns->quoted_empty;
     for (size_t i = 0; i < ns->count; i++)

@@ -184,7 +184,7 @@ static inline int scan_int(cursor p, size_t len, bool *neg, uint64_t *mag)
     return digits_u64_long(p, len, mag);
 }
 
-int textval_int(const char *s, size_t len, int bit_width, bool is_signed, int64_t *out)
+int inl_textval_int(const char *s, size_t len, int bit_width, bool is_signed, int64_t *out)
 {
     bool neg;
     uint64_t mag;
@@ -575,7 +575,7 @@ static int special_double(cursor p, cursor end, double *out)
     return TEXTVAL_OK;
 }
 
-int textval_double(const char *s, size_t len, double *out)
+int inl_textval_double(const char *s, size_t len, double *out)
 {
     cursor p = (cursor)s, end = p + len;
     numscan ns;
@@ -618,7 +618,7 @@ int textval_double(const char *s, size_t len, double *out)
     return slow_double(&ns, out);
 }
 
-int textval_float(const char *s, size_t len, float *out)
+int inl_textval_float(const char *s, size_t len, float *out)
 {
     cursor p = (cursor)s, end = p + len;
     numscan ns;
@@ -697,7 +697,7 @@ static int bool_word(cursor p, size_t len, bool *short_yn)
 #undef WORD4
 }
 
-int textval_bool(const char *s, size_t len, bool *out)
+int inl_textval_bool(const char *s, size_t len, bool *out)
 {
     cursor p = (cursor)s;
     if (len == 1 && (*p == '0' || *p == '1')) {
@@ -793,7 +793,7 @@ static inline void dec_digit(decacc *a, unsigned d)
     a->nsig = a->too_long ? DECIMAL_MAX_DIGITS + 1 : a->nsig + grow;
 }
 
-int textval_decimal(const char *s, size_t len, int32_t precision, int32_t scale,
+int inl_textval_decimal(const char *s, size_t len, int32_t precision, int32_t scale,
                     int64_t *unscaled_lo, int64_t *unscaled_hi)
 {
     cursor p = (cursor)s, end = p + len;
@@ -927,7 +927,7 @@ static int parse_date(cursor p, cursor end, int64_t *days, cursor *next)
     return civil_days(y, month, day, days);
 }
 
-int textval_date(const char *s, size_t len, int32_t *days)
+int inl_textval_date(const char *s, size_t len, int32_t *days)
 {
     cursor p = (cursor)s, end = p + len, next;
     int64_t d;
@@ -1068,7 +1068,7 @@ static int parse_timestamp(cursor p, cursor end, int64_t *seconds, clock_time *t
     return TEXTVAL_OK;
 }
 
-int textval_timestamp(const char *s, size_t len, inlay_time_unit unit, int64_t *out,
+int inl_textval_timestamp(const char *s, size_t len, inlay_time_unit unit, int64_t *out,
                       bool *had_offset)
 {
     cursor p = (cursor)s;
@@ -1082,7 +1082,7 @@ int textval_timestamp(const char *s, size_t len, inlay_time_unit unit, int64_t *
     return rc;
 }
 
-int textval_time(const char *s, size_t len, inlay_time_unit unit, int64_t *out)
+int inl_textval_time(const char *s, size_t len, inlay_time_unit unit, int64_t *out)
 {
     cursor p = (cursor)s, end = p + len, next;
     clock_time t;
@@ -1116,7 +1116,7 @@ static textval_kind classify_number(cursor p, cursor end, textval_class *c)
     /* a literal may overflow only when its leading digit is far out */
     if (ns.w != 0 && ns.e10 + (int64_t)ns.nd > 300) {
         double d;
-        if (textval_double((const char *)p, (size_t)(end - p), &d) != TEXTVAL_OK) return TEXTVAL_KIND_STRING;
+        if (inl_textval_double((const char *)p, (size_t)(end - p), &d) != TEXTVAL_OK) return TEXTVAL_KIND_STRING;
     }
     c->exponent = ns.has_exp;
     c->frac_digits = (uint32_t)(ns.frac_end - ns.frac_p);
@@ -1129,7 +1129,7 @@ static textval_kind classify_number(cursor p, cursor end, textval_class *c)
     return TEXTVAL_KIND_DOUBLE;
 }
 
-textval_kind textval_classify(const char *s, size_t len, textval_class *info)
+textval_kind inl_textval_classify(const char *s, size_t len, textval_class *info)
 {
     textval_class scratch;
     textval_class *c = info ? info : &scratch;

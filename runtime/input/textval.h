@@ -39,7 +39,7 @@ enum {
  * are fine. bit_width is 1..64 (the columns use 8/16/32/64); the value is
  * range-checked for it. An unsigned 64-bit value above INT64_MAX comes back
  * as the same bit pattern in *out. */
-int textval_int(const char *s, size_t len, int bit_width, bool is_signed, int64_t *out);
+int inl_textval_int(const char *s, size_t len, int bit_width, bool is_signed, int64_t *out);
 
 /* [+-](digits[.digits] | .digits | digits.)[(e|E)[+-]digits], or
  * [+-]nan / inf / infinity in any case. Correctly rounded: bit for bit what
@@ -47,28 +47,28 @@ int textval_int(const char *s, size_t len, int bit_width, bool is_signed, int64_
  * finite value (1e400) is TEXTVAL_RANGE; one that underflows gives a
  * subnormal or a signed zero and is fine. No hexadecimal forms, no
  * "nan(...)". */
-int textval_double(const char *s, size_t len, double *out);
-int textval_float(const char *s, size_t len, float *out);
+int inl_textval_double(const char *s, size_t len, double *out);
+int inl_textval_float(const char *s, size_t len, float *out);
 
 /* true/false, t/f, yes/no, y/n in any case, and 1/0. */
-int textval_bool(const char *s, size_t len, bool *out);
+int inl_textval_bool(const char *s, size_t len, bool *out);
 
-/* The number syntax of textval_double without nan/inf, kept exact: the
+/* The number syntax of inl_textval_double without nan/inf, kept exact: the
  * value times 10^scale must be an integer (extra fraction digits must be
  * zeros: "1.500" at scale 2 is 150, "1.234" is TEXTVAL_RANGE) of at most
  * `precision` digits (|unscaled| < 10^precision; precision is capped at 38,
  * and below 1 only zero fits). An exponent is applied exactly ("1.5e2").
  * The unscaled value comes back as a 128-bit two's complement integer,
  * *hi:*lo (hi is the sign extension of lo when it fits 64 bits). */
-int textval_decimal(const char *s, size_t len, int32_t precision, int32_t scale,
+int inl_textval_decimal(const char *s, size_t len, int32_t precision, int32_t scale,
                     int64_t *unscaled_lo, int64_t *unscaled_hi);
 
 /* YYYY-MM-DD, or [+-]YYYY[YY]-MM-DD (4 to 6 year digits after a sign) for
  * far years; proleptic Gregorian, year 0 = 1 BC. Month and day are checked
  * against the month's length. *days counts from 1970-01-01. */
-int textval_date(const char *s, size_t len, int32_t *days);
+int inl_textval_date(const char *s, size_t len, int32_t *days);
 
-/* A date (as textval_date), alone (midnight) or followed by 'T', 't' or ' '
+/* A date (as inl_textval_date), alone (midnight) or followed by 'T', 't' or ' '
  * and HH:MM[:SS[.f]] with 1 to 9 fraction digits, then optionally a zone:
  * Z, z, +HH:MM, -HH:MM, +HHMM, -HHMM, +HH or -HH. With a zone the value is
  * the UTC instant (local time minus the offset) and *had_offset is true;
@@ -80,12 +80,12 @@ int textval_date(const char *s, size_t len, int32_t *days);
  * int64 holds in `unit` (nanoseconds past 2262) is TEXTVAL_RANGE. *out
  * counts `unit`s from 1970-01-01T00:00:00. A `unit` outside the enum
  * gives TEXTVAL_SYNTAX. */
-int textval_timestamp(const char *s, size_t len, inlay_time_unit unit, int64_t *out,
+int inl_textval_timestamp(const char *s, size_t len, inlay_time_unit unit, int64_t *out,
                       bool *had_offset);
 
-/* HH:MM[:SS[.f]] as in textval_timestamp (no zone; "24:00:00" is
+/* HH:MM[:SS[.f]] as in inl_textval_timestamp (no zone; "24:00:00" is
  * TEXTVAL_SYNTAX), as `unit`s since midnight. */
-int textval_time(const char *s, size_t len, inlay_time_unit unit, int64_t *out);
+int inl_textval_time(const char *s, size_t len, inlay_time_unit unit, int64_t *out);
 
 /* ---- inference -------------------------------------------------------- */
 
@@ -99,7 +99,7 @@ typedef enum textval_kind {
     TEXTVAL_KIND_TIME,
 } textval_kind;
 
-/* What textval_classify learnt besides the kind; fields not named for the
+/* What inl_textval_classify learnt besides the kind; fields not named for the
  * kind are zero. */
 typedef struct textval_class {
     int64_t value;          /* INT: the value (the uint64 bit pattern when `big`) */
@@ -113,20 +113,20 @@ typedef struct textval_class {
 } textval_class;
 
 /* The narrowest kind the text parses as, in one pass:
- *  - INT: textval_int accepts it as a signed 64-bit value, or it is a
+ *  - INT: inl_textval_int accepts it as a signed 64-bit value, or it is a
  *    non-negative value up to UINT64_MAX (`big`). An integer beyond both
  *    is STRING: it has no exact numeric column, and a 30-digit value is far
  *    more often an identifier than a quantity.
- *  - DOUBLE: textval_double accepts it and it is not an INT (a '.', an
+ *  - DOUBLE: inl_textval_double accepts it and it is not an INT (a '.', an
  *    exponent, nan or inf). A literal that overflows is STRING.
  *  - BOOL: true/false/yes/no/t/f in any case (not y/n, and 0/1 are INT).
- *  - DATE: textval_date accepts it.
- *  - TIMESTAMP: a date with a time part, valid as textval_timestamp
+ *  - DATE: inl_textval_date accepts it.
+ *  - TIMESTAMP: a date with a time part, valid as inl_textval_timestamp
  *    checks it (whether it fits a given unit is left to the caller:
  *    `frac_digits` says which units keep it whole).
- *  - TIME: textval_time accepts it.
+ *  - TIME: inl_textval_time accepts it.
  *  - STRING: anything else, the empty text included.
  * info may be NULL. */
-textval_kind textval_classify(const char *s, size_t len, textval_class *info);
+textval_kind inl_textval_classify(const char *s, size_t len, textval_class *info);
 
 #endif

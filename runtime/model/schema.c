@@ -18,13 +18,13 @@ void inlay_column_options_init(inlay_column_options *o)
 
 static void clear_layout(inlay_schema *s)
 {
-    if (s->preorder) mem_free(&s->alloc, s->preorder, (size_t)s->count * sizeof *s->preorder);
+    if (s->preorder) inl_mem_free(&s->alloc, s->preorder, (size_t)s->count * sizeof *s->preorder);
     for (int i = 0; i < s->num_leaves; i++) {
-        mem_strfree(&s->alloc, s->leaves[i].path);
+        inl_mem_strfree(&s->alloc, s->leaves[i].path);
         if (s->leaves[i].parts)
-            mem_free(&s->alloc, (void *)s->leaves[i].parts, (size_t)s->leaves[i].depth * sizeof(char *));
+            inl_mem_free(&s->alloc, (void *)s->leaves[i].parts, (size_t)s->leaves[i].depth * sizeof(char *));
     }
-    if (s->leaves) mem_free(&s->alloc, s->leaves, (size_t)s->num_leaves * sizeof *s->leaves);
+    if (s->leaves) inl_mem_free(&s->alloc, s->leaves, (size_t)s->num_leaves * sizeof *s->leaves);
     s->preorder = NULL;
     s->leaves = NULL;
     s->num_leaves = 0;
@@ -35,7 +35,7 @@ static int add_node(inlay_schema *s, int parent, const char *name, inlay_repetit
 {
     if (s->count == s->cap) {
         int cap = s->cap ? s->cap * 2 : 16;
-        schema_node *n = mem_realloc(&s->alloc, s->nodes, (size_t)s->cap * sizeof *n,
+        schema_node *n = inl_mem_realloc(&s->alloc, s->nodes, (size_t)s->cap * sizeof *n,
                                      (size_t)cap * sizeof *n);
         if (!n) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         s->nodes = n;
@@ -43,7 +43,7 @@ static int add_node(inlay_schema *s, int parent, const char *name, inlay_repetit
     }
     schema_node *n = &s->nodes[s->count];
     memset(n, 0, sizeof *n);
-    n->name = mem_strdup(&s->alloc, name);
+    n->name = inl_mem_strdup(&s->alloc, name);
     if (!n->name) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     n->parent = parent;
     n->first_child = n->last_child = n->next_sibling = -1;
@@ -75,20 +75,20 @@ static void drop_last_node(inlay_schema *s)
         p->last_child = prev;
     }
     p->num_children--;
-    mem_strfree(&s->alloc, s->nodes[id].name);
+    inl_mem_strfree(&s->alloc, s->nodes[id].name);
     s->count--;
 }
 
 inlay_schema *inlay_schema_create(const inlay_allocator *alloc)
 {
-    inlay_allocator a = mem_or_default(alloc);
-    inlay_schema *s = mem_alloc(&a, sizeof *s);
+    inlay_allocator a = inl_mem_or_default(alloc);
+    inlay_schema *s = inl_mem_alloc(&a, sizeof *s);
     if (!s) return NULL;
     memset(s, 0, sizeof *s);
     s->alloc = a;
     if (add_node(s, -1, "schema", INLAY_REQUIRED) < 0) {
-        mem_free(&a, s->nodes, (size_t)s->cap * sizeof *s->nodes);
-        mem_free(&a, s, sizeof *s);
+        inl_mem_free(&a, s->nodes, (size_t)s->cap * sizeof *s->nodes);
+        inl_mem_free(&a, s, sizeof *s);
         return NULL;
     }
     s->nodes[0].is_group = true;
@@ -100,9 +100,9 @@ void inlay_schema_free(inlay_schema *s)
     if (!s) return;
     inlay_allocator a = s->alloc;
     clear_layout(s);
-    for (int i = 0; i < s->count; i++) mem_strfree(&a, s->nodes[i].name);
-    mem_free(&a, s->nodes, (size_t)s->cap * sizeof *s->nodes);
-    mem_free(&a, s, sizeof *s);
+    for (int i = 0; i < s->count; i++) inl_mem_strfree(&a, s->nodes[i].name);
+    inl_mem_free(&a, s->nodes, (size_t)s->cap * sizeof *s->nodes);
+    inl_mem_free(&a, s, sizeof *s);
 }
 
 const char *inlay_schema_errmsg(const inlay_schema *s)
@@ -368,11 +368,11 @@ static int check_nested(inlay_schema *s, int n)
     return 0;
 }
 
-int schema_finalize(inlay_schema *s)
+int inl_schema_finalize(inlay_schema *s)
 {
     if (s->finalized) return 0;
     clear_layout(s);
-    s->preorder = mem_alloc(&s->alloc, (size_t)s->count * sizeof *s->preorder);
+    s->preorder = inl_mem_alloc(&s->alloc, (size_t)s->count * sizeof *s->preorder);
     if (!s->preorder) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     int nleaves = 0, k = 0;
     /* iterative preorder walk */
@@ -391,7 +391,7 @@ int schema_finalize(inlay_schema *s)
         while (n >= 0 && s->nodes[n].next_sibling < 0) n = s->nodes[n].parent;
         if (n >= 0) n = s->nodes[n].next_sibling;
     }
-    s->leaves = mem_alloc(&s->alloc, (size_t)nleaves * sizeof *s->leaves);
+    s->leaves = inl_mem_alloc(&s->alloc, (size_t)nleaves * sizeof *s->leaves);
     if (!s->leaves) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     memset(s->leaves, 0, (size_t)nleaves * sizeof *s->leaves);
     s->num_leaves = nleaves;   /* the array's size, for clear_layout on failure */
@@ -409,8 +409,8 @@ int schema_finalize(inlay_schema *s)
         }
         char path[1024];
         node_path(s, id, path, sizeof path);
-        l->path = mem_strdup(&s->alloc, path);
-        l->parts = mem_alloc(&s->alloc, (size_t)l->depth * sizeof(char *));
+        l->path = inl_mem_strdup(&s->alloc, path);
+        l->parts = inl_mem_alloc(&s->alloc, (size_t)l->depth * sizeof(char *));
         if (!l->path || !l->parts) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         int d = l->depth;
         for (int c = id; c > 0; c = s->nodes[c].parent) l->parts[--d] = s->nodes[c].name;
@@ -427,18 +427,18 @@ int inlay_schema_num_columns(const inlay_schema *s)
     return n;
 }
 
-inlay_schema *schema_clone(const inlay_schema *src, const inlay_allocator *a)
+inlay_schema *inl_schema_clone(const inlay_schema *src, const inlay_allocator *a)
 {
-    inlay_schema *s = mem_alloc(a, sizeof *s);
+    inlay_schema *s = inl_mem_alloc(a, sizeof *s);
     if (!s) return NULL;
     memset(s, 0, sizeof *s);
     s->alloc = *a;
-    s->nodes = mem_alloc(a, (size_t)src->count * sizeof *s->nodes);
-    if (!s->nodes) { mem_free(a, s, sizeof *s); return NULL; }
+    s->nodes = inl_mem_alloc(a, (size_t)src->count * sizeof *s->nodes);
+    if (!s->nodes) { inl_mem_free(a, s, sizeof *s); return NULL; }
     s->cap = src->count;
     for (int i = 0; i < src->count; i++) {
         s->nodes[i] = src->nodes[i];
-        s->nodes[i].name = mem_strdup(a, src->nodes[i].name);
+        s->nodes[i].name = inl_mem_strdup(a, src->nodes[i].name);
         s->count = i + 1;
         if (!s->nodes[i].name) { inlay_schema_free(s); return NULL; }
     }

@@ -2,7 +2,7 @@
  * schema.h — the schema tree.
  *
  * Nodes live in one array; node 0 is the root group ("schema"). Nodes may be
- * added in any order; schema_finalize() lays them out depth-first (the order
+ * added in any order; inl_schema_finalize() lays them out depth-first (the order
  * of the footer's flattened SchemaElement list) and numbers the leaves, which
  * are the columns of the append calls. Each leaf knows its maximum
  * definition level (count of non-required nodes on its path) and maximum
@@ -18,7 +18,7 @@
  * and hand the caller the middle group, under which the element (or key and
  * value) are added by the ordinary calls; a wrong name, repetition or count
  * there is refused when it is added, and a list or map left without its
- * fields is refused by schema_finalize.
+ * fields is refused by inl_schema_finalize.
  */
 #ifndef INLAY_SCHEMA_H
 #define INLAY_SCHEMA_H
@@ -59,7 +59,7 @@ struct inlay_schema {
     inlay_allocator alloc;
     schema_node *nodes;
     int count, cap;
-    /* filled by schema_finalize */
+    /* filled by inl_schema_finalize */
     int *preorder;         /* node ids, depth-first, root first */
     schema_leaf *leaves;
     int num_leaves;
@@ -68,9 +68,9 @@ struct inlay_schema {
 };
 
 /* Deep copy of s using allocator a; NULL when out of memory. */
-inlay_schema *schema_clone(const inlay_schema *s, const inlay_allocator *a);
+inlay_schema *inl_schema_clone(const inlay_schema *s, const inlay_allocator *a);
 /* Compute layout, levels and leaves. Returns 0 or INLAY_ERR_SCHEMA /
  * INLAY_ERR_NOMEM with s->err set. */
-int schema_finalize(inlay_schema *s);
+int inl_schema_finalize(inlay_schema *s);
 
 #endif

@@ -38,7 +38,7 @@ static int value_encoding_for(const inlay_type *t, inlay_encoding_choice choice)
 static int grow_chunks(column *c, column_env *e, int need)
 {
     if (need <= c->nchunks) return 0;
-    chunk *n = mem_realloc(A(e), c->chunks, (size_t)c->nchunks * sizeof *n, (size_t)need * sizeof *n);
+    chunk *n = inl_mem_realloc(A(e), c->chunks, (size_t)c->nchunks * sizeof *n, (size_t)need * sizeof *n);
     if (!n) return INLAY_ERR_NOMEM;
     for (int i = c->nchunks; i < need; i++) {
         memset(&n[i], 0, sizeof n[i]);
@@ -49,7 +49,7 @@ static int grow_chunks(column *c, column_env *e, int need)
     return 0;
 }
 
-int column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
+int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
 {
     memset(c, 0, sizeof *c);
     c->leaf = &s->leaves[leaf];
@@ -67,28 +67,28 @@ int column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
     c->cost_check = node->opts.encoding == INLAY_ENCODING_AUTO;
     c->use_dict = c->dict_allowed;
     if (c->is_bytes)
-        memo_bytes_init(&c->memo_bytes, A(e),
+        inl_memo_bytes_init(&c->memo_bytes, A(e),
                         c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY ? c->width : 0);
     else
-        memo_fixed_init(&c->memo_fixed, A(e), c->width);
+        inl_memo_fixed_init(&c->memo_fixed, A(e), c->width);
     return grow_chunks(c, e, 2);
 }
 
-void column_free(column *c, column_env *e)
+void inl_column_free(column *c, column_env *e)
 {
-    memo_fixed_free(&c->memo_fixed);
-    memo_bytes_free(&c->memo_bytes);
-    buf_free(&c->defs, A(e));
-    buf_free(&c->reps, A(e));
-    buf_free(&c->vals, A(e));
-    buf_free(&c->validity_defs, A(e));
-    buf_free(&c->validity_vals, A(e));
+    inl_memo_fixed_free(&c->memo_fixed);
+    inl_memo_bytes_free(&c->memo_bytes);
+    inl_buf_free(&c->defs, A(e));
+    inl_buf_free(&c->reps, A(e));
+    inl_buf_free(&c->vals, A(e));
+    inl_buf_free(&c->validity_defs, A(e));
+    inl_buf_free(&c->validity_vals, A(e));
     for (int i = 0; i < c->nchunks; i++) {
-        buf_free(&c->chunks[i].dict, A(e));
-        buf_free(&c->chunks[i].pages, A(e));
-        stats_free(&c->chunks[i].st, A(e));
+        inl_buf_free(&c->chunks[i].dict, A(e));
+        inl_buf_free(&c->chunks[i].pages, A(e));
+        inl_stats_free(&c->chunks[i].st, A(e));
     }
-    mem_free(A(e), c->chunks, (size_t)c->nchunks * sizeof *c->chunks);
+    inl_mem_free(A(e), c->chunks, (size_t)c->nchunks * sizeof *c->chunks);
     c->chunks = NULL;
     c->nchunks = 0;
 }
@@ -97,7 +97,7 @@ static chunk *open_chunk(column *c) { return &c->chunks[c->nsealed]; }
 
 static size_t dict_bytes(const column *c)
 {
-    return c->is_bytes ? memo_bytes_bytes(&c->memo_bytes) : memo_fixed_bytes(&c->memo_fixed);
+    return c->is_bytes ? inl_memo_bytes_bytes(&c->memo_bytes) : inl_memo_fixed_bytes(&c->memo_fixed);
 }
 
 static size_t dict_count(const column *c)
@@ -108,7 +108,7 @@ static size_t dict_count(const column *c)
 static int index_bit_width(const column *c)
 {
     size_t n = dict_count(c);
-    int w = rle_bit_width(n ? n - 1 : 0);
+    int w = inl_rle_bit_width(n ? n - 1 : 0);
     return w ? w : 1;
 }
 
@@ -122,8 +122,8 @@ static bool decision_pending(const column *c)
 /* Bytes the current page would take, roughly, before compression. */
 static size_t page_size_estimate(const column *c)
 {
-    size_t levels = c->page_entries * (size_t)(rle_bit_width((uint64_t)c->leaf->max_def) +
-                                                rle_bit_width((uint64_t)c->leaf->max_rep)) / 8;
+    size_t levels = c->page_entries * (size_t)(inl_rle_bit_width((uint64_t)c->leaf->max_def) +
+                                                inl_rle_bit_width((uint64_t)c->leaf->max_rep)) / 8;
     if (c->use_dict) {
         size_t indices = c->page_values * (size_t)index_bit_width(c) / 8;
         if (decision_pending(c) && c->page_plain_bytes > indices) indices = c->page_plain_bytes;
@@ -133,7 +133,7 @@ static size_t page_size_estimate(const column *c)
     return levels + c->vals.len;
 }
 
-size_t column_buffered_bytes(const column *c)
+size_t inl_column_buffered_bytes(const column *c)
 {
     const chunk *k = &c->chunks[c->nsealed];
     return k->pages.len + page_size_estimate(c) + (c->use_dict || c->dict_used ? dict_bytes(c) : 0);
@@ -148,7 +148,7 @@ static int materialize_plain(column *c, column_env *e, buf *out)
     const size_t n = c->page_values;
     out->len = 0;
     if (!c->is_bytes) {
-        if (buf_reserve(out, A(e), n * c->width)) return INLAY_ERR_NOMEM;
+        if (inl_buf_reserve(out, A(e), n * c->width)) return INLAY_ERR_NOMEM;
         const uint8_t *dict = c->memo_fixed.values.data;
         for (size_t i = 0; i < n; i++) memcpy(out->data + i * c->width, dict + idx[i] * c->width, c->width);
         out->len = n * c->width;
@@ -157,8 +157,8 @@ static int materialize_plain(column *c, column_env *e, buf *out)
     const size_t prefix = c->memo_bytes.fixed_width ? 0 : 4;
     for (size_t i = 0; i < n; i++) {
         size_t len;
-        const uint8_t *v = memo_bytes_value(&c->memo_bytes, idx[i], &len);
-        if (buf_append(out, A(e), v - prefix, prefix + len)) return INLAY_ERR_NOMEM;
+        const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, idx[i], &len);
+        if (inl_buf_append(out, A(e), v - prefix, prefix + len)) return INLAY_ERR_NOMEM;
     }
     return 0;
 }
@@ -169,13 +169,13 @@ static int put_levels(buf *out, const inlay_allocator *a, const buf *levels, siz
 {
     size_t at = out->len;
     if (prefixed) {
-        if (buf_reserve(out, a, 4)) return INLAY_ERR_NOMEM;
+        if (inl_buf_reserve(out, a, 4)) return INLAY_ERR_NOMEM;
         out->len += 4;
     }
-    if (rle_encode_u16(out, a, (const uint16_t *)levels->data, n, rle_bit_width((uint64_t)max)))
+    if (inl_rle_encode_u16(out, a, (const uint16_t *)levels->data, n, inl_rle_bit_width((uint64_t)max)))
         return INLAY_ERR_NOMEM;
     size_t body = out->len - at - (prefixed ? 4 : 0);
-    if (prefixed) put_u32le(out->data + at, (uint32_t)body);
+    if (prefixed) inl_put_u32le(out->data + at, (uint32_t)body);
     *len = (int32_t)body;
     return 0;
 }
@@ -186,7 +186,7 @@ static const inlay_bytes *byte_views(const column *c, column_env *e, const uint8
 {
     e->views.len = 0;
     /* at least one slot, so an all-null page gets a non-NULL (empty) array */
-    if (buf_reserve(&e->views, A(e), (n ? n : 1) * sizeof(inlay_bytes))) return NULL;
+    if (inl_buf_reserve(&e->views, A(e), (n ? n : 1) * sizeof(inlay_bytes))) return NULL;
     inlay_bytes *v = (inlay_bytes *)e->views.data;
     const uint8_t *p = plain;
     for (size_t i = 0; i < n; i++) {
@@ -218,25 +218,25 @@ static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t 
             *res_len = plain_len;
             return 0;
         }
-        if (buf_reserve(out, a, (n + 7) / 8)) return INLAY_ERR_NOMEM;
-        rle_pack_bools(out->data, plain, n);
+        if (inl_buf_reserve(out, a, (n + 7) / 8)) return INLAY_ERR_NOMEM;
+        inl_rle_pack_bools(out->data, plain, n);
         out->len = (n + 7) / 8;
         break;
     case ENC_RLE:
-        r = bool_rle_encode(out, a, plain, n);
+        r = inl_bool_rle_encode(out, a, plain, n);
         break;
     case ENC_BYTE_STREAM_SPLIT:
-        r = bss_encode(out, a, plain, n, c->width);
+        r = inl_bss_encode(out, a, plain, n, c->width);
         break;
     case ENC_DELTA_BINARY_PACKED:
-        r = c->width == 4 ? delta_encode_i32(out, a, (const int32_t *)plain, n)
-                          : delta_encode_i64(out, a, (const int64_t *)plain, n);
+        r = c->width == 4 ? inl_delta_encode_i32(out, a, (const int32_t *)plain, n)
+                          : inl_delta_encode_i64(out, a, (const int64_t *)plain, n);
         break;
     default: {
         const inlay_bytes *v = byte_views(c, e, plain, n);
         if (!v) return INLAY_ERR_NOMEM;
-        r = c->value_encoding == ENC_DELTA_LENGTH_BYTE_ARRAY ? delta_encode_length_bytes(out, a, v, n)
-                                                             : delta_encode_bytes(out, a, v, n);
+        r = c->value_encoding == ENC_DELTA_LENGTH_BYTE_ARRAY ? inl_delta_encode_length_bytes(out, a, v, n)
+                                                             : inl_delta_encode_bytes(out, a, v, n);
         break;
     }
     }
@@ -251,10 +251,10 @@ static size_t compressed_size(column_env *e, const void *p, size_t n, int *st)
 {
     *st = 0;
     if (e->comp.codec == INLAY_UNCOMPRESSED || n == 0) return n;
-    size_t bound = compress_bound(&e->comp, n);
+    size_t bound = inl_compress_bound(&e->comp, n);
     e->scratch.packed.len = 0;
-    if (buf_reserve(&e->scratch.packed, A(e), bound)) { *st = INLAY_ERR_NOMEM; return 0; }
-    size_t r = compress_run(&e->comp, e->scratch.packed.data, bound, p, n, st);
+    if (inl_buf_reserve(&e->scratch.packed, A(e), bound)) { *st = INLAY_ERR_NOMEM; return 0; }
+    size_t r = inl_compress_run(&e->comp, e->scratch.packed.data, bound, p, n, st);
     if (r == SIZE_MAX) return 0;
     *st = 0;
     return r;
@@ -294,8 +294,8 @@ static int dictionary_pays(column *c, column_env *e)
     c->vals = e->trial;
     e->trial = t;
     c->use_dict = false;
-    if (c->is_bytes) memo_bytes_reset(&c->memo_bytes);
-    else memo_fixed_reset(&c->memo_fixed);
+    if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
+    else inl_memo_fixed_reset(&c->memo_fixed);
     return 0;
 }
 
@@ -332,8 +332,8 @@ static int flush_page(column *c, column_env *e)
         int w = index_bit_width(c);
         uint8_t wb = (uint8_t)w;
         e->encoded.len = 0;
-        if (buf_append(&e->encoded, A(e), &wb, 1) ||
-            rle_encode_u32(&e->encoded, A(e), (const uint32_t *)c->vals.data, c->page_values, w))
+        if (inl_buf_append(&e->encoded, A(e), &wb, 1) ||
+            inl_rle_encode_u32(&e->encoded, A(e), (const uint32_t *)c->vals.data, c->page_values, w))
             return INLAY_ERR_NOMEM;
         d.encoding = ENC_RLE_DICTIONARY;
         values = e->encoded.data;
@@ -348,7 +348,7 @@ static int flush_page(column *c, column_env *e)
     d.lens[d.nparts++] = values_len;
 
     size_t raw, stored;
-    if ((st = page_write(&k->pages, A(e), &e->comp, &e->scratch, &d, &raw, &stored))) return st;
+    if ((st = inl_page_write(&k->pages, A(e), &e->comp, &e->scratch, &d, &raw, &stored))) return st;
     k->raw_size += raw;
     k->stored_size += stored;
     k->num_values += c->page_entries;
@@ -376,7 +376,7 @@ static int write_dictionary(column *c, column_env *e, chunk *k)
     }
     size_t raw, stored;
     k->dict.len = 0;
-    int st = page_write(&k->dict, A(e), &e->comp, &e->scratch, &d, &raw, &stored);
+    int st = inl_page_write(&k->dict, A(e), &e->comp, &e->scratch, &d, &raw, &stored);
     if (st) return st;
     k->raw_size += raw;
     k->stored_size += stored;
@@ -384,7 +384,7 @@ static int write_dictionary(column *c, column_env *e, chunk *k)
     return 0;
 }
 
-int column_seal(column *c, column_env *e)
+int inl_column_seal(column *c, column_env *e)
 {
     int st = flush_page(c, e);
     if (st) return st;
@@ -397,16 +397,16 @@ int column_seal(column *c, column_env *e)
     next->num_values = next->num_rows = next->raw_size = next->stored_size = 0;
     next->dict_entries = 0;
     memset(next->page_counts, 0, sizeof next->page_counts);
-    stats_reset(&next->st);
-    if (c->is_bytes) memo_bytes_reset(&c->memo_bytes);
-    else memo_fixed_reset(&c->memo_fixed);
+    inl_stats_reset(&next->st);
+    if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
+    else inl_memo_fixed_reset(&c->memo_fixed);
     c->use_dict = c->dict_allowed;
     c->dict_used = false;
     c->dict_decided = false;
     return 0;
 }
 
-void column_pop(column *c)
+void inl_column_pop(column *c)
 {
     chunk done = c->chunks[0];
     memmove(&c->chunks[0], &c->chunks[1], (size_t)(c->nchunks - 1) * sizeof *c->chunks);
@@ -420,15 +420,15 @@ static int update_stats(column *c, chunk *k, const void *values, size_t n, colum
 {
     if (!c->statistics || !n) return 0;
     switch (c->type->physical) {
-    case INLAY_BOOLEAN: stats_update_bool(&k->st, values, n); return 0;
-    case INLAY_INT32: stats_update_i32(&k->st, values, n); return 0;
-    case INLAY_INT64: stats_update_i64(&k->st, values, n); return 0;
-    case INLAY_FLOAT: stats_update_float(&k->st, values, n); return 0;
-    case INLAY_DOUBLE: stats_update_double(&k->st, values, n); return 0;
+    case INLAY_BOOLEAN: inl_stats_update_bool(&k->st, values, n); return 0;
+    case INLAY_INT32: inl_stats_update_i32(&k->st, values, n); return 0;
+    case INLAY_INT64: inl_stats_update_i64(&k->st, values, n); return 0;
+    case INLAY_FLOAT: inl_stats_update_float(&k->st, values, n); return 0;
+    case INLAY_DOUBLE: inl_stats_update_double(&k->st, values, n); return 0;
     default: {
         const inlay_bytes *v = values;
         for (size_t i = 0; i < n; i++)
-            if (stats_update_bytes(&k->st, A(e), v[i].data, v[i].len)) return INLAY_ERR_NOMEM;
+            if (inl_stats_update_bytes(&k->st, A(e), v[i].data, v[i].len)) return INLAY_ERR_NOMEM;
         return 0;
     }
     }
@@ -443,8 +443,8 @@ static int update_stats_dict(column *c, chunk *k, size_t from, column_env *e)
                             c->memo_fixed.count - from, e);
     for (size_t i = from; i < c->memo_bytes.count; i++) {
         size_t len;
-        const uint8_t *p = memo_bytes_value(&c->memo_bytes, i, &len);
-        if (stats_update_bytes(&k->st, A(e), p, len)) return INLAY_ERR_NOMEM;
+        const uint8_t *p = inl_memo_bytes_value(&c->memo_bytes, i, &len);
+        if (inl_stats_update_bytes(&k->st, A(e), p, len)) return INLAY_ERR_NOMEM;
     }
     return 0;
 }
@@ -454,29 +454,29 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
     chunk *k = open_chunk(c);
     if (!n) return 0;
     if (c->use_dict) {
-        if (buf_reserve(&c->vals, A(e), n * 4)) return INLAY_ERR_NOMEM;
+        if (inl_buf_reserve(&c->vals, A(e), n * 4)) return INLAY_ERR_NOMEM;
         uint32_t *idx = (uint32_t *)(c->vals.data + c->vals.len);
         size_t before = dict_count(c);
-        int r = c->is_bytes ? memo_bytes_insert_many(&c->memo_bytes, values, n, idx)
-                            : memo_fixed_insert_many(&c->memo_fixed, values, n, idx);
+        int r = c->is_bytes ? inl_memo_bytes_insert_many(&c->memo_bytes, values, n, idx)
+                            : inl_memo_fixed_insert_many(&c->memo_fixed, values, n, idx);
         if (r) return INLAY_ERR_NOMEM;
         c->vals.len += n * 4;
         if (decision_pending(c))
-            c->page_plain_bytes += c->type->physical == INLAY_BYTE_ARRAY ? plain_bytes_size(values, n)
+            c->page_plain_bytes += c->type->physical == INLAY_BYTE_ARRAY ? inl_plain_bytes_size(values, n)
                                                                          : n * c->width;
         return update_stats_dict(c, k, before, e);
     }
     int r;
-    if (c->type->physical == INLAY_BYTE_ARRAY) r = plain_put_bytes(&c->vals, A(e), values, n);
-    else if (c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY) r = plain_put_flba(&c->vals, A(e), values, n, c->width);
-    else r = plain_put_fixed(&c->vals, A(e), values, n, c->width);
+    if (c->type->physical == INLAY_BYTE_ARRAY) r = inl_plain_put_bytes(&c->vals, A(e), values, n);
+    else if (c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY) r = inl_plain_put_flba(&c->vals, A(e), values, n, c->width);
+    else r = inl_plain_put_fixed(&c->vals, A(e), values, n, c->width);
     if (r) return INLAY_ERR_NOMEM;
     return update_stats(c, k, values, n, e);
 }
 
 static int put_levels_raw(buf *b, const inlay_allocator *a, const int16_t *src, size_t n, int16_t fill)
 {
-    if (buf_reserve(b, a, n * 2)) return INLAY_ERR_NOMEM;
+    if (inl_buf_reserve(b, a, n * 2)) return INLAY_ERR_NOMEM;
     uint16_t *dst = (uint16_t *)(b->data + b->len);
     if (src) memcpy(dst, src, n * 2);
     else for (size_t i = 0; i < n; i++) dst[i] = (uint16_t)fill;
@@ -536,7 +536,7 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
     return end;
 }
 
-int column_append(column *c, column_env *e, const void *values, size_t count,
+int inl_column_append(column *c, column_env *e, const void *values, size_t count,
                   const int16_t *def, const int16_t *rep)
 {
     const int16_t max_def = c->leaf->max_def;
@@ -575,7 +575,7 @@ int column_append(column *c, column_env *e, const void *values, size_t count,
             if ((st = flush_page(c, e))) return st;
             c->use_dict = false;
         }
-        if (k->num_rows >= e->row_group_rows && (st = column_seal(c, e))) return st;
+        if (k->num_rows >= e->row_group_rows && (st = inl_column_seal(c, e))) return st;
     }
     return 0;
 }

@@ -84,21 +84,21 @@ typedef struct column {
     buf validity_defs, validity_vals;   /* a validity-bitmap batch as levels + dense values */
 } column;
 
-int column_init(column *c, column_env *e, const inlay_schema *s, int leaf);
-void column_free(column *c, column_env *e);
+int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf);
+void inl_column_free(column *c, column_env *e);
 
 /* Append count level entries with their dense values (typed as the
  * column's physical type: uint8 0/1 for BOOLEAN, inlay_bytes for byte
  * arrays). def/rep may be NULL. The batch has been checked. Returns 0 or a
  * sticky error (NOMEM, COMPRESS). */
-int column_append(column *c, column_env *e, const void *values, size_t count,
+int inl_column_append(column *c, column_env *e, const void *values, size_t count,
                   const int16_t *def, const int16_t *rep);
 
 /* End the open chunk (even if empty). */
-int column_seal(column *c, column_env *e);
+int inl_column_seal(column *c, column_env *e);
 /* The bytes the open chunk holds so far, roughly. */
-size_t column_buffered_bytes(const column *c);
+size_t inl_column_buffered_bytes(const column *c);
 /* Recycle chunks[0] once the writer has written it. */
-void column_pop(column *c);
+void inl_column_pop(column *c);
 
 #endif

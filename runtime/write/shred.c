@@ -28,20 +28,20 @@ typedef struct walk {
     const char *leaf_path;
 } walk;
 
-void shred_init(shred *sh, const inlay_allocator *a)
+void inl_shred_init(shred *sh, const inlay_allocator *a)
 {
     memset(sh, 0, sizeof *sh);
     sh->alloc = a;
 }
 
-void shred_free(shred *sh)
+void inl_shred_free(shred *sh)
 {
     for (int i = 0; i < sh->cap; i++) {
-        buf_free(&sh->leaves[i].def, sh->alloc);
-        buf_free(&sh->leaves[i].rep, sh->alloc);
-        buf_free(&sh->leaves[i].values, sh->alloc);
+        inl_buf_free(&sh->leaves[i].def, sh->alloc);
+        inl_buf_free(&sh->leaves[i].rep, sh->alloc);
+        inl_buf_free(&sh->leaves[i].values, sh->alloc);
     }
-    mem_free(sh->alloc, sh->leaves, (size_t)sh->cap * sizeof *sh->leaves);
+    inl_mem_free(sh->alloc, sh->leaves, (size_t)sh->cap * sizeof *sh->leaves);
     sh->leaves = NULL;
     sh->cap = 0;
 }
@@ -58,7 +58,7 @@ static inline bool is_valid(const inlay_array *a, size_t i)
 static int put_levels(walk *w, int16_t def, int16_t rep)
 {
     shred_leaf *o = w->out;
-    if (buf_reserve(&o->def, w->sh->alloc, 2) || buf_reserve(&o->rep, w->sh->alloc, 2))
+    if (inl_buf_reserve(&o->def, w->sh->alloc, 2) || inl_buf_reserve(&o->rep, w->sh->alloc, 2))
         return wfail(w, INLAY_ERR_NOMEM, "out of memory");
     memcpy(o->def.data + o->def.len, &def, 2);
     memcpy(o->rep.data + o->rep.len, &rep, 2);
@@ -73,7 +73,7 @@ static int put_value(walk *w, const inlay_array *a, size_t i)
     shred_leaf *o = w->out;
     if (!a->values) return wfail(w, INLAY_ERR_ARGUMENT, "no values array for a leaf");
     const size_t es = w->esize;
-    if (buf_reserve(&o->values, w->sh->alloc, es)) return wfail(w, INLAY_ERR_NOMEM, "out of memory");
+    if (inl_buf_reserve(&o->values, w->sh->alloc, es)) return wfail(w, INLAY_ERR_NOMEM, "out of memory");
     uint8_t *dst = o->values.data + o->values.len;
     const uint8_t *src = (const uint8_t *)a->values + i * es;
     switch (es) {   /* a constant size per case: no call to memcpy per value */
@@ -192,7 +192,7 @@ static bool under(const inlay_schema *s, int node, int field)
     return false;
 }
 
-int shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *a, size_t rows, int *first,
+int inl_shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *a, size_t rows, int *first,
                 int *nleaves)
 {
     inl_err_clear(&sh->err);
@@ -208,7 +208,7 @@ int shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *
     }
     const int n = hi - lo + 1;
     if (n > sh->cap) {
-        shred_leaf *p = mem_realloc(sh->alloc, sh->leaves, (size_t)sh->cap * sizeof *p, (size_t)n * sizeof *p);
+        shred_leaf *p = inl_mem_realloc(sh->alloc, sh->leaves, (size_t)sh->cap * sizeof *p, (size_t)n * sizeof *p);
         if (!p) {
             inl_err_set(&sh->err, INLAY_ERR_NOMEM, "out of memory");
             return INLAY_ERR_NOMEM;

@@ -42,8 +42,8 @@ typedef struct shred {
     inl_err err;             /* "field 'hits.list.element.x' row 3: ..." */
 } shred;
 
-void shred_init(shred *sh, const inlay_allocator *a);
-void shred_free(shred *sh);
+void inl_shred_init(shred *sh, const inlay_allocator *a);
+void inl_shred_free(shred *sh);
 
 /* Shreds rows 0 .. rows-1 of `a`, the array of the top-level field whose
  * schema node is `field` in the finalized schema s. Its leaves are columns
@@ -53,7 +53,7 @@ void shred_free(shred *sh);
  * past the child), INLAY_ERR_NULL (a null where the schema is required, a
  * null map key) or INLAY_ERR_NOMEM, with sh->err naming the field's path
  * and the row. */
-int shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *a, size_t rows, int *first,
+int inl_shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *a, size_t rows, int *first,
                 int *nleaves);
 
 #endif

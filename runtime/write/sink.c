@@ -47,17 +47,17 @@ static void file_abort(void *ctx)
     if (f->tmp) unlink(f->tmp);
 }
 
-int file_sink_open(file_sink *f, const inlay_allocator *a, const char *path, char *err, size_t errcap)
+int inl_file_sink_open(file_sink *f, const inlay_allocator *a, const char *path, char *err, size_t errcap)
 {
     memset(f, 0, sizeof *f);
     f->fd = -1;
     f->alloc = a;
     size_t n = strlen(path) + 32;
     f->tmp_size = n;
-    f->path = mem_strdup(a, path);
-    f->tmp = mem_alloc(a, n);
+    f->path = inl_mem_strdup(a, path);
+    f->tmp = inl_mem_alloc(a, n);
     if (!f->path || !f->tmp) {
-        file_sink_release(f);
+        inl_file_sink_release(f);
         snprintf(err, errcap, "out of memory");
         return INLAY_ERR_NOMEM;
     }
@@ -72,20 +72,20 @@ int file_sink_open(file_sink *f, const inlay_allocator *a, const char *path, cha
         if (errno != EEXIST) break;
     }
     snprintf(err, errcap, "cannot create '%s': %s", f->tmp, strerror(errno));
-    file_sink_release(f);
+    inl_file_sink_release(f);
     return INLAY_ERR_IO;
 }
 
-inlay_sink file_sink_interface(file_sink *f)
+inlay_sink inl_file_sink_interface(file_sink *f)
 {
     inlay_sink s = { file_write, file_finish, file_abort, f };
     return s;
 }
 
-void file_sink_release(file_sink *f)
+void inl_file_sink_release(file_sink *f)
 {
-    mem_strfree(f->alloc, f->path);
-    if (f->tmp) mem_free(f->alloc, f->tmp, f->tmp_size);
+    inl_mem_strfree(f->alloc, f->path);
+    if (f->tmp) inl_mem_free(f->alloc, f->tmp, f->tmp_size);
     f->path = f->tmp = NULL;
 }
 
@@ -94,13 +94,13 @@ void file_sink_release(file_sink *f)
 void inlay_buffer_init(inlay_buffer *b, const inlay_allocator *alloc)
 {
     memset(b, 0, sizeof *b);
-    b->alloc = mem_or_default(alloc);
+    b->alloc = inl_mem_or_default(alloc);
 }
 
 void inlay_buffer_free(inlay_buffer *b)
 {
     if (!b) return;
-    mem_free(&b->alloc, b->data, b->cap);
+    inl_mem_free(&b->alloc, b->data, b->cap);
     b->data = NULL;
     b->len = b->cap = 0;
 }
@@ -109,7 +109,7 @@ static int buffer_write(void *ctx, const void *data, size_t len)
 {
     inlay_buffer *b = ctx;
     buf tmp = { b->data, b->len, b->cap };
-    if (buf_append(&tmp, &b->alloc, data, len)) return -1;
+    if (inl_buf_append(&tmp, &b->alloc, data, len)) return -1;
     b->data = tmp.data;
     b->len = tmp.len;
     b->cap = tmp.cap;

@@ -18,9 +18,9 @@ typedef struct file_sink {
 
 /* Create the temporary file. Returns 0, or INLAY_ERR_IO / INLAY_ERR_NOMEM
  * with a message in err. */
-int file_sink_open(file_sink *f, const inlay_allocator *a, const char *path, char *err, size_t errcap);
-inlay_sink file_sink_interface(file_sink *f);
+int inl_file_sink_open(file_sink *f, const inlay_allocator *a, const char *path, char *err, size_t errcap);
+inlay_sink inl_file_sink_interface(file_sink *f);
 /* Release the names (after finish or abort). */
-void file_sink_release(file_sink *f);
+void inl_file_sink_release(file_sink *f);
 
 #endif

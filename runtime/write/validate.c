@@ -9,7 +9,7 @@
 #define fail(err, status, entry, ...) \
     ((err)->row = (inl_err_set(err, status, __VA_ARGS__), (int64_t)(entry)), (status))
 
-int validate_levels(const column *c, const int16_t *def, const int16_t *rep, size_t count, inl_err *err)
+int inl_validate_levels(const column *c, const int16_t *def, const int16_t *rep, size_t count, inl_err *err)
 {
     const int16_t max_def = c->leaf->max_def, max_rep = c->leaf->max_rep;
     if (def) {
@@ -47,7 +47,7 @@ static const char *int_range(const inlay_type *t, int64_t *lo, int64_t *hi)
     }
 }
 
-int validate_values(const column *c, const void *values, size_t n, inl_err *err)
+int inl_validate_values(const column *c, const void *values, size_t n, inl_err *err)
 {
     const inlay_type *t = c->type;
     int64_t lo = 0, hi = 0;
@@ -93,7 +93,7 @@ int validate_values(const column *c, const void *values, size_t n, inl_err *err)
             if (INLAY_UNLIKELY(v[i].len > INT32_MAX))
                 return fail(err, INLAY_ERR_VALUE, i, "value of %zu bytes is too long (max %d)",
                             v[i].len, INT32_MAX);
-            if (utf8 && !utf8_valid(v[i].data, v[i].len))
+            if (utf8 && !inl_utf8_valid(v[i].data, v[i].len))
                 return fail(err, INLAY_ERR_VALUE, i, "invalid UTF-8 in a text column");
         }
         return 0;

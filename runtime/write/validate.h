@@ -14,10 +14,10 @@
 /* Levels: def/rep in range, a batch starting at a row boundary, no null in a
  * required column. Returns 0, or the status with err set: its message is
  * the reason and err->row the index of the offending entry in the batch. */
-int validate_levels(const column *c, const int16_t *def, const int16_t *rep, size_t count, inl_err *err);
+int inl_validate_levels(const column *c, const int16_t *def, const int16_t *rep, size_t count, inl_err *err);
 
 /* The values (dense, n of them). err->row is the index of the offending
  * value among them; the caller maps it back to a batch entry. */
-int validate_values(const column *c, const void *values, size_t n, inl_err *err);
+int inl_validate_values(const column *c, const void *values, size_t n, inl_err *err);
 
 #endif

@@ -132,13 +132,13 @@ static int check_options(inlay_writer *w, const inlay_options *o)
 static int copy_metadata(inlay_writer *w, const inlay_options *o)
 {
     if (!o->metadata_count) return 0;
-    w->kv = mem_alloc(&w->alloc, o->metadata_count * sizeof *w->kv);
+    w->kv = inl_mem_alloc(&w->alloc, o->metadata_count * sizeof *w->kv);
     if (!w->kv) return INLAY_ERR_NOMEM;
     memset(w->kv, 0, o->metadata_count * sizeof *w->kv);
     w->nkv = o->metadata_count;
     for (size_t i = 0; i < w->nkv; i++) {
-        w->kv[i].key = mem_strdup(&w->alloc, o->metadata[i].key);
-        if (o->metadata[i].value) w->kv[i].value = mem_strdup(&w->alloc, o->metadata[i].value);
+        w->kv[i].key = inl_mem_strdup(&w->alloc, o->metadata[i].key);
+        if (o->metadata[i].value) w->kv[i].value = inl_mem_strdup(&w->alloc, o->metadata[i].value);
         if (!w->kv[i].key || (o->metadata[i].value && !w->kv[i].value)) return INLAY_ERR_NOMEM;
     }
     return 0;
@@ -159,30 +159,30 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     if (*(const uint8_t *)&probe != 1)
         return set_error(w, INLAY_ERR_ARGUMENT, "inlay needs a little-endian host");
     if ((st = check_options(w, o))) return st;
-    shred_init(&w->shred, &w->alloc);
+    inl_shred_init(&w->shred, &w->alloc);
     if (!schema) return set_error(w, INLAY_ERR_ARGUMENT, "no schema");
-    w->schema = schema_clone(schema, &w->alloc);
+    w->schema = inl_schema_clone(schema, &w->alloc);
     if (!w->schema) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
-    if ((st = schema_finalize(w->schema))) return set_error(w, st, "%s", w->schema->err.msg);
+    if ((st = inl_schema_finalize(w->schema))) return set_error(w, st, "%s", w->schema->err.msg);
     w->env.page_bytes = o->page_bytes;
     w->env.page_rows = o->page_rows;
     w->env.row_group_rows = o->row_group_rows;
     w->env.dictionary_bytes = o->dictionary_bytes;
     w->row_group_bytes = o->row_group_bytes;
     w->env.page_version = o->page_version;
-    if ((st = compress_init(&w->env.comp, &w->env.alloc, o->compression, o->compression_level)))
+    if ((st = inl_compress_init(&w->env.comp, &w->env.alloc, o->compression, o->compression_level)))
         return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory"
                                 : "unknown compression %d or bad level %d",
                          (int)o->compression, o->compression_level);
     if (copy_metadata(w, o)) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     int n = w->schema->num_leaves;
-    w->cols = mem_alloc(&w->alloc, (size_t)n * sizeof *w->cols);
-    w->tmp_meta = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_meta);
-    w->tmp_bounds = mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_bounds);
-    w->prepared = mem_alloc(&w->alloc, (size_t)n * sizeof *w->prepared);
+    w->cols = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->cols);
+    w->tmp_meta = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_meta);
+    w->tmp_bounds = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_bounds);
+    w->prepared = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->prepared);
     if (!w->cols || !w->tmp_meta || !w->tmp_bounds || !w->prepared) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
-        if (column_init(&w->cols[i], &w->env, w->schema, i)) {
+        if (inl_column_init(&w->cols[i], &w->env, w->schema, i)) {
             w->ncols = i + 1;
             return set_error(w, INLAY_ERR_NOMEM, "out of memory");
         }
@@ -202,8 +202,8 @@ static int open_writer(inlay_writer **out, const inlay_allocator *alloc, bool is
         inlay_options_init(&defaults);
         opts = &defaults;
     }
-    inlay_allocator a = mem_or_default(alloc);
-    inlay_writer *w = mem_alloc(&a, sizeof *w);
+    inlay_allocator a = inl_mem_or_default(alloc);
+    inlay_writer *w = inl_mem_alloc(&a, sizeof *w);
     if (!w) return INLAY_ERR_NOMEM;
     memset(w, 0, sizeof *w);
     inl_err_clear(&w->err);
@@ -212,10 +212,10 @@ static int open_writer(inlay_writer **out, const inlay_allocator *alloc, bool is
     w->state = W_ABORTED;   /* nothing to undo until the sink exists */
     *out = w;
     if (is_file) {
-        int st = file_sink_open(&w->file, &w->alloc, path, w->err.msg, sizeof w->err.msg);
+        int st = inl_file_sink_open(&w->file, &w->alloc, path, w->err.msg, sizeof w->err.msg);
         if (st) return w->err.status = st;
         w->is_file = true;
-        sink = file_sink_interface(&w->file);
+        sink = inl_file_sink_interface(&w->file);
     }
     w->sink = sink;
     w->state = W_OPEN;
@@ -262,7 +262,7 @@ static int write_row_group(inlay_writer *w)
         const chunk *k = &c->chunks[0];
         chunk_meta *m = &w->tmp_meta[i];
         stats_bounds *b = &w->tmp_bounds[i];
-        const bool has_bounds = stats_bounds_of(&k->st, c->type->physical, b);
+        const bool has_bounds = inl_stats_bounds_of(&k->st, c->type->physical, b);
         *m = (chunk_meta){
             .leaf = c->leaf, .physical = c->type->physical, .start = w->bytes, .dict_bytes = k->dict.len,
             .num_values = k->num_values, .raw_size = k->raw_size, .stored_size = k->stored_size,
@@ -273,11 +273,11 @@ static int write_row_group(inlay_writer *w)
         if (!st) st = write_bytes(w, k->pages.data, k->pages.len);
         if (st) return st;
     }
-    int st = meta_row_group(&w->footer_groups, &w->alloc, w->tmp_meta, w->ncols, rows, (int)w->row_groups,
+    int st = inl_meta_row_group(&w->footer_groups, &w->alloc, w->tmp_meta, w->ncols, rows, (int)w->row_groups,
                             w->env.comp.codec,
                             w->env.page_version == 2 ? PAGE_DATA_V2 : PAGE_DATA);
     if (st) return set_failed(w, st, "row group metadata");
-    for (int i = 0; i < w->ncols; i++) column_pop(&w->cols[i]);
+    for (int i = 0; i < w->ncols; i++) inl_column_pop(&w->cols[i]);
     w->rows += rows;
     w->row_groups++;
     return 0;
@@ -293,7 +293,7 @@ static bool aligned(const inlay_writer *w)
 static int seal_all(inlay_writer *w)
 {
     for (int i = 0; i < w->ncols; i++) {
-        int st = column_seal(&w->cols[i], &w->env);
+        int st = inl_column_seal(&w->cols[i], &w->env);
         if (st) return set_failed(w, st, "ending a column chunk");
     }
     return 0;
@@ -303,7 +303,7 @@ static int flush_ready(inlay_writer *w)
 {
     if (aligned(w) && w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0) {
         size_t total = 0;
-        for (int i = 0; i < w->ncols; i++) total += column_buffered_bytes(&w->cols[i]);
+        for (int i = 0; i < w->ncols; i++) total += inl_column_buffered_bytes(&w->cols[i]);
         int st;
         if (total >= w->row_group_bytes && (st = seal_all(w))) return st;
     }
@@ -361,8 +361,8 @@ static int from_validity(inlay_writer *w, column *c, const uint8_t *validity, co
         return 0;
     }
     c->validity_defs.len = c->validity_vals.len = 0;
-    if (buf_reserve(&c->validity_defs, &w->alloc, count * 2) ||
-        buf_reserve(&c->validity_vals, &w->alloc, count * vsize))
+    if (inl_buf_reserve(&c->validity_defs, &w->alloc, count * 2) ||
+        inl_buf_reserve(&c->validity_vals, &w->alloc, count * vsize))
         return set_failed(w, INLAY_ERR_NOMEM, "converting a validity bitmap");
     int16_t *d = (int16_t *)c->validity_defs.data;
     uint8_t *v = c->validity_vals.data;
@@ -400,7 +400,7 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
             return st;
     }
     inl_err ce;
-    if ((st = validate_levels(c, def, rep, count, &ce)))
+    if ((st = inl_validate_levels(c, def, rep, count, &ce)))
         return set_value_error(w, st, c, row_of(c, rep, (size_t)ce.row), "%s", ce.msg);
     size_t nvalues = count;
     if (def) {
@@ -410,7 +410,7 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
     if (nvalues && !values)
         return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': %zu values expected, got NULL",
                          c->path, nvalues);
-    if ((st = validate_values(c, values, nvalues, &ce))) {
+    if ((st = inl_validate_values(c, values, nvalues, &ce))) {
         size_t entry = (size_t)ce.row;
         if (def) {   /* value index -> batch entry */
             size_t seen = 0;
@@ -428,7 +428,7 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
 static int commit(inlay_writer *w, const prepared *p)
 {
     if (!p->count) return 0;
-    int st = column_append(p->c, &w->env, p->values, p->count, p->def, p->rep);
+    int st = inl_column_append(p->c, &w->env, p->values, p->count, p->def, p->rep);
     return st ? set_failed(w, st, p->c->path) : 0;
 }
 
@@ -473,9 +473,9 @@ int inlay_writer_append_time(inlay_writer *w, int col, const int64_t *values, si
         return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': %zu values expected, got NULL", c->path, n);
     const bool narrow = phys == INLAY_INT32;
     w->converted.len = 0;
-    if (buf_reserve(&w->converted, &w->alloc, n * 8))
+    if (inl_buf_reserve(&w->converted, &w->alloc, n * 8))
         return set_failed(w, INLAY_ERR_NOMEM, "converting time values");
-    size_t bad = timeconv_run(w->converted.data, narrow, values, n, unit, to, validity);
+    size_t bad = inl_timeconv_run(w->converted.data, narrow, values, n, unit, to, validity);
     if (bad < n) {
         size_t entry = bad;
         if (def && !validity) {
@@ -525,10 +525,10 @@ int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, 
     for (int k = 0; node >= 0 && k < field; k++) node = s->nodes[node].next_sibling;
     if (node < 0) return set_error(w, INLAY_ERR_COLUMN, "field %d does not exist", field);
     int first, n;
-    int st = shred_field(&w->shred, s, node, a, rows, &first, &n);
+    int st = inl_shred_field(&w->shred, s, node, a, rows, &first, &n);
     if (st) return set_error(w, st, "%s", w->shred.err.msg);
     w->nested_batches.len = 0;
-    if (buf_reserve(&w->nested_batches, &w->alloc, (size_t)n * sizeof(inlay_column_batch)))
+    if (inl_buf_reserve(&w->nested_batches, &w->alloc, (size_t)n * sizeof(inlay_column_batch)))
         return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     inlay_column_batch *b = (inlay_column_batch *)w->nested_batches.data;
     for (int k = 0; k < n; k++) {
@@ -603,20 +603,20 @@ int inlay_writer_close(inlay_writer *w)
     if (w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0 && (st = seal_all(w))) return st;
     if ((st = flush_ready(w))) return st;
     w->footer.len = 0;
-    if ((st = meta_file(&w->footer, &w->alloc, w->schema, w->rows, &w->footer_groups,
+    if ((st = inl_meta_file(&w->footer, &w->alloc, w->schema, w->rows, &w->footer_groups,
                         (uint32_t)w->row_groups, w->kv, w->nkv)))
         return set_failed(w, st, "file metadata");
     uint8_t tail[8];
-    put_u32le(tail, (uint32_t)w->footer.len);
+    inl_put_u32le(tail, (uint32_t)w->footer.len);
     memcpy(tail + 4, "PAR1", 4);
     if ((st = write_bytes(w, w->footer.data, w->footer.len)) || (st = write_bytes(w, tail, 8)))
         return st;
     if (w->sink.finish && w->sink.finish(w->sink.ctx)) {
         w->state = W_ABORTED;   /* the sink has given up the file itself */
-        if (w->is_file) file_sink_release(&w->file);
+        if (w->is_file) inl_file_sink_release(&w->file);
         return set_error(w, INLAY_ERR_IO, "finishing the file failed");
     }
-    if (w->is_file) file_sink_release(&w->file);
+    if (w->is_file) inl_file_sink_release(&w->file);
     w->state = W_CLOSED;
     return 0;
 }
@@ -624,11 +624,11 @@ int inlay_writer_close(inlay_writer *w)
 void inlay_writer_abort(inlay_writer *w)
 {
     if (!w || w->state == W_CLOSED || w->state == W_ABORTED) {
-        if (w && w->state == W_ABORTED && w->is_file) file_sink_release(&w->file);
+        if (w && w->state == W_ABORTED && w->is_file) inl_file_sink_release(&w->file);
         return;
     }
     if (w->sink.abort) w->sink.abort(w->sink.ctx);
-    if (w->is_file) file_sink_release(&w->file);
+    if (w->is_file) inl_file_sink_release(&w->file);
     w->state = W_ABORTED;
 }
 
@@ -637,27 +637,27 @@ void inlay_writer_free(inlay_writer *w)
     if (!w) return;
     inlay_writer_abort(w);
     inlay_allocator a = w->alloc;
-    for (int i = 0; i < w->ncols; i++) column_free(&w->cols[i], &w->env);
-    if (w->cols) mem_free(&a, w->cols, (size_t)w->schema->num_leaves * sizeof *w->cols);
-    if (w->tmp_meta) mem_free(&a, w->tmp_meta, (size_t)w->schema->num_leaves * sizeof *w->tmp_meta);
-    if (w->prepared) mem_free(&a, w->prepared, (size_t)w->schema->num_leaves * sizeof *w->prepared);
-    if (w->tmp_bounds) mem_free(&a, w->tmp_bounds, (size_t)w->schema->num_leaves * sizeof *w->tmp_bounds);
-    compress_free(&w->env.comp);
-    page_scratch_free(&w->env.scratch, &a);
-    buf_free(&w->env.levels, &a);
-    buf_free(&w->env.encoded, &a);
-    buf_free(&w->env.trial, &a);
-    buf_free(&w->env.views, &a);
-    buf_free(&w->footer_groups, &a);
-    buf_free(&w->footer, &a);
-    buf_free(&w->converted, &a);
-    if (w->shred.alloc) shred_free(&w->shred);
-    buf_free(&w->nested_batches, &a);
+    for (int i = 0; i < w->ncols; i++) inl_column_free(&w->cols[i], &w->env);
+    if (w->cols) inl_mem_free(&a, w->cols, (size_t)w->schema->num_leaves * sizeof *w->cols);
+    if (w->tmp_meta) inl_mem_free(&a, w->tmp_meta, (size_t)w->schema->num_leaves * sizeof *w->tmp_meta);
+    if (w->prepared) inl_mem_free(&a, w->prepared, (size_t)w->schema->num_leaves * sizeof *w->prepared);
+    if (w->tmp_bounds) inl_mem_free(&a, w->tmp_bounds, (size_t)w->schema->num_leaves * sizeof *w->tmp_bounds);
+    inl_compress_free(&w->env.comp);
+    inl_page_scratch_free(&w->env.scratch, &a);
+    inl_buf_free(&w->env.levels, &a);
+    inl_buf_free(&w->env.encoded, &a);
+    inl_buf_free(&w->env.trial, &a);
+    inl_buf_free(&w->env.views, &a);
+    inl_buf_free(&w->footer_groups, &a);
+    inl_buf_free(&w->footer, &a);
+    inl_buf_free(&w->converted, &a);
+    if (w->shred.alloc) inl_shred_free(&w->shred);
+    inl_buf_free(&w->nested_batches, &a);
     for (size_t i = 0; i < w->nkv; i++) {
-        mem_strfree(&a, (char *)w->kv[i].key);
-        mem_strfree(&a, (char *)w->kv[i].value);
+        inl_mem_strfree(&a, (char *)w->kv[i].key);
+        inl_mem_strfree(&a, (char *)w->kv[i].value);
     }
-    if (w->kv) mem_free(&a, w->kv, w->nkv * sizeof *w->kv);
+    if (w->kv) inl_mem_free(&a, w->kv, w->nkv * sizeof *w->kv);
     inlay_schema_free(w->schema);
-    mem_free(&a, w, sizeof *w);
+    inl_mem_free(&a, w, sizeof *w);
 }

@@ -23,22 +23,22 @@ START_TEST(test_buf_growth)
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
     buf b = { 0 };
-    ck_assert_int_eq(buf_reserve(&b, &a, 10), 0);
+    ck_assert_int_eq(inl_buf_reserve(&b, &a, 10), 0);
     ck_assert_uint_eq(b.cap, 256);                      /* the first block */
     ck_assert_uint_eq(b.len, 0);
-    ck_assert_int_eq(buf_reserve(&b, &a, 256), 0);
+    ck_assert_int_eq(inl_buf_reserve(&b, &a, 256), 0);
     ck_assert_uint_eq(ta.requests, 1);                  /* it fits: no call */
-    ck_assert_int_eq(buf_append(&b, &a, "abc", 3), 0);
-    ck_assert_int_eq(buf_reserve(&b, &a, 1100), 0);
+    ck_assert_int_eq(inl_buf_append(&b, &a, "abc", 3), 0);
+    ck_assert_int_eq(inl_buf_reserve(&b, &a, 1100), 0);
     ck_assert_uint_eq(b.cap, 2048);                     /* doubled until 1103 fits */
     ck_assert_mem_eq(b.data, "abc", 3);
     ck_assert_uint_eq(ta.live_bytes, 2048);
-    ck_assert_int_eq(buf_grow(&b, &a, 100), 0);         /* never shrinks */
+    ck_assert_int_eq(inl_buf_grow(&b, &a, 100), 0);         /* never shrinks */
     ck_assert_uint_eq(b.cap, 2048);
-    buf_free(&b, &a);
+    inl_buf_free(&b, &a);
     ck_assert_ptr_null(b.data);
     ck_assert_uint_eq(b.cap, 0);
-    buf_free(&b, &a);                                   /* twice is fine */
+    inl_buf_free(&b, &a);                                   /* twice is fine */
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -48,15 +48,15 @@ START_TEST(test_buf_nomem)
     test_alloc ta = { .fail_at = 2 };
     inlay_allocator a = test_allocator(&ta);
     buf b = { 0 };
-    ck_assert_int_eq(buf_append(&b, &a, "abc", 3), 0);
+    ck_assert_int_eq(inl_buf_append(&b, &a, "abc", 3), 0);
     uint8_t big[600] = { 0 };
-    ck_assert_int_eq(buf_append(&b, &a, big, sizeof big), -1);
+    ck_assert_int_eq(inl_buf_append(&b, &a, big, sizeof big), -1);
     ck_assert_uint_eq(b.len, 3);                        /* unchanged */
     ck_assert_uint_eq(b.cap, 256);
     ck_assert_mem_eq(b.data, "abc", 3);
-    ck_assert_int_eq(buf_append(&b, &a, big, sizeof big), 0);   /* works again */
+    ck_assert_int_eq(inl_buf_append(&b, &a, big, sizeof big), 0);   /* works again */
     ck_assert_uint_eq(b.len, 603);
-    buf_free(&b, &a);
+    inl_buf_free(&b, &a);
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -65,29 +65,29 @@ START_TEST(test_mem_helpers)
 {
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
-    ck_assert_ptr_null(mem_alloc(&a, 0));
+    ck_assert_ptr_null(inl_mem_alloc(&a, 0));
     ck_assert_uint_eq(ta.requests, 0);
-    char *s = mem_strdup(&a, "hello");
+    char *s = inl_mem_strdup(&a, "hello");
     ck_assert_str_eq(s, "hello");
     ck_assert_uint_eq(ta.live_bytes, 6);
-    mem_strfree(&a, s);
-    mem_strfree(&a, NULL);
-    mem_free(&a, NULL, 10);
-    void *p = mem_realloc(&a, NULL, 0, 16);             /* NULL: a new block */
+    inl_mem_strfree(&a, s);
+    inl_mem_strfree(&a, NULL);
+    inl_mem_free(&a, NULL, 10);
+    void *p = inl_mem_realloc(&a, NULL, 0, 16);             /* NULL: a new block */
     ck_assert_ptr_nonnull(p);
-    p = mem_realloc(&a, p, 16, 64);
+    p = inl_mem_realloc(&a, p, 16, 64);
     ck_assert_ptr_nonnull(p);
-    mem_free(&a, p, 64);
+    inl_mem_free(&a, p, 64);
     ck_assert_no_leak(&ta);
     inlay_allocator none = { NULL, NULL };
-    inlay_allocator d = mem_or_default(&none);
+    inlay_allocator d = inl_mem_or_default(&none);
     ck_assert_ptr_nonnull(d.fn);
-    d = mem_or_default(NULL);
+    d = inl_mem_or_default(NULL);
     ck_assert_ptr_nonnull(d.fn);
-    d = mem_or_default(&a);
+    d = inl_mem_or_default(&a);
     ck_assert(d.fn == test_alloc_fn && d.ud == &ta);
     ta = (test_alloc){ .fail_at = 1 };
-    ck_assert_ptr_null(mem_strdup(&a, "x"));
+    ck_assert_ptr_null(inl_mem_strdup(&a, "x"));
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -213,7 +213,7 @@ START_TEST(test_hook_sees_everything)
     /* the same bytes as with the default allocator, all memory through the hook */
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
-    inlay_allocator d = mem_default();
+    inlay_allocator d = inl_mem_default();
     for (int codec = 0; codec < 2; codec++) {
         inlay_compression c = codec ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
         inlay_buffer x, y;
@@ -235,7 +235,7 @@ START_TEST(test_buffer_sink_allocator)
     /* inlay_buffer takes its bytes from its own allocator */
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
-    inlay_allocator d = mem_default();
+    inlay_allocator d = inl_mem_default();
     inlay_buffer b;
     inlay_buffer_init(&b, &a);
     ck_assert_int_eq(small_write(&d, INLAY_UNCOMPRESSED, inlay_buffer_sink(&b)), INLAY_OK);

@@ -5,7 +5,7 @@
  * 4-byte little-endian length, then RLE / bit-packed runs at width 1), and
  * round trips across run and group boundaries through the independent
  * decoder in decoders.h (rle_reader.h's runs behind the length). The runs
- * must also be the very bytes rle_encode_u32 gives at width 1, the encoder
+ * must also be the very bytes inl_rle_encode_u32 gives at width 1, the encoder
  * the levels already use.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -20,7 +20,7 @@
 static void encode(const uint8_t *v, size_t n)
 {
     out.len = 0;
-    ck_assert_int_eq(bool_rle_encode(&out, &alloc, v, n), 0);
+    ck_assert_int_eq(inl_bool_rle_encode(&out, &alloc, v, n), 0);
 }
 
 #define EXPECT_BOOLS(v, n, ...)                                      \
@@ -109,10 +109,10 @@ END_TEST
 
 START_TEST(test_appends)
 {
-    ck_assert_int_eq(buf_append(&out, &alloc, "ab", 2), 0);
+    ck_assert_int_eq(inl_buf_append(&out, &alloc, "ab", 2), 0);
     uint8_t v[8];
     fill(v, 0, 8, 1);
-    ck_assert_int_eq(bool_rle_encode(&out, &alloc, v, 8), 0);
+    ck_assert_int_eq(inl_bool_rle_encode(&out, &alloc, v, 8), 0);
     static const uint8_t want[] = { 'a', 'b', 0x02, 0x00, 0x00, 0x00, 0x10, 0x01 };
     ck_assert_bytes(out.data, out.len, want, sizeof want);
 }
@@ -171,8 +171,8 @@ START_TEST(test_round_trip)
         uint8_t *v = store + li % 8;             /* any alignment */
         make_bools(v, n, pattern, &rng);
         encode(v, n);
-        ck_assert_msg(out.len <= bool_rle_max_size(n), "pattern %d n %zu: %zu bytes > %zu",
-                      pattern, n, out.len, bool_rle_max_size(n));
+        ck_assert_msg(out.len <= inl_bool_rle_max_size(n), "pattern %d n %zu: %zu bytes > %zu",
+                      pattern, n, out.len, inl_bool_rle_max_size(n));
         ck_assert_uint_ge(out.len, 4);
         ck_assert_msg(le32(out.data) == out.len - 4, "pattern %d n %zu: length %u, %zu bytes follow",
                       pattern, n, le32(out.data), out.len - 4);
@@ -187,17 +187,17 @@ START_TEST(test_round_trip)
 
         for (size_t i = 0; i < n; i++) wide[i] = v[i];
         ref.len = 0;
-        ck_assert_int_eq(rle_encode_u32(&ref, &alloc, wide, n, 1), 0);
+        ck_assert_int_eq(inl_rle_encode_u32(&ref, &alloc, wide, n, 1), 0);
         ck_assert_msg(ref.len == out.len - 4 && (n == 0 || memcmp(ref.data, out.data + 4, ref.len) == 0),
-                      "pattern %d n %zu: not the bytes rle_encode_u32 writes", pattern, n);
+                      "pattern %d n %zu: not the bytes inl_rle_encode_u32 writes", pattern, n);
     }
-    buf_free(&ref, &alloc);
+    inl_buf_free(&ref, &alloc);
 }
 END_TEST
 
 START_TEST(test_every_short_input)
 {
-    /* every sequence of up to 14 values, against rle_encode_u32 */
+    /* every sequence of up to 14 values, against inl_rle_encode_u32 */
     uint8_t v[16];
     uint32_t wide[16];
     buf ref = { 0 };
@@ -206,12 +206,12 @@ START_TEST(test_every_short_input)
             for (size_t i = 0; i < n; i++) wide[i] = v[i] = (uint8_t)(bits >> i & 1);
             encode(v, n);
             ref.len = 0;
-            ck_assert_int_eq(rle_encode_u32(&ref, &alloc, wide, n, 1), 0);
+            ck_assert_int_eq(inl_rle_encode_u32(&ref, &alloc, wide, n, 1), 0);
             ck_assert_msg(ref.len + 4 == out.len && (n == 0 || memcmp(ref.data, out.data + 4, ref.len) == 0),
                           "n %zu bits %x differ", n, bits);
         }
     }
-    buf_free(&ref, &alloc);
+    inl_buf_free(&ref, &alloc);
 }
 END_TEST
 
@@ -221,11 +221,11 @@ START_TEST(test_nomem)
     test_alloc ta = { .fail_at = 2, .fail_after = true };
     inlay_allocator a = test_allocator(&ta);
     buf b = { 0 };
-    ck_assert_int_eq(buf_append(&b, &a, "xyz", 3), 0);
-    ck_assert_int_eq(bool_rle_encode(&b, &a, v, 5000), -1);
+    ck_assert_int_eq(inl_buf_append(&b, &a, "xyz", 3), 0);
+    ck_assert_int_eq(inl_bool_rle_encode(&b, &a, v, 5000), -1);
     ck_assert_uint_eq(b.len, 3);
     ck_assert_mem_eq(b.data, "xyz", 3);
-    buf_free(&b, &a);
+    inl_buf_free(&b, &a);
     ck_assert_no_leak(&ta);
 }
 END_TEST

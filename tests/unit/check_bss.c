@@ -24,7 +24,7 @@
 static void split(const void *v, size_t n, size_t width)
 {
     out.len = 0;
-    ck_assert_int_eq(bss_encode(&out, &alloc, v, n, width), 0);
+    ck_assert_int_eq(inl_bss_encode(&out, &alloc, v, n, width), 0);
 }
 
 START_TEST(test_spec_example)
@@ -82,11 +82,11 @@ START_TEST(test_empty_and_appends)
     split(NULL, 0, 4);
     ck_assert_uint_eq(out.len, 0);
     out.len = 0;
-    ck_assert_int_eq(bss_encode_bytes(&out, &alloc, NULL, 0, 16), 0);
+    ck_assert_int_eq(inl_bss_encode_bytes(&out, &alloc, NULL, 0, 16), 0);
     ck_assert_uint_eq(out.len, 0);
-    ck_assert_int_eq(buf_append(&out, &alloc, "ab", 2), 0);
+    ck_assert_int_eq(inl_buf_append(&out, &alloc, "ab", 2), 0);
     static const uint8_t v[] = { 1, 2, 3, 4 };
-    ck_assert_int_eq(bss_encode(&out, &alloc, v, 2, 2), 0);
+    ck_assert_int_eq(inl_bss_encode(&out, &alloc, v, 2, 2), 0);
     EXPECT_BYTES('a', 'b', 1, 3, 2, 4);
 }
 END_TEST
@@ -134,7 +134,7 @@ START_TEST(test_widths)
                 memcpy(gathered + i * width, v + at, width);
             }
             out.len = 0;
-            ck_assert_int_eq(bss_encode_bytes(&out, &alloc, items, n, width), 0);
+            ck_assert_int_eq(inl_bss_encode_bytes(&out, &alloc, items, n, width), 0);
             check_split(gathered, n, width, "items");
         }
     }
@@ -150,7 +150,7 @@ START_TEST(test_wide_flba)
     for (size_t i = 0; i < sizeof v; i++) v[i] = (uint8_t)(i * 31 + i / 256);
     for (size_t i = 0; i < N; i++) items[i] = (inlay_bytes){ v + i * W, W };
     out.len = 0;
-    ck_assert_int_eq(bss_encode_bytes(&out, &alloc, items, N, W), 0);
+    ck_assert_int_eq(inl_bss_encode_bytes(&out, &alloc, items, N, W), 0);
     check_split(v, N, W, "wide items");
     split(v, N, W);
     check_split(v, N, W, "wide");
@@ -181,17 +181,17 @@ START_TEST(test_nomem)
         test_alloc ta = { .fail_at = 2, .fail_after = true };
         inlay_allocator a = test_allocator(&ta);
         buf b = { 0 };
-        ck_assert_int_eq(buf_append(&b, &a, "xyz", 3), 0);
-        int rc = which ? bss_encode_bytes(&b, &a, items, 1000, 8) : bss_encode(&b, &a, v, 1000, 8);
+        ck_assert_int_eq(inl_buf_append(&b, &a, "xyz", 3), 0);
+        int rc = which ? inl_bss_encode_bytes(&b, &a, items, 1000, 8) : inl_bss_encode(&b, &a, v, 1000, 8);
         ck_assert_int_eq(rc, -1);
         ck_assert_uint_eq(b.len, 3);
         ck_assert_mem_eq(b.data, "xyz", 3);
-        buf_free(&b, &a);
+        inl_buf_free(&b, &a);
         ck_assert_no_leak(&ta);
     }
     /* a size that does not fit size_t fails too, before any write */
     buf b = { 0 };
-    ck_assert_int_eq(bss_encode(&b, &alloc, v, SIZE_MAX / 4, 8), -1);
+    ck_assert_int_eq(inl_bss_encode(&b, &alloc, v, SIZE_MAX / 4, 8), -1);
     ck_assert_uint_eq(b.len, 0);
 }
 END_TEST

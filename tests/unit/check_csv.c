@@ -121,22 +121,22 @@ static char *transcript_of(csv_reader *r, bool full)
     for (;;) {
         const csv_field *f;
         size_t n;
-        int rc = csv_next(r, &f, &n);
+        int rc = inl_csv_next(r, &f, &n);
         if (rc == 0) break;
         size_t raw_len;
-        const char *raw = csv_raw_record(r, &raw_len);
+        const char *raw = inl_csv_raw_record(r, &raw_len);
         if (rc < 0) {
-            if (csv_error_status(r) != INLAY_ERR_VALUE) {
-                text_printf(&t, "FATAL %s\n", csv_errmsg(r));
+            if (inl_csv_error_status(r) != INLAY_ERR_VALUE) {
+                text_printf(&t, "FATAL %s\n", inl_csv_errmsg(r));
                 break;
             }
-            text_printf(&t, "!%llu:", (unsigned long long)csv_error_line(r));
-            if (full) text_printf(&t, "%llu:", (unsigned long long)csv_error_column(r));
-            text_add(&t, csv_errmsg(r), strlen(csv_errmsg(r)));
+            text_printf(&t, "!%llu:", (unsigned long long)inl_csv_error_line(r));
+            if (full) text_printf(&t, "%llu:", (unsigned long long)inl_csv_error_column(r));
+            text_add(&t, inl_csv_errmsg(r), strlen(inl_csv_errmsg(r)));
         } else {
             /* (an assertion per record would dominate the run time) */
-            if (csv_error_status(r) != 0) ck_abort_msg("status %d after a record", csv_error_status(r));
-            text_num(&t, csv_record_line(r));
+            if (inl_csv_error_status(r) != 0) ck_abort_msg("status %d after a record", inl_csv_error_status(r));
+            text_num(&t, inl_csv_record_line(r));
             text_add(&t, ":", 1);
             for (size_t i = 0; i < n; i++) emit_field(&t, f[i].data, f[i].len, f[i].quoted, full);
         }
@@ -150,13 +150,13 @@ static char *run(const void *data, size_t len, int mode, size_t max_chunk, const
 {
     mem_src s = source(data, len, mode, max_chunk);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, o, NULL), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, o, NULL), 0);
     char *t = transcript_of(r, full);
-    ck_assert_uint_eq(csv_bytes_read(r), len);
-    csv_close(r);
-    input_close(in);
+    ck_assert_uint_eq(inl_csv_bytes_read(r), len);
+    inl_csv_close(r);
+    inl_input_close(in);
     return t;
 }
 
@@ -479,7 +479,7 @@ START_TEST(test_buffer_boundary)
     size_t cap = (1 << 20) + 4096;
     uint8_t *data = malloc(cap);
     csv_options o;
-    csv_options_init(&o);
+    inl_csv_options_init(&o);
     for (size_t shift = 0; shift < 24; shift++) {
         size_t n = 0;
         memset(data, 'k', shift);
@@ -503,7 +503,7 @@ START_TEST(test_random_agree)
     uint64_t rng = 2024;
     csv_options o;
     for (int i = 0; i < 4000; i++) {
-        csv_options_init(&o);
+        inl_csv_options_init(&o);
         switch (i % 5) {
         case 1: o.delimiter = '\t'; break;
         case 2: o.quote = 0; break;
@@ -524,7 +524,7 @@ START_TEST(test_random_agree_large)
     uint8_t *data = malloc(cap);
     uint64_t rng = 77;
     csv_options o;
-    csv_options_init(&o);
+    inl_csv_options_init(&o);
     size_t n = 0;
     while (n < cap - 512) n += random_csv(data + n, 400, &rng, ',', '"');
     agree(data, n, &o, 100000);
@@ -559,44 +559,44 @@ START_TEST(test_long_fields)
 
     mem_src s = source(t.p, t.len, READ_RANDOM, 300000);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, NULL, NULL), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
     const csv_field *f;
     size_t n;
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
     ck_assert_uint_eq(n, 2);
-    ck_assert_uint_eq(csv_record_line(r), 1);
+    ck_assert_uint_eq(inl_csv_record_line(r), 1);
     ck_assert_bytes(f[0].data, f[0].len, "a", 1);
     ck_assert_uint_eq(f[1].len, big);
     ck_assert(memcmp(f[1].data, fill, big) == 0);
 
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
     ck_assert_uint_eq(n, 2);
-    ck_assert_uint_eq(csv_record_line(r), 2);
+    ck_assert_uint_eq(inl_csv_record_line(r), 2);
     ck_assert(f[0].quoted);
     ck_assert_uint_eq(f[0].len, quoted.len);
     ck_assert(memcmp(f[0].data, quoted.p, quoted.len) == 0);
     ck_assert_bytes(f[1].data, f[1].len, "z", 1);
 
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
-    ck_assert_uint_eq(csv_record_line(r), 2 + pieces + 1);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
+    ck_assert_uint_eq(inl_csv_record_line(r), 2 + pieces + 1);
     ck_assert_uint_eq(n, 300001);
     bool ok = true;
     for (size_t i = 0; i < 300000; i++) ok &= f[i].len == 2 && memcmp(f[i].data, "ab", 2) == 0 && !f[i].quoted;
     ck_assert(ok);
     ck_assert_bytes(f[300000].data, f[300000].len, "end", 3);
 
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
-    ck_assert_uint_eq(csv_record_line(r), 2 + pieces + 2);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
+    ck_assert_uint_eq(inl_csv_record_line(r), 2 + pieces + 2);
     ck_assert_bytes(f[0].data, f[0].len, "after", 5);
-    ck_assert_int_eq(csv_next(r, &f, &n), 0);
-    csv_close(r);
-    input_close(in);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 0);
+    inl_csv_close(r);
+    inl_input_close(in);
 
     /* and all of it agrees with the reference */
     csv_options o;
-    csv_options_init(&o);
+    inl_csv_options_init(&o);
     agree((const uint8_t *)t.p, t.len, &o, 1 << 20);
     free(fill);
     free(t.p);
@@ -620,24 +620,24 @@ START_TEST(test_buffer_kept)
     inlay_allocator a = test_allocator(&ta);
     mem_src s = source(t.p, t.len, READ_WHOLE, 0);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, NULL, &a), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, &a), 0);
     const csv_field *f;
     size_t n;
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
     ck_assert_uint_eq(f[0].len, big);
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);    /* the first with doubled quotes: scratch */
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);    /* the first with doubled quotes: scratch */
     unsigned long before = ta.requests;
     int records = 1;
     int rc;
-    while ((rc = csv_next(r, &f, &n)) == 1) records++;
+    while ((rc = inl_csv_next(r, &f, &n)) == 1) records++;
     ck_assert_int_eq(rc, 0);
     ck_assert_int_eq(records, 200001);
     ck_assert_uint_eq(f[0].len, big);
     ck_assert_msg(ta.requests == before, "%lu allocations while reading on", ta.requests - before);
-    csv_close(r);
-    input_close(in);
+    inl_csv_close(r);
+    inl_input_close(in);
     ck_assert_no_leak(&ta);
     free(fill);
     free(t.p);
@@ -684,7 +684,7 @@ END_TEST
 START_TEST(test_skip_rows)
 {
     csv_options o;
-    csv_options_init(&o);
+    inl_csv_options_init(&o);
     o.skip_rows = 2;
     expect_opts("junk \"\nmore,junk\na,b\n", &o, "3:[a][b]\n");
     /* physical lines: quotes do not matter while skipping */
@@ -706,7 +706,7 @@ END_TEST
 START_TEST(test_tab_delimiter)
 {
     csv_options o;
-    csv_options_init(&o);
+    inl_csv_options_init(&o);
     o.delimiter = '\t';
     expect_opts("a\tb,c\t\"d\te\"\n\t\n", &o, "1:[a][b,c]<d\te>\n2:[][]\n");
     o.delimiter = ';';
@@ -719,32 +719,32 @@ END_TEST
 START_TEST(test_no_quote)
 {
     csv_options o;
-    csv_options_init(&o);
+    inl_csv_options_init(&o);
     o.quote = 0;
     expect_opts("\"a,b\",c\n\"\"\n", &o, "1:[\"a][b\"][c]\n2:[\"\"]\n");
     expect_opts("\"x\ny\"\n", &o, "1:[\"x]\n2:[y\"]\n");
     /* a NUL byte is data, not a quote */
     mem_src s = source("a\0b,\0\n", 6, READ_WHOLE, 0);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, &o, NULL), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, &o, NULL), 0);
     const csv_field *f;
     size_t n;
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
     ck_assert_uint_eq(n, 2);
     ck_assert_bytes(f[0].data, f[0].len, "a\0b", 3);
     ck_assert_bytes(f[1].data, f[1].len, "\0", 1);
     ck_assert(!f[1].quoted);
-    csv_close(r);
-    input_close(in);
+    inl_csv_close(r);
+    inl_input_close(in);
 }
 END_TEST
 
 START_TEST(test_other_quote)
 {
     csv_options o;
-    csv_options_init(&o);
+    inl_csv_options_init(&o);
     o.quote = '\'';
     expect_opts("'a,b','it''s',\"x\"\n", &o, "1:<a,b><it's>[\"x\"]\n");
 }
@@ -754,30 +754,30 @@ START_TEST(test_bad_options)
 {
     mem_src s = source("", 0, READ_WHOLE, 0);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     static const char bad[][2] = { { '\n', '"' }, { '\r', '"' }, { ',', '\n' }, { ',', '\r' }, { '"', '"' } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         csv_options o;
-        csv_options_init(&o);
+        inl_csv_options_init(&o);
         o.delimiter = bad[i][0];
         o.quote = bad[i][1];
         csv_reader *r = (csv_reader *)&s;
-        ck_assert_int_eq(csv_open(&r, in, &o, NULL), INLAY_ERR_ARGUMENT);
+        ck_assert_int_eq(inl_csv_open(&r, in, &o, NULL), INLAY_ERR_ARGUMENT);
         ck_assert_ptr_null(r);
     }
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, NULL, NULL, NULL), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_csv_open(&r, NULL, NULL, NULL), INLAY_ERR_ARGUMENT);
     csv_options o;
-    csv_options_init(&o);
+    inl_csv_options_init(&o);
     ck_assert_int_eq(o.delimiter, ',');
     ck_assert_int_eq(o.quote, '"');
     ck_assert_uint_eq(o.skip_rows, 0);
     o.quote = 0;
     o.delimiter = '"';           /* with no quoting, '"' may delimit */
-    ck_assert_int_eq(csv_open(&r, in, &o, NULL), 0);
-    csv_close(r);
-    csv_close(NULL);
-    input_close(in);
+    ck_assert_int_eq(inl_csv_open(&r, in, &o, NULL), 0);
+    inl_csv_close(r);
+    inl_csv_close(NULL);
+    inl_input_close(in);
 }
 END_TEST
 
@@ -818,49 +818,49 @@ START_TEST(test_error_details)
     static const char data[] = "h1,h2\r\n\"ok\",1\r\n\"bad\"x,2\r\n3,\"a\"\"b\"\r\n\"c\nd\"e\r\nlast";
     mem_src s = source(data, sizeof data - 1, READ_ONE, 0);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, NULL, NULL), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
     const csv_field *f;
     size_t n, len;
-    ck_assert_str_eq(csv_errmsg(r), "");
-    ck_assert_uint_eq(csv_record_line(r), 0);
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
-    ck_assert_uint_eq(csv_record_line(r), 2);
+    ck_assert_str_eq(inl_csv_errmsg(r), "");
+    ck_assert_uint_eq(inl_csv_record_line(r), 0);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
+    ck_assert_uint_eq(inl_csv_record_line(r), 2);
 
-    ck_assert_int_eq(csv_next(r, &f, &n), -1);
-    ck_assert_int_eq(csv_error_status(r), INLAY_ERR_VALUE);
-    ck_assert_str_eq(csv_errmsg(r), "unexpected character after closing quote");
-    ck_assert_uint_eq(csv_error_line(r), 3);
-    ck_assert_uint_eq(csv_error_column(r), 6);
-    const char *raw = csv_raw_record(r, &len);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), -1);
+    ck_assert_int_eq(inl_csv_error_status(r), INLAY_ERR_VALUE);
+    ck_assert_str_eq(inl_csv_errmsg(r), "unexpected character after closing quote");
+    ck_assert_uint_eq(inl_csv_error_line(r), 3);
+    ck_assert_uint_eq(inl_csv_error_column(r), 6);
+    const char *raw = inl_csv_raw_record(r, &len);
     ck_assert_bytes(raw, len, "\"bad\"x,2", 8);
 
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
-    ck_assert_int_eq(csv_error_status(r), 0);
-    ck_assert_uint_eq(csv_record_line(r), 4);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
+    ck_assert_int_eq(inl_csv_error_status(r), 0);
+    ck_assert_uint_eq(inl_csv_record_line(r), 4);
     ck_assert_uint_eq(n, 2);
     ck_assert_bytes(f[0].data, f[0].len, "3", 1);
     ck_assert_bytes(f[1].data, f[1].len, "a\"b", 3);
     ck_assert(f[1].quoted);
-    raw = csv_raw_record(r, &len);
+    raw = inl_csv_raw_record(r, &len);
     ck_assert_bytes(raw, len, "3,\"a\"\"b\"", 8);
 
-    ck_assert_int_eq(csv_next(r, &f, &n), -1);
-    ck_assert_uint_eq(csv_error_line(r), 6);
-    ck_assert_uint_eq(csv_error_column(r), 3);
-    raw = csv_raw_record(r, &len);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), -1);
+    ck_assert_uint_eq(inl_csv_error_line(r), 6);
+    ck_assert_uint_eq(inl_csv_error_column(r), 3);
+    raw = inl_csv_raw_record(r, &len);
     ck_assert_bytes(raw, len, "\"c\nd\"e", 6);
 
-    ck_assert_int_eq(csv_next(r, &f, &n), 1);
-    ck_assert_uint_eq(csv_record_line(r), 7);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
+    ck_assert_uint_eq(inl_csv_record_line(r), 7);
     ck_assert_bytes(f[0].data, f[0].len, "last", 4);
-    ck_assert_int_eq(csv_next(r, &f, &n), 0);
-    ck_assert_int_eq(csv_next(r, &f, &n), 0);
-    ck_assert_uint_eq(csv_bytes_read(r), sizeof data - 1);
-    csv_close(r);
-    input_close(in);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 0);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 0);
+    ck_assert_uint_eq(inl_csv_bytes_read(r), sizeof data - 1);
+    inl_csv_close(r);
+    inl_input_close(in);
 }
 END_TEST
 
@@ -872,19 +872,19 @@ START_TEST(test_raw_record)
     static const char *raws[] = { "a,\"b\"\"c\"", "d", "\"e\nf\",g", "\"h\"" };
     mem_src s = source(data, sizeof data - 1, READ_RANDOM, 4);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, NULL, NULL), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
     const csv_field *f;
     size_t n, len;
     for (int i = 0; i < 4; i++) {
-        ck_assert_int_eq(csv_next(r, &f, &n), 1);
-        const char *raw = csv_raw_record(r, &len);
+        ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
+        const char *raw = inl_csv_raw_record(r, &len);
         ck_assert_bytes(raw, len, raws[i], strlen(raws[i]));
     }
-    ck_assert_int_eq(csv_next(r, &f, &n), 0);
-    csv_close(r);
-    input_close(in);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 0);
+    inl_csv_close(r);
+    inl_input_close(in);
 }
 END_TEST
 
@@ -894,21 +894,21 @@ START_TEST(test_bytes_and_lines)
     static const uint64_t bytes[] = { 8, 15, 16 }, lines[] = { 1, 3, 5 };
     mem_src s = source(data, sizeof data - 1, READ_ONE, 0);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, NULL, NULL), 0);
-    ck_assert_uint_eq(csv_bytes_read(r), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
+    ck_assert_uint_eq(inl_csv_bytes_read(r), 0);
     const csv_field *f;
     size_t n;
     for (int i = 0; i < 3; i++) {
-        ck_assert_int_eq(csv_next(r, &f, &n), 1);
-        ck_assert_uint_eq(csv_bytes_read(r), bytes[i]);
-        ck_assert_uint_eq(csv_record_line(r), lines[i]);
+        ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);
+        ck_assert_uint_eq(inl_csv_bytes_read(r), bytes[i]);
+        ck_assert_uint_eq(inl_csv_record_line(r), lines[i]);
     }
-    ck_assert_int_eq(csv_next(r, &f, &n), 0);
-    ck_assert_uint_eq(csv_bytes_read(r), sizeof data - 1);
-    csv_close(r);
-    input_close(in);
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), 0);
+    ck_assert_uint_eq(inl_csv_bytes_read(r), sizeof data - 1);
+    inl_csv_close(r);
+    inl_input_close(in);
 }
 END_TEST
 
@@ -935,12 +935,12 @@ static char *run_compressed(const uint8_t *z, size_t zlen, input_compression c, 
 {
     mem_src s = source(z, zlen, mode, 1000);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, c, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, c, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, NULL, NULL), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
     char *t = transcript_of(r, true);
-    csv_close(r);
-    input_close(in);
+    inl_csv_close(r);
+    inl_input_close(in);
     return t;
 }
 
@@ -971,16 +971,16 @@ START_TEST(test_gzip_zstd)
     ck_assert_uint_eq(fwrite(z, 1, zlen, fp), zlen);
     fclose(fp);
     input_reader *in;
-    ck_assert_int_eq(input_open(&in, path, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open(&in, path, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, NULL, NULL), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
     char *got = transcript_of(r, true);
     ck_assert(strcmp(got, want) == 0);
-    ck_assert_uint_eq(csv_bytes_read(r), t.len);
-    ck_assert_uint_eq(input_consumed(in), zlen);
+    ck_assert_uint_eq(inl_csv_bytes_read(r), t.len);
+    ck_assert_uint_eq(inl_input_consumed(in), zlen);
     free(got);
-    csv_close(r);
-    input_close(in);
+    inl_csv_close(r);
+    inl_input_close(in);
     unlink(path);
     free(g);
     free(z);
@@ -998,33 +998,33 @@ START_TEST(test_input_failure)
     uint8_t *g = gzip_mem(t.p, t.len, &glen);
     mem_src s = source(g, glen - 10, READ_WHOLE, 0);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_GZIP, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_GZIP, NULL, NULL, 0), 0);
     csv_reader *r;
-    ck_assert_int_eq(csv_open(&r, in, NULL, NULL), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
     const csv_field *f;
     size_t n;
     int rc, records = 0;
-    while ((rc = csv_next(r, &f, &n)) == 1) records++;
+    while ((rc = inl_csv_next(r, &f, &n)) == 1) records++;
     ck_assert_int_eq(rc, -1);
     ck_assert_int_gt(records, 90000);
-    ck_assert_int_eq(csv_error_status(r), INLAY_ERR_IO);
-    ck_assert_str_eq(csv_errmsg(r), "<input>: truncated gzip data");
-    ck_assert_int_eq(csv_next(r, &f, &n), -1);
-    ck_assert_int_eq(csv_error_status(r), INLAY_ERR_IO);
-    csv_close(r);
-    input_close(in);
+    ck_assert_int_eq(inl_csv_error_status(r), INLAY_ERR_IO);
+    ck_assert_str_eq(inl_csv_errmsg(r), "<input>: truncated gzip data");
+    ck_assert_int_eq(inl_csv_next(r, &f, &n), -1);
+    ck_assert_int_eq(inl_csv_error_status(r), INLAY_ERR_IO);
+    inl_csv_close(r);
+    inl_input_close(in);
 
     /* a failing read callback */
     s = source(t.p, t.len, READ_RANDOM, 1000);
     s.fail_call = 5;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
-    ck_assert_int_eq(csv_open(&r, in, NULL, NULL), 0);
-    while ((rc = csv_next(r, &f, &n)) == 1) continue;
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
+    while ((rc = inl_csv_next(r, &f, &n)) == 1) continue;
     ck_assert_int_eq(rc, -1);
-    ck_assert_str_eq(csv_errmsg(r), "<input>: read error");
-    ck_assert_int_eq(csv_error_status(r), INLAY_ERR_IO);
-    csv_close(r);
-    input_close(in);
+    ck_assert_str_eq(inl_csv_errmsg(r), "<input>: read error");
+    ck_assert_int_eq(inl_csv_error_status(r), INLAY_ERR_IO);
+    inl_csv_close(r);
+    inl_input_close(in);
     free(g);
     free(t.p);
 }
@@ -1036,16 +1036,16 @@ START_TEST(test_nomem_open)
 {
     mem_src s = source("a\n", 2, READ_WHOLE, 0);
     input_reader *in;
-    ck_assert_int_eq(input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
     bool done = false;
     for (unsigned long fail = 1; !done; fail++) {
         test_alloc ta = { .fail_at = fail };
         inlay_allocator a = test_allocator(&ta);
         csv_reader *r;
-        int rc = csv_open(&r, in, NULL, &a);
+        int rc = inl_csv_open(&r, in, NULL, &a);
         if (rc == 0) {
             ck_assert_uint_eq(ta.refused, 0);
-            csv_close(r);
+            inl_csv_close(r);
             done = true;
         } else {
             ck_assert_int_eq(rc, INLAY_ERR_NOMEM);
@@ -1054,7 +1054,7 @@ START_TEST(test_nomem_open)
         ck_assert_no_leak(&ta);
         ck_assert_uint_lt(fail, 20);
     }
-    input_close(in);
+    inl_input_close(in);
 }
 END_TEST
 
@@ -1081,8 +1081,8 @@ START_TEST(test_nomem_growth)
         mem_src s = source(t.p, t.len, READ_RANDOM, 1 << 19);
         input_reader *in;
         csv_reader *r = NULL;
-        int rc = input_open_fn(&in, mem_read, &s, INPUT_PLAIN, &a, NULL, 0);
-        if (rc == 0) rc = csv_open(&r, in, NULL, &a);
+        int rc = inl_input_open_fn(&in, mem_read, &s, INPUT_PLAIN, &a, NULL, 0);
+        if (rc == 0) rc = inl_csv_open(&r, in, NULL, &a);
         if (rc != 0) {
             ck_assert_int_eq(rc, INLAY_ERR_NOMEM);
         } else {
@@ -1094,13 +1094,13 @@ START_TEST(test_nomem_growth)
                 ck_assert_msg(strstr(got, "FATAL out of memory\n") != NULL, "%s", got);
                 const csv_field *f;
                 size_t n;
-                ck_assert_int_eq(csv_next(r, &f, &n), -1);      /* it stays failed */
-                ck_assert_int_eq(csv_error_status(r), INLAY_ERR_NOMEM);
+                ck_assert_int_eq(inl_csv_next(r, &f, &n), -1);      /* it stays failed */
+                ck_assert_int_eq(inl_csv_error_status(r), INLAY_ERR_NOMEM);
             }
             free(got);
         }
-        csv_close(r);
-        input_close(in);
+        inl_csv_close(r);
+        inl_input_close(in);
         ck_assert_no_leak(&ta);
         ck_assert_uint_lt(fail, 50);
     }

@@ -55,13 +55,13 @@ static void expect_stream(const uint8_t *p, size_t len, int bits, uint64_t *got,
 static void enc32(const int32_t *v, size_t n)
 {
     out.len = 0;
-    ck_assert_int_eq(delta_encode_i32(&out, &alloc, v, n), 0);
+    ck_assert_int_eq(inl_delta_encode_i32(&out, &alloc, v, n), 0);
 }
 
 static void enc64(const int64_t *v, size_t n)
 {
     out.len = 0;
-    ck_assert_int_eq(delta_encode_i64(&out, &alloc, v, n), 0);
+    ck_assert_int_eq(inl_delta_encode_i64(&out, &alloc, v, n), 0);
 }
 
 START_TEST(test_spec_example_1)
@@ -224,9 +224,9 @@ END_TEST
 
 START_TEST(test_appends)
 {
-    ck_assert_int_eq(buf_append(&out, &alloc, "ab", 2), 0);
+    ck_assert_int_eq(inl_buf_append(&out, &alloc, "ab", 2), 0);
     static const int32_t v[] = { 1, 2, 3, 4, 5 };
-    ck_assert_int_eq(delta_encode_i32(&out, &alloc, v, 5), 0);
+    ck_assert_int_eq(inl_delta_encode_i32(&out, &alloc, v, 5), 0);
     EXPECT_BYTES('a', 'b', 0x80, 0x01, 0x04, 0x05, 0x02, 0x02, 0x00, 0x00, 0x00, 0x00);
 }
 END_TEST
@@ -423,7 +423,7 @@ START_TEST(test_length_spec_example)
     inlay_bytes v[] = { bytes_of("Hello"), bytes_of("World"), bytes_of("Foobar"),
                         bytes_of("ABCDEF") };
     out.len = 0;
-    ck_assert_int_eq(delta_encode_length_bytes(&out, &alloc, v, 4), 0);
+    ck_assert_int_eq(inl_delta_encode_length_bytes(&out, &alloc, v, 4), 0);
     static const uint8_t want[] = { 0x80, 0x01, 0x04, 0x04, 0x0A,   0x00, 0x01, 0x00, 0x00, 0x00,
                                     0x02, 0x00, 0x00, 0x00,
                                     'H', 'e', 'l', 'l', 'o', 'W', 'o', 'r', 'l', 'd', 'F', 'o', 'o',
@@ -439,7 +439,7 @@ START_TEST(test_front_spec_example)
     inlay_bytes v[] = { bytes_of("axis"), bytes_of("axle"), bytes_of("babble"),
                         bytes_of("babyhood") };
     out.len = 0;
-    ck_assert_int_eq(delta_encode_bytes(&out, &alloc, v, 4), 0);
+    ck_assert_int_eq(inl_delta_encode_bytes(&out, &alloc, v, 4), 0);
     static const uint8_t want[] = {
         0x80, 0x01, 0x04, 0x04, 0x00,   0x03, 0x03, 0x00, 0x00, 0x00,
         0x44, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -454,20 +454,20 @@ START_TEST(test_bytes_empty)
 {
     static const uint8_t header0[] = { 0x80, 0x01, 0x04, 0x00, 0x00 };
     out.len = 0;
-    ck_assert_int_eq(delta_encode_length_bytes(&out, &alloc, NULL, 0), 0);
+    ck_assert_int_eq(inl_delta_encode_length_bytes(&out, &alloc, NULL, 0), 0);
     ck_assert_bytes(out.data, out.len, header0, 5);
     out.len = 0;
-    ck_assert_int_eq(delta_encode_bytes(&out, &alloc, NULL, 0), 0);
+    ck_assert_int_eq(inl_delta_encode_bytes(&out, &alloc, NULL, 0), 0);
     static const uint8_t two[] = { 0x80, 0x01, 0x04, 0x00, 0x00, 0x80, 0x01, 0x04, 0x00, 0x00 };
     ck_assert_bytes(out.data, out.len, two, 10);
 
     /* empty strings only, with NULL data */
     inlay_bytes e[3] = { { NULL, 0 }, { NULL, 0 }, { "", 0 } };
     out.len = 0;
-    ck_assert_int_eq(delta_encode_length_bytes(&out, &alloc, e, 3), 0);
+    ck_assert_int_eq(inl_delta_encode_length_bytes(&out, &alloc, e, 3), 0);
     EXPECT_BYTES(0x80, 0x01, 0x04, 0x03, 0x00,   0x00, 0x00, 0x00, 0x00, 0x00);
     out.len = 0;
-    ck_assert_int_eq(delta_encode_bytes(&out, &alloc, e, 3), 0);
+    ck_assert_int_eq(inl_delta_encode_bytes(&out, &alloc, e, 3), 0);
     EXPECT_BYTES(0x80, 0x01, 0x04, 0x03, 0x00,   0x00, 0x00, 0x00, 0x00, 0x00,
                  0x80, 0x01, 0x04, 0x03, 0x00,   0x00, 0x00, 0x00, 0x00, 0x00);
 }
@@ -482,7 +482,7 @@ START_TEST(test_front_prefix_edges)
                         bytes_of("yy") };
     const size_t n = sizeof v / sizeof v[0];
     out.len = 0;
-    ck_assert_int_eq(delta_encode_bytes(&out, &alloc, v, n), 0);
+    ck_assert_int_eq(inl_delta_encode_bytes(&out, &alloc, v, n), 0);
     expect_front(out.data, out.len, v, n, "prefix edges");
     /* the suffix bytes are all that is left: "abc" "" "" "cd" "" "x" "y" "" "" "yy" */
     ck_assert_uint_ge(out.len, 9);
@@ -498,7 +498,7 @@ START_TEST(test_front_prefix_edges)
         w[i] = (inlay_bytes){ text[i], (size_t)(i % 25) };
     }
     out.len = 0;
-    ck_assert_int_eq(delta_encode_bytes(&out, &alloc, w, 40), 0);
+    ck_assert_int_eq(inl_delta_encode_bytes(&out, &alloc, w, 40), 0);
     expect_front(out.data, out.len, w, 40, "offsets");
 }
 END_TEST
@@ -517,10 +517,10 @@ START_TEST(test_front_flba)
         v[i] = (inlay_bytes){ keys[i], 16 };
     }
     out.len = 0;
-    ck_assert_int_eq(delta_encode_bytes(&out, &alloc, v, 300), 0);
+    ck_assert_int_eq(inl_delta_encode_bytes(&out, &alloc, v, 300), 0);
     expect_front(out.data, out.len, v, 300, "flba");
     out.len = 0;
-    ck_assert_int_eq(delta_encode_length_bytes(&out, &alloc, v, 300), 0);
+    ck_assert_int_eq(inl_delta_encode_length_bytes(&out, &alloc, v, 300), 0);
     ck_assert_uint_eq(expect_length_bytes(out.data, out.len, v, 300, "flba lengths"), out.len);
 }
 END_TEST
@@ -563,10 +563,10 @@ START_TEST(test_bytes_round_trip)
         char what[64];
         snprintf(what, sizeof what, "pattern %d n %zu", pattern, n);
         out.len = 0;
-        ck_assert_int_eq(delta_encode_length_bytes(&out, &alloc, v, n), 0);
+        ck_assert_int_eq(inl_delta_encode_length_bytes(&out, &alloc, v, n), 0);
         ck_assert_uint_eq(expect_length_bytes(out.data, out.len, v, n, what), out.len);
         out.len = 0;
-        ck_assert_int_eq(delta_encode_bytes(&out, &alloc, v, n), 0);
+        ck_assert_int_eq(inl_delta_encode_bytes(&out, &alloc, v, n), 0);
         expect_front(out.data, out.len, v, n, what);
     }
 }
@@ -577,9 +577,9 @@ START_TEST(test_too_long)
     /* a length past INT32_MAX is refused before anything is read or written */
     static const char byte = 'x';
     inlay_bytes v[2] = { { &byte, 1 }, { &byte, (size_t)INT32_MAX + 1 } };
-    ck_assert_int_eq(buf_append(&out, &alloc, "ab", 2), 0);
-    ck_assert_int_eq(delta_encode_length_bytes(&out, &alloc, v, 2), -1);
-    ck_assert_int_eq(delta_encode_bytes(&out, &alloc, v, 2), -1);
+    ck_assert_int_eq(inl_buf_append(&out, &alloc, "ab", 2), 0);
+    ck_assert_int_eq(inl_delta_encode_length_bytes(&out, &alloc, v, 2), -1);
+    ck_assert_int_eq(inl_delta_encode_bytes(&out, &alloc, v, 2), -1);
     ck_assert_uint_eq(out.len, 2);
 }
 END_TEST
@@ -608,11 +608,11 @@ START_TEST(test_nomem)
             test_alloc ta = { .fail_at = fail, .fail_after = true };
             inlay_allocator a = test_allocator(&ta);
             buf b = { 0 };
-            ck_assert_int_eq(buf_append(&b, &a, "xyz", 3), 0);
-            int rc = which == 0 ? delta_encode_i32(&b, &a, v32, 3000)
-                   : which == 1 ? delta_encode_i64(&b, &a, v64, 3000)
-                   : which == 2 ? delta_encode_length_bytes(&b, &a, s, 3000)
-                                : delta_encode_bytes(&b, &a, s, 3000);
+            ck_assert_int_eq(inl_buf_append(&b, &a, "xyz", 3), 0);
+            int rc = which == 0 ? inl_delta_encode_i32(&b, &a, v32, 3000)
+                   : which == 1 ? inl_delta_encode_i64(&b, &a, v64, 3000)
+                   : which == 2 ? inl_delta_encode_length_bytes(&b, &a, s, 3000)
+                                : inl_delta_encode_bytes(&b, &a, s, 3000);
             if (rc == 0) {
                 ck_assert_uint_eq(ta.refused, 0);
                 done = 1;
@@ -622,7 +622,7 @@ START_TEST(test_nomem)
                 ck_assert_uint_eq(b.len, 3);
                 ck_assert_mem_eq(b.data, "xyz", 3);
             }
-            buf_free(&b, &a);
+            inl_buf_free(&b, &a);
             ck_assert_no_leak(&ta);
             ck_assert_uint_lt(fail, 100);
         }

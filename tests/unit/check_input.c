@@ -124,7 +124,7 @@ static uint8_t *read_all(input_reader *r, size_t piece, size_t *len)
             out = realloc(out, cap);
             ck_assert_ptr_nonnull(out);
         }
-        ptrdiff_t k = input_read(r, out + n, piece);
+        ptrdiff_t k = inl_input_read(r, out + n, piece);
         if (k < 0) {
             free(out);
             *len = n;
@@ -145,16 +145,16 @@ static void expect_fn(const void *data, size_t len, input_compression c, int mod
     mem_src s = source(data, len, mode);
     input_reader *r;
     char err[256];
-    ck_assert_int_eq(input_open_fn(&r, mem_read, &s, c, NULL, err, sizeof err), 0);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, c, NULL, err, sizeof err), 0);
     size_t n;
     uint8_t *got = read_all(r, piece, &n);
-    ck_assert_msg(got != NULL, "read failed after %zu bytes: %s", n, input_errmsg(r));
+    ck_assert_msg(got != NULL, "read failed after %zu bytes: %s", n, inl_input_errmsg(r));
     ck_assert_uint_eq(n, want_len);
     ck_assert_msg(memcmp(got, want, n) == 0, "bytes differ");
-    ck_assert_uint_eq(input_consumed(r), len);
-    ck_assert_int_eq(input_read(r, got, 1), 0);       /* the end stays the end */
+    ck_assert_uint_eq(inl_input_consumed(r), len);
+    ck_assert_int_eq(inl_input_read(r, got, 1), 0);       /* the end stays the end */
     free(got);
-    input_close(r);
+    inl_input_close(r);
 }
 
 /* Opens fn over data with compression c and expects a read to fail with msg. */
@@ -162,15 +162,15 @@ static void expect_fn_error(const void *data, size_t len, input_compression c, s
 {
     mem_src s = source(data, len, READ_WHOLE);
     input_reader *r;
-    ck_assert_int_eq(input_open_fn(&r, mem_read, &s, c, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, c, NULL, NULL, 0), 0);
     size_t n;
     uint8_t *got = read_all(r, piece, &n);
     ck_assert_msg(got == NULL, "read %zu bytes without the error \"%s\"", n, msg);
-    ck_assert_str_eq(input_errmsg(r), msg);
+    ck_assert_str_eq(inl_input_errmsg(r), msg);
     uint8_t b[16];
-    ck_assert_int_eq(input_read(r, b, sizeof b), -1);   /* sticky */
-    ck_assert_str_eq(input_errmsg(r), msg);
-    input_close(r);
+    ck_assert_int_eq(inl_input_read(r, b, sizeof b), -1);   /* sticky */
+    ck_assert_str_eq(inl_input_errmsg(r), msg);
+    inl_input_close(r);
 }
 
 /* A temporary file holding data; its name ends with ext. */
@@ -204,22 +204,22 @@ START_TEST(test_plain_file)
     for (size_t i = 0; i < 3; i++) {
         input_reader *r;
         char err[256] = "untouched";
-        ck_assert_int_eq(input_open(&r, path, NULL, err, sizeof err), 0);
+        ck_assert_int_eq(inl_input_open(&r, path, NULL, err, sizeof err), 0);
         ck_assert_str_eq(err, "");
-        ck_assert_str_eq(input_name(r), path);
-        ck_assert_uint_eq(input_size(r), len);
-        ck_assert_uint_eq(input_consumed(r), 0);
+        ck_assert_str_eq(inl_input_name(r), path);
+        ck_assert_uint_eq(inl_input_size(r), len);
+        ck_assert_uint_eq(inl_input_consumed(r), 0);
         size_t n;
         uint8_t *got = read_all(r, pieces[i], &n);
         ck_assert_ptr_nonnull(got);
         ck_assert_uint_eq(n, len);
         ck_assert(memcmp(got, data, len) == 0);
-        ck_assert_uint_eq(input_consumed(r), len);
-        ck_assert_int_eq(input_read(r, got, 10), 0);
-        ck_assert_int_eq(input_read(r, got, 0), 0);
-        ck_assert_str_eq(input_errmsg(r), "");
+        ck_assert_uint_eq(inl_input_consumed(r), len);
+        ck_assert_int_eq(inl_input_read(r, got, 10), 0);
+        ck_assert_int_eq(inl_input_read(r, got, 0), 0);
+        ck_assert_str_eq(inl_input_errmsg(r), "");
         free(got);
-        input_close(r);
+        inl_input_close(r);
     }
     unlink(path);
     free(data);
@@ -231,11 +231,11 @@ START_TEST(test_plain_empty_file)
     char path[512];
     temp_file(path, sizeof path, ".csv", "", 0);
     input_reader *r;
-    ck_assert_int_eq(input_open(&r, path, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
     uint8_t b[8];
-    ck_assert_int_eq(input_read(r, b, sizeof b), 0);
-    ck_assert_uint_eq(input_size(r), 0);
-    input_close(r);
+    ck_assert_int_eq(inl_input_read(r, b, sizeof b), 0);
+    ck_assert_uint_eq(inl_input_size(r), 0);
+    inl_input_close(r);
     unlink(path);
 }
 END_TEST
@@ -249,10 +249,10 @@ START_TEST(test_plain_callback)
     expect_fn(data, len, INPUT_PLAIN, READ_RANDOM, 999, data, len);
     mem_src s = source(data, len, READ_WHOLE);
     input_reader *r;
-    ck_assert_int_eq(input_open_fn(&r, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
-    ck_assert_str_eq(input_name(r), "<input>");
-    ck_assert_uint_eq(input_size(r), 0);
-    input_close(r);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert_str_eq(inl_input_name(r), "<input>");
+    ck_assert_uint_eq(inl_input_size(r), 0);
+    inl_input_close(r);
     free(data);
 }
 END_TEST
@@ -268,16 +268,16 @@ START_TEST(test_callback_error)
         mem_src s = source(bytes[k], lens[k], READ_ONE);
         s.fail_call = 3;
         input_reader *r;
-        ck_assert_int_eq(input_open_fn(&r, mem_read, &s, kinds[k], NULL, NULL, 0), 0);
+        ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, kinds[k], NULL, NULL, 0), 0);
         size_t n;
         ck_assert_ptr_null(read_all(r, 100, &n));
-        ck_assert_str_eq(input_errmsg(r), "<input>: read error");
+        ck_assert_str_eq(inl_input_errmsg(r), "<input>: read error");
         uint8_t b[4];
-        ck_assert_int_eq(input_read(r, b, 4), -1);
+        ck_assert_int_eq(inl_input_read(r, b, 4), -1);
         unsigned long calls = s.calls;
-        ck_assert_int_eq(input_read(r, b, 4), -1);
+        ck_assert_int_eq(inl_input_read(r, b, 4), -1);
         ck_assert_uint_eq(s.calls, calls);        /* a failed reader reads no more */
-        input_close(r);
+        inl_input_close(r);
         free(bytes[k]);
     }
 }
@@ -307,17 +307,17 @@ static void read_stdin(void *arg)
 {
     stdin_case *c = arg;
     input_reader *r;
-    ck_assert_int_eq(input_open(&r, "-", NULL, NULL, 0), 0);
-    ck_assert_str_eq(input_name(r), "<stdin>");
-    ck_assert_uint_eq(input_size(r), c->want_size);
+    ck_assert_int_eq(inl_input_open(&r, "-", NULL, NULL, 0), 0);
+    ck_assert_str_eq(inl_input_name(r), "<stdin>");
+    ck_assert_uint_eq(inl_input_size(r), c->want_size);
     size_t n;
     uint8_t *got = read_all(r, 1 << 20, &n);
     ck_assert_ptr_nonnull(got);
     ck_assert_uint_eq(n, c->len);
     ck_assert(memcmp(got, c->data, n) == 0);
     free(got);
-    input_close(r);
-    /* input_close leaves stdin open */
+    inl_input_close(r);
+    /* inl_input_close leaves stdin open */
     ck_assert_int_ne(fcntl(0, F_GETFD), -1);
 }
 
@@ -373,12 +373,12 @@ START_TEST(test_open_missing)
     static int dummy;
     input_reader *r = (input_reader *)&dummy;
     char err[256];
-    ck_assert_int_eq(input_open(&r, "/nonexistent/x.csv", NULL, err, sizeof err), INLAY_ERR_IO);
+    ck_assert_int_eq(inl_input_open(&r, "/nonexistent/x.csv", NULL, err, sizeof err), INLAY_ERR_IO);
     ck_assert_str_eq(err, "cannot open '/nonexistent/x.csv': No such file or directory");
     ck_assert_ptr_null(r);
-    ck_assert_int_eq(input_open(&r, "/nonexistent/x.csv.gz", NULL, NULL, 0), INLAY_ERR_IO);
+    ck_assert_int_eq(inl_input_open(&r, "/nonexistent/x.csv.gz", NULL, NULL, 0), INLAY_ERR_IO);
     char small[12];
-    ck_assert_int_eq(input_open(&r, "/nonexistent/x.csv", NULL, small, sizeof small), INLAY_ERR_IO);
+    ck_assert_int_eq(inl_input_open(&r, "/nonexistent/x.csv", NULL, small, sizeof small), INLAY_ERR_IO);
     ck_assert_str_eq(small, "cannot open");
 }
 END_TEST
@@ -387,7 +387,7 @@ START_TEST(test_open_directory)
 {
     input_reader *r;
     char err[256];
-    ck_assert_int_eq(input_open(&r, "/tmp", NULL, err, sizeof err), INLAY_ERR_IO);
+    ck_assert_int_eq(inl_input_open(&r, "/tmp", NULL, err, sizeof err), INLAY_ERR_IO);
     ck_assert_str_eq(err, "cannot open '/tmp': Is a directory");
 }
 END_TEST
@@ -396,12 +396,12 @@ START_TEST(test_open_arguments)
 {
     input_reader *r;
     char err[256];
-    ck_assert_int_eq(input_open(&r, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
-    ck_assert_int_eq(input_open_fn(&r, NULL, NULL, INPUT_PLAIN, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
-    ck_assert_int_eq(input_open_fn(&r, mem_read, NULL, (input_compression)7, NULL, err, sizeof err),
+    ck_assert_int_eq(inl_input_open(&r, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_input_open_fn(&r, NULL, NULL, INPUT_PLAIN, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, NULL, (input_compression)7, NULL, err, sizeof err),
                      INLAY_ERR_ARGUMENT);
     ck_assert_str_ne(err, "");
-    input_close(NULL);
+    inl_input_close(NULL);
 }
 END_TEST
 
@@ -444,15 +444,15 @@ START_TEST(test_gzip_members)
     char path[512];
     temp_file(path, sizeof path, ".csv.GZ", ab, na + nb);
     input_reader *r;
-    ck_assert_int_eq(input_open(&r, path, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
     size_t n;
     uint8_t *got = read_all(r, 1 << 20, &n);
     ck_assert_ptr_nonnull(got);
     ck_assert_bytes(got, n, "id,name\n1,x\n2,y\n3,z\n", 20);
-    ck_assert_uint_eq(input_size(r), na + nb);
-    ck_assert_uint_eq(input_consumed(r), na + nb);
+    ck_assert_uint_eq(inl_input_size(r), na + nb);
+    ck_assert_uint_eq(inl_input_consumed(r), na + nb);
     free(got);
-    input_close(r);
+    inl_input_close(r);
     unlink(path);
     free(za);
     free(zb);
@@ -475,16 +475,16 @@ START_TEST(test_gzip_file_gzwrite)
     struct stat st;
     ck_assert_int_eq(stat(path, &st), 0);
     input_reader *r;
-    ck_assert_int_eq(input_open(&r, path, NULL, NULL, 0), 0);
-    ck_assert_uint_eq(input_size(r), (uint64_t)st.st_size);
+    ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
+    ck_assert_uint_eq(inl_input_size(r), (uint64_t)st.st_size);
     size_t n;
     uint8_t *got = read_all(r, 65536, &n);
     ck_assert_ptr_nonnull(got);
     ck_assert_uint_eq(n, len);
     ck_assert(memcmp(got, data, len) == 0);
-    ck_assert_uint_eq(input_consumed(r), (uint64_t)st.st_size);
+    ck_assert_uint_eq(inl_input_consumed(r), (uint64_t)st.st_size);
     free(got);
-    input_close(r);
+    inl_input_close(r);
     unlink(path);
     free(data);
 }
@@ -498,14 +498,14 @@ START_TEST(test_gzip_progress)
     uint8_t *z = gzip_mem(data, len, &zlen);
     mem_src s = source(z, zlen, READ_WHOLE);
     input_reader *r;
-    ck_assert_int_eq(input_open_fn(&r, mem_read, &s, INPUT_GZIP, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_GZIP, NULL, NULL, 0), 0);
     uint8_t *b = malloc(65536);
     uint64_t last = 0;
     size_t total = 0;
     bool moved_inside = false;
     ptrdiff_t k;
-    while ((k = input_read(r, b, 65536)) > 0) {
-        uint64_t c = input_consumed(r);
+    while ((k = inl_input_read(r, b, 65536)) > 0) {
+        uint64_t c = inl_input_consumed(r);
         ck_assert_uint_ge(c, last);
         ck_assert_uint_le(c, zlen);
         if (c > 0 && c < zlen) moved_inside = true;
@@ -514,10 +514,10 @@ START_TEST(test_gzip_progress)
     }
     ck_assert_int_eq(k, 0);
     ck_assert_uint_eq(total, len);
-    ck_assert_uint_eq(input_consumed(r), zlen);
+    ck_assert_uint_eq(inl_input_consumed(r), zlen);
     ck_assert(moved_inside);
     free(b);
-    input_close(r);
+    inl_input_close(r);
     free(z);
     free(data);
 }
@@ -542,12 +542,12 @@ START_TEST(test_gzip_truncated)
     char path[512], want[600];
     temp_file(path, sizeof path, ".gz", z, zlen - 3);
     input_reader *r;
-    ck_assert_int_eq(input_open(&r, path, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
     size_t n;
     ck_assert_ptr_null(read_all(r, 1 << 20, &n));
     snprintf(want, sizeof want, "%s: truncated gzip data", path);
-    ck_assert_str_eq(input_errmsg(r), want);
-    input_close(r);
+    ck_assert_str_eq(inl_input_errmsg(r), want);
+    inl_input_close(r);
     unlink(path);
     free(zz);
     free(z);
@@ -625,14 +625,14 @@ START_TEST(test_zstd_frames)
         char path[512];
         temp_file(path, sizeof path, exts[i], ab, na + nb);
         input_reader *r;
-        ck_assert_int_eq(input_open(&r, path, NULL, NULL, 0), 0);
+        ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
         size_t n;
         uint8_t *got = read_all(r, 1 << 20, &n);
         ck_assert_ptr_nonnull(got);
         ck_assert_bytes(got, n, "id,name\n1,x\n2,y\n3,z\n", 20);
-        ck_assert_uint_eq(input_consumed(r), na + nb);
+        ck_assert_uint_eq(inl_input_consumed(r), na + nb);
         free(got);
-        input_close(r);
+        inl_input_close(r);
         unlink(path);
     }
     free(za);
@@ -668,11 +668,11 @@ START_TEST(test_zstd_corrupt)
     uint8_t *z = zstd_mem(data, len, &zlen);
     mem_src s = source("a,b\nc,d\n", 8, READ_WHOLE);
     input_reader *r;
-    ck_assert_int_eq(input_open_fn(&r, mem_read, &s, INPUT_ZSTD, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_ZSTD, NULL, NULL, 0), 0);
     uint8_t b[64];
-    ck_assert_int_eq(input_read(r, b, sizeof b), -1);
-    ck_assert_msg(strncmp(input_errmsg(r), "<input>: corrupt zstd data", 26) == 0, "%s", input_errmsg(r));
-    input_close(r);
+    ck_assert_int_eq(inl_input_read(r, b, sizeof b), -1);
+    ck_assert_msg(strncmp(inl_input_errmsg(r), "<input>: corrupt zstd data", 26) == 0, "%s", inl_input_errmsg(r));
+    inl_input_close(r);
     /* the checksum of the content catches a flipped byte in the body */
     size_t clen = ZSTD_compressBound(len);
     uint8_t *c = malloc(clen);
@@ -683,11 +683,11 @@ START_TEST(test_zstd_corrupt)
     ZSTD_freeCCtx(cc);
     c[clen / 2] ^= 0x20;
     s = source(c, clen, READ_WHOLE);
-    ck_assert_int_eq(input_open_fn(&r, mem_read, &s, INPUT_ZSTD, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_ZSTD, NULL, NULL, 0), 0);
     size_t n;
     ck_assert_ptr_null(read_all(r, 1 << 20, &n));
-    ck_assert_msg(strncmp(input_errmsg(r), "<input>: corrupt zstd data", 26) == 0, "%s", input_errmsg(r));
-    input_close(r);
+    ck_assert_msg(strncmp(inl_input_errmsg(r), "<input>: corrupt zstd data", 26) == 0, "%s", inl_input_errmsg(r));
+    inl_input_close(r);
     free(c);
     free(z);
     free(data);
@@ -714,11 +714,11 @@ START_TEST(test_nomem_open)
             inlay_allocator a = test_allocator(&ta);
             input_reader *r;
             char err[600];
-            int rc = input_open(&r, paths[i], &a, err, sizeof err);
+            int rc = inl_input_open(&r, paths[i], &a, err, sizeof err);
             if (rc == 0) {
                 ck_assert_uint_eq(ta.refused, 0);
                 done = true;
-                input_close(r);
+                inl_input_close(r);
             } else {
                 ck_assert_int_eq(rc, INLAY_ERR_NOMEM);
                 ck_assert_ptr_null(r);
@@ -747,7 +747,7 @@ START_TEST(test_nomem_read)
             mem_src s = source(z[i], zlen[i], READ_RANDOM);
             input_reader *r;
             char err[256];
-            int rc = input_open_fn(&r, mem_read, &s, kinds[i], &a, err, sizeof err);
+            int rc = inl_input_open_fn(&r, mem_read, &s, kinds[i], &a, err, sizeof err);
             if (rc != 0) {
                 ck_assert_int_eq(rc, INLAY_ERR_NOMEM);
                 ck_assert_str_eq(err, "<input>: out of memory");
@@ -762,9 +762,9 @@ START_TEST(test_nomem_read)
                     free(got);
                 } else {
                     ck_assert_uint_gt(ta.refused, 0);
-                    ck_assert_str_eq(input_errmsg(r), "<input>: out of memory");
+                    ck_assert_str_eq(inl_input_errmsg(r), "<input>: out of memory");
                 }
-                input_close(r);
+                inl_input_close(r);
             }
             ck_assert_no_leak(&ta);
             ck_assert_uint_lt(fail, 100);
@@ -789,7 +789,7 @@ START_TEST(test_allocator_used)
         inlay_allocator a = test_allocator(&ta);
         mem_src s = source(z[i], zlen[i], READ_WHOLE);
         input_reader *r;
-        ck_assert_int_eq(input_open_fn(&r, mem_read, &s, kinds[i], &a, NULL, 0), 0);
+        ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, kinds[i], &a, NULL, 0), 0);
         size_t n;
         uint8_t *got = read_all(r, 1 << 16, &n);
         ck_assert_ptr_nonnull(got);
@@ -798,7 +798,7 @@ START_TEST(test_allocator_used)
         ck_assert_uint_ge(ta.live_blocks, 4);
         ck_assert_uint_gt(ta.peak_bytes, (1u << 20) + 1000);
         free(got);
-        input_close(r);
+        inl_input_close(r);
         ck_assert_no_leak(&ta);
     }
     free(z[0]);

@@ -15,7 +15,7 @@ static inlay_allocator alloc;
 
 static void setup(void)
 {
-    alloc = mem_default();
+    alloc = inl_mem_default();
 }
 
 static uint64_t bits_of_double(double d)
@@ -37,40 +37,40 @@ static uint64_t bits_of_float(float f)
 START_TEST(test_fixed_order)
 {
     memo_fixed m;
-    memo_fixed_init(&m, &alloc, 8);
+    inl_memo_fixed_init(&m, &alloc, 8);
     static const uint64_t keys[] = { 10, 20, 10, 30, 20, 0, 10 };
     static const uint32_t want_index[] = { 0, 1, 0, 2, 1, 3, 0 };
     static const int want_found[] = { 0, 0, 1, 0, 1, 0, 1 };
     for (size_t i = 0; i < 7; i++) {
         uint32_t index = 99;
-        ck_assert_int_eq(memo_fixed_insert(&m, keys[i], &index), want_found[i]);
+        ck_assert_int_eq(inl_memo_fixed_insert(&m, keys[i], &index), want_found[i]);
         ck_assert_uint_eq(index, want_index[i]);
     }
     ck_assert_uint_eq(m.count, 4);
-    ck_assert_uint_eq(memo_fixed_bytes(&m), 4 * 8);
-    memo_fixed_free(&m);
+    ck_assert_uint_eq(inl_memo_fixed_bytes(&m), 4 * 8);
+    inl_memo_fixed_free(&m);
 }
 END_TEST
 
 START_TEST(test_bytes_order)
 {
     memo_bytes m;
-    memo_bytes_init(&m, &alloc, 0);
+    inl_memo_bytes_init(&m, &alloc, 0);
     static const char *keys[] = { "b", "a", "b", "", "c", "", "ab" };
     static const uint32_t want_index[] = { 0, 1, 0, 2, 3, 2, 4 };
     static const int want_found[] = { 0, 0, 1, 0, 0, 1, 0 };
     for (size_t i = 0; i < 7; i++) {
         uint32_t index = 99;
-        ck_assert_int_eq(memo_bytes_insert(&m, keys[i], strlen(keys[i]), &index), want_found[i]);
+        ck_assert_int_eq(inl_memo_bytes_insert(&m, keys[i], strlen(keys[i]), &index), want_found[i]);
         ck_assert_uint_eq(index, want_index[i]);
     }
     static const char *distinct[] = { "b", "a", "", "c", "ab" };
     for (size_t i = 0; i < 5; i++) {
         size_t len;
-        const uint8_t *p = memo_bytes_value(&m, i, &len);
+        const uint8_t *p = inl_memo_bytes_value(&m, i, &len);
         ck_assert_bytes(p, len, distinct[i], strlen(distinct[i]));
     }
-    memo_bytes_free(&m);
+    inl_memo_bytes_free(&m);
 }
 END_TEST
 
@@ -78,15 +78,15 @@ START_TEST(test_prefixes_distinct)
 {
     /* values that are prefixes of each other are different keys */
     memo_bytes m;
-    memo_bytes_init(&m, &alloc, 0);
+    inl_memo_bytes_init(&m, &alloc, 0);
     uint32_t i0, i1, i2;
-    ck_assert_int_eq(memo_bytes_insert(&m, "abc", 3, &i0), 0);
-    ck_assert_int_eq(memo_bytes_insert(&m, "abc", 2, &i1), 0);
-    ck_assert_int_eq(memo_bytes_insert(&m, "abc\0", 4, &i2), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc", 3, &i0), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc", 2, &i1), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc\0", 4, &i2), 0);
     ck_assert_uint_eq(i0, 0);
     ck_assert_uint_eq(i1, 1);
     ck_assert_uint_eq(i2, 2);
-    memo_bytes_free(&m);
+    inl_memo_bytes_free(&m);
 }
 END_TEST
 
@@ -95,21 +95,21 @@ END_TEST
 START_TEST(test_empty_value)
 {
     memo_bytes m;
-    memo_bytes_init(&m, &alloc, 0);
+    inl_memo_bytes_init(&m, &alloc, 0);
     uint32_t a = 99, b = 99;
-    ck_assert_int_eq(memo_bytes_insert(&m, NULL, 0, &a), 0);
-    ck_assert_int_eq(memo_bytes_insert(&m, "", 0, &b), 1);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, NULL, 0, &a), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "", 0, &b), 1);
     ck_assert_uint_eq(a, 0);
     ck_assert_uint_eq(b, 0);
     static const char text[] = "xyz";
-    ck_assert_int_eq(memo_bytes_insert(&m, text + 3, 0, &b), 1);   /* any pointer, length 0 */
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, text + 3, 0, &b), 1);   /* any pointer, length 0 */
     ck_assert_uint_eq(b, 0);
     size_t len = 99;
-    memo_bytes_value(&m, 0, &len);
+    inl_memo_bytes_value(&m, 0, &len);
     ck_assert_uint_eq(len, 0);
     static const uint8_t page[] = { 0, 0, 0, 0 };
     ck_assert_bytes(m.arena.data, m.arena.len, page, sizeof page);
-    memo_bytes_free(&m);
+    inl_memo_bytes_free(&m);
 }
 END_TEST
 
@@ -118,35 +118,35 @@ END_TEST
 START_TEST(test_no_aliasing)
 {
     memo_bytes m;
-    memo_bytes_init(&m, &alloc, 0);
+    inl_memo_bytes_init(&m, &alloc, 0);
     char text[6] = "hello";
     uint32_t index;
-    ck_assert_int_eq(memo_bytes_insert(&m, text, 5, &index), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, text, 5, &index), 0);
     memcpy(text, "jello", 5);
     size_t len;
-    const uint8_t *p = memo_bytes_value(&m, 0, &len);
+    const uint8_t *p = inl_memo_bytes_value(&m, 0, &len);
     ck_assert_bytes(p, len, "hello", 5);
     ck_assert((const char *)p < text || (const char *)p >= text + sizeof text);
-    ck_assert_int_eq(memo_bytes_insert(&m, "hello", 5, &index), 1);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "hello", 5, &index), 1);
     ck_assert_uint_eq(index, 0);
-    ck_assert_int_eq(memo_bytes_insert(&m, text, 5, &index), 0);   /* "jello" is new */
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, text, 5, &index), 0);   /* "jello" is new */
     ck_assert_uint_eq(index, 1);
-    memo_bytes_free(&m);
+    inl_memo_bytes_free(&m);
 }
 END_TEST
 
 START_TEST(test_no_aliasing_bulk)
 {
     memo_bytes m;
-    memo_bytes_init(&m, &alloc, 4);
+    inl_memo_bytes_init(&m, &alloc, 4);
     char a[4] = "abcd", b[4] = "efgh";
     inlay_bytes v[] = { { a, 4 }, { b, 4 }, { a, 4 } };
     uint32_t idx[3];
-    ck_assert_int_eq(memo_bytes_insert_many(&m, v, 3, idx), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert_many(&m, v, 3, idx), 0);
     memset(a, 'z', 4);
     memset(b, 'z', 4);
     ck_assert_bytes(m.arena.data, m.arena.len, "abcdefgh", 8);
-    memo_bytes_free(&m);
+    inl_memo_bytes_free(&m);
 }
 END_TEST
 
@@ -157,18 +157,18 @@ START_TEST(test_reset_fixed)
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
     memo_fixed m;
-    memo_fixed_init(&m, &a, 4);
+    inl_memo_fixed_init(&m, &a, 4);
     uint32_t index;
-    for (uint32_t k = 0; k < 1000; k++) ck_assert_int_eq(memo_fixed_insert(&m, k, &index), 0);
-    memo_fixed_reset(&m);
+    for (uint32_t k = 0; k < 1000; k++) ck_assert_int_eq(inl_memo_fixed_insert(&m, k, &index), 0);
+    inl_memo_fixed_reset(&m);
     ck_assert_uint_eq(m.count, 0);
-    ck_assert_uint_eq(memo_fixed_bytes(&m), 0);
+    ck_assert_uint_eq(inl_memo_fixed_bytes(&m), 0);
     unsigned long before = ta.requests;
     /* the old keys are gone: each is new again, numbered afresh */
     bool ok = true;
     for (uint32_t k = 0; k < 1000; k++) {
         uint32_t key = 999 - k;
-        ok &= memo_fixed_insert(&m, key, &index) == 0 && index == k;
+        ok &= inl_memo_fixed_insert(&m, key, &index) == 0 && index == k;
     }
     ck_assert_msg(ok, "after reset, keys must be new and numbered from 0");
     ck_assert_msg(ta.requests == before, "refilling to the same size allocated %lu times",
@@ -176,7 +176,7 @@ START_TEST(test_reset_fixed)
     uint32_t first;
     memcpy(&first, m.values.data, 4);
     ck_assert_uint_eq(first, 999);
-    memo_fixed_free(&m);
+    inl_memo_fixed_free(&m);
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -186,29 +186,29 @@ START_TEST(test_reset_bytes)
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
     memo_bytes m;
-    memo_bytes_init(&m, &a, 0);
+    inl_memo_bytes_init(&m, &a, 0);
     char key[16];
     uint32_t index;
     for (int k = 0; k < 1000; k++) {
         int n = snprintf(key, sizeof key, "k%d", k);
-        ck_assert_int_eq(memo_bytes_insert(&m, key, (size_t)n, &index), 0);
+        ck_assert_int_eq(inl_memo_bytes_insert(&m, key, (size_t)n, &index), 0);
     }
-    memo_bytes_reset(&m);
+    inl_memo_bytes_reset(&m);
     ck_assert_uint_eq(m.count, 0);
-    ck_assert_uint_eq(memo_bytes_bytes(&m), 0);
+    ck_assert_uint_eq(inl_memo_bytes_bytes(&m), 0);
     unsigned long before = ta.requests;
     bool ok = true;
     for (int k = 0; k < 1000; k++) {
         int n = snprintf(key, sizeof key, "k%d", 999 - k);
-        ok &= memo_bytes_insert(&m, key, (size_t)n, &index) == 0 && index == (uint32_t)k;
+        ok &= inl_memo_bytes_insert(&m, key, (size_t)n, &index) == 0 && index == (uint32_t)k;
     }
     ck_assert_msg(ok, "after reset, keys must be new and numbered from 0");
     ck_assert_msg(ta.requests == before, "refilling to the same size allocated %lu times",
                   ta.requests - before);
     size_t len;
-    const uint8_t *p = memo_bytes_value(&m, 0, &len);
+    const uint8_t *p = inl_memo_bytes_value(&m, 0, &len);
     ck_assert_bytes(p, len, "k999", 4);
-    memo_bytes_free(&m);
+    inl_memo_bytes_free(&m);
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -219,13 +219,13 @@ START_TEST(test_free_unused)
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
     memo_fixed f;
-    memo_fixed_init(&f, &a, 8);
-    memo_fixed_reset(&f);
-    memo_fixed_free(&f);
+    inl_memo_fixed_init(&f, &a, 8);
+    inl_memo_fixed_reset(&f);
+    inl_memo_fixed_free(&f);
     memo_bytes b;
-    memo_bytes_init(&b, &a, 0);
-    memo_bytes_reset(&b);
-    memo_bytes_free(&b);
+    inl_memo_bytes_init(&b, &a, 0);
+    inl_memo_bytes_reset(&b);
+    inl_memo_bytes_free(&b);
     ck_assert_uint_eq(ta.requests, 0);
     ck_assert_no_leak(&ta);
 }
@@ -241,23 +241,23 @@ START_TEST(test_growth_fixed)
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
     memo_fixed m;
-    memo_fixed_init(&m, &a, width);
+    inl_memo_fixed_init(&m, &a, width);
     uint32_t index;
     size_t bad = SIZE_MAX;
     for (uint64_t k = 0; k < MANY; k++) {
         uint64_t key = width == 4 ? (k * 2654435761u) & 0xFFFFFFFFu : k * 0x9E3779B97F4A7C15ULL;
-        if (memo_fixed_insert(&m, key, &index) != 0 || index != k) { bad = k; break; }
+        if (inl_memo_fixed_insert(&m, key, &index) != 0 || index != k) { bad = k; break; }
     }
     ck_assert_msg(bad == SIZE_MAX, "insert %zu", bad);
     ck_assert_uint_eq(m.count, MANY);
-    ck_assert_uint_eq(memo_fixed_bytes(&m), MANY * width);
+    ck_assert_uint_eq(inl_memo_fixed_bytes(&m), MANY * width);
     for (uint64_t k = 0; k < MANY; k++) {
         uint64_t key = width == 4 ? (k * 2654435761u) & 0xFFFFFFFFu : k * 0x9E3779B97F4A7C15ULL;
-        if (memo_fixed_insert(&m, key, &index) != 1 || index != k) { bad = k; break; }
+        if (inl_memo_fixed_insert(&m, key, &index) != 1 || index != k) { bad = k; break; }
     }
     ck_assert_msg(bad == SIZE_MAX, "lookup %zu", bad);
     ck_assert_uint_le((m.count + 1) * 2, m.mask + 1);   /* load stays <= 1/2 */
-    memo_fixed_free(&m);
+    inl_memo_fixed_free(&m);
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -286,21 +286,21 @@ START_TEST(test_bulk_large_agrees)
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
     memo_bytes mb, ms;
-    memo_bytes_init(&mb, &a, 0);
-    memo_bytes_init(&ms, &a, 0);
-    ck_assert_int_eq(memo_bytes_insert_many(&mb, v, N, bulk), 0);
+    inl_memo_bytes_init(&mb, &a, 0);
+    inl_memo_bytes_init(&ms, &a, 0);
+    ck_assert_int_eq(inl_memo_bytes_insert_many(&mb, v, N, bulk), 0);
     ck_assert_uint_ge(mb.mask + 1, 1u << 16);
     size_t bad = SIZE_MAX;
     for (int i = 0; i < N && bad == SIZE_MAX; i++) {
         uint32_t index;
-        if (memo_bytes_insert(&ms, v[i].data, v[i].len, &index) < 0 || index != bulk[i]) bad = (size_t)i;
+        if (inl_memo_bytes_insert(&ms, v[i].data, v[i].len, &index) < 0 || index != bulk[i]) bad = (size_t)i;
     }
     ck_assert_msg(bad == SIZE_MAX, "value %zu", bad);
     ck_assert_uint_eq(mb.count, ms.count);
-    ck_assert_uint_eq(memo_bytes_bytes(&mb), memo_bytes_bytes(&ms));
+    ck_assert_uint_eq(inl_memo_bytes_bytes(&mb), inl_memo_bytes_bytes(&ms));
     ck_assert(memcmp(mb.arena.data, ms.arena.data, mb.arena.len) == 0);
-    memo_bytes_free(&mb);
-    memo_bytes_free(&ms);
+    inl_memo_bytes_free(&mb);
+    inl_memo_bytes_free(&ms);
     ck_assert_no_leak(&ta);
     free(text);
     free(v);
@@ -313,25 +313,25 @@ START_TEST(test_growth_bytes)
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
     memo_bytes m;
-    memo_bytes_init(&m, &a, 0);
+    inl_memo_bytes_init(&m, &a, 0);
     char key[24];
     uint32_t index;
     size_t bad = SIZE_MAX;
     for (int k = 0; k < MANY; k++) {
         int n = snprintf(key, sizeof key, "key-%d", k);
-        if (memo_bytes_insert(&m, key, (size_t)n, &index) != 0 || index != (uint32_t)k) { bad = (size_t)k; break; }
+        if (inl_memo_bytes_insert(&m, key, (size_t)n, &index) != 0 || index != (uint32_t)k) { bad = (size_t)k; break; }
     }
     ck_assert_msg(bad == SIZE_MAX, "insert %zu", bad);
     for (int k = MANY - 1; k >= 0; k--) {
         int n = snprintf(key, sizeof key, "key-%d", k);
         size_t len;
-        const uint8_t *p = memo_bytes_value(&m, (size_t)k, &len);
-        if (memo_bytes_insert(&m, key, (size_t)n, &index) != 1 || index != (uint32_t)k ||
+        const uint8_t *p = inl_memo_bytes_value(&m, (size_t)k, &len);
+        if (inl_memo_bytes_insert(&m, key, (size_t)n, &index) != 1 || index != (uint32_t)k ||
             len != (size_t)n || memcmp(p, key, len) != 0) { bad = (size_t)k; break; }
     }
     ck_assert_msg(bad == SIZE_MAX, "lookup %zu", bad);
     ck_assert_uint_eq(m.count, MANY);
-    memo_bytes_free(&m);
+    inl_memo_bytes_free(&m);
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -341,28 +341,28 @@ END_TEST
 START_TEST(test_double_zeros_and_nans)
 {
     memo_fixed m;
-    memo_fixed_init(&m, &alloc, 8);
+    inl_memo_fixed_init(&m, &alloc, 8);
     const uint64_t pos0 = bits_of_double(0.0), neg0 = bits_of_double(-0.0);
     const uint64_t nan1 = 0x7FF8000000000001ULL, nan2 = 0x7FF8000000000002ULL, nan3 = 0xFFF8000000000000ULL;
     uint32_t i;
-    ck_assert_int_eq(memo_fixed_insert(&m, pos0, &i), 0); ck_assert_uint_eq(i, 0);
-    ck_assert_int_eq(memo_fixed_insert(&m, neg0, &i), 0); ck_assert_uint_eq(i, 1);
-    ck_assert_int_eq(memo_fixed_insert(&m, nan1, &i), 0); ck_assert_uint_eq(i, 2);
-    ck_assert_int_eq(memo_fixed_insert(&m, nan2, &i), 0); ck_assert_uint_eq(i, 3);
-    ck_assert_int_eq(memo_fixed_insert(&m, nan3, &i), 0); ck_assert_uint_eq(i, 4);
-    ck_assert_int_eq(memo_fixed_insert(&m, nan1, &i), 1); ck_assert_uint_eq(i, 2);
-    ck_assert_int_eq(memo_fixed_insert(&m, neg0, &i), 1); ck_assert_uint_eq(i, 1);
+    ck_assert_int_eq(inl_memo_fixed_insert(&m, pos0, &i), 0); ck_assert_uint_eq(i, 0);
+    ck_assert_int_eq(inl_memo_fixed_insert(&m, neg0, &i), 0); ck_assert_uint_eq(i, 1);
+    ck_assert_int_eq(inl_memo_fixed_insert(&m, nan1, &i), 0); ck_assert_uint_eq(i, 2);
+    ck_assert_int_eq(inl_memo_fixed_insert(&m, nan2, &i), 0); ck_assert_uint_eq(i, 3);
+    ck_assert_int_eq(inl_memo_fixed_insert(&m, nan3, &i), 0); ck_assert_uint_eq(i, 4);
+    ck_assert_int_eq(inl_memo_fixed_insert(&m, nan1, &i), 1); ck_assert_uint_eq(i, 2);
+    ck_assert_int_eq(inl_memo_fixed_insert(&m, neg0, &i), 1); ck_assert_uint_eq(i, 1);
     /* the dictionary page keeps the exact bits */
     ck_assert_int_eq(memcmp(m.values.data + 8, &neg0, 8), 0);
     ck_assert_int_eq(memcmp(m.values.data + 24, &nan2, 8), 0);
-    memo_fixed_free(&m);
+    inl_memo_fixed_free(&m);
 }
 END_TEST
 
 START_TEST(test_float_zeros_and_nans)
 {
     memo_fixed m;
-    memo_fixed_init(&m, &alloc, 4);
+    inl_memo_fixed_init(&m, &alloc, 4);
     const float v[] = { 0.0f, -0.0f, 1.0f, -0.0f, 0.0f };
     uint32_t nan_a = 0x7FC00001u, nan_b = 0x7FC00002u;
     float fa, fb;
@@ -370,16 +370,16 @@ START_TEST(test_float_zeros_and_nans)
     memcpy(&fb, &nan_b, 4);
     const float w[] = { fa, fb, fa };
     uint32_t idx[5];
-    ck_assert_int_eq(memo_fixed_insert_many(&m, v, 5, idx), 0);
+    ck_assert_int_eq(inl_memo_fixed_insert_many(&m, v, 5, idx), 0);
     const uint32_t want[] = { 0, 1, 2, 1, 0 };
     ck_assert_mem_eq(idx, want, sizeof want);
-    ck_assert_int_eq(memo_fixed_insert_many(&m, w, 3, idx), 0);
+    ck_assert_int_eq(inl_memo_fixed_insert_many(&m, w, 3, idx), 0);
     const uint32_t want2[] = { 3, 4, 3 };
     ck_assert_mem_eq(idx, want2, sizeof want2);
     uint32_t i;
-    ck_assert_int_eq(memo_fixed_insert(&m, bits_of_float(-0.0f), &i), 1);
+    ck_assert_int_eq(inl_memo_fixed_insert(&m, bits_of_float(-0.0f), &i), 1);
     ck_assert_uint_eq(i, 1);
-    memo_fixed_free(&m);
+    inl_memo_fixed_free(&m);
 }
 END_TEST
 
@@ -393,19 +393,19 @@ START_TEST(test_bulk_fixed)
     uint64_t rng = 7;
     for (size_t i = 0; i < N; i++) keys[i] = (int64_t)(rng_next(&rng) % 3000) - 1500;
     memo_fixed a, b;
-    memo_fixed_init(&a, &alloc, 8);
-    memo_fixed_init(&b, &alloc, 8);
-    ck_assert_int_eq(memo_fixed_insert_many(&a, keys, N, bulk), 0);
+    inl_memo_fixed_init(&a, &alloc, 8);
+    inl_memo_fixed_init(&b, &alloc, 8);
+    ck_assert_int_eq(inl_memo_fixed_insert_many(&a, keys, N, bulk), 0);
     size_t bad = SIZE_MAX;
     for (size_t i = 0; i < N; i++) {
         uint32_t index;
-        if (memo_fixed_insert(&b, (uint64_t)keys[i], &index) < 0 || index != bulk[i]) { bad = i; break; }
+        if (inl_memo_fixed_insert(&b, (uint64_t)keys[i], &index) < 0 || index != bulk[i]) { bad = i; break; }
     }
     ck_assert_msg(bad == SIZE_MAX, "entry %zu", bad);
     ck_assert_uint_eq(a.count, b.count);
     ck_assert_bytes(a.values.data, a.values.len, b.values.data, b.values.len);
-    memo_fixed_free(&a);
-    memo_fixed_free(&b);
+    inl_memo_fixed_free(&a);
+    inl_memo_fixed_free(&b);
 }
 END_TEST
 
@@ -422,19 +422,19 @@ START_TEST(test_bulk_bytes)
         v[i].len = (size_t)n;
     }
     memo_bytes a, b;
-    memo_bytes_init(&a, &alloc, 0);
-    memo_bytes_init(&b, &alloc, 0);
-    ck_assert_int_eq(memo_bytes_insert_many(&a, v, N, bulk), 0);
+    inl_memo_bytes_init(&a, &alloc, 0);
+    inl_memo_bytes_init(&b, &alloc, 0);
+    ck_assert_int_eq(inl_memo_bytes_insert_many(&a, v, N, bulk), 0);
     size_t bad = SIZE_MAX;
     for (size_t i = 0; i < N; i++) {
         uint32_t index;
-        if (memo_bytes_insert(&b, v[i].data, v[i].len, &index) < 0 || index != bulk[i]) { bad = i; break; }
+        if (inl_memo_bytes_insert(&b, v[i].data, v[i].len, &index) < 0 || index != bulk[i]) { bad = i; break; }
     }
     ck_assert_msg(bad == SIZE_MAX, "entry %zu", bad);
     ck_assert_uint_eq(a.count, b.count);
     ck_assert_bytes(a.arena.data, a.arena.len, b.arena.data, b.arena.len);
-    memo_bytes_free(&a);
-    memo_bytes_free(&b);
+    inl_memo_bytes_free(&a);
+    inl_memo_bytes_free(&b);
 }
 END_TEST
 
@@ -443,52 +443,52 @@ END_TEST
 START_TEST(test_page_int32)
 {
     memo_fixed m;
-    memo_fixed_init(&m, &alloc, 4);
+    inl_memo_fixed_init(&m, &alloc, 4);
     static const int32_t v[] = { 5, -1, 5, 0x01020304, -1, 7 };
     static const int32_t distinct[] = { 5, -1, 0x01020304, 7 };
     uint32_t idx[6];
-    ck_assert_int_eq(memo_fixed_insert_many(&m, v, 6, idx), 0);
+    ck_assert_int_eq(inl_memo_fixed_insert_many(&m, v, 6, idx), 0);
     buf page = { 0 };
-    ck_assert_int_eq(plain_put_fixed(&page, &alloc, distinct, 4, 4), 0);
-    ck_assert_bytes(m.values.data, memo_fixed_bytes(&m), page.data, page.len);
-    buf_free(&page, &alloc);
-    memo_fixed_free(&m);
+    ck_assert_int_eq(inl_plain_put_fixed(&page, &alloc, distinct, 4, 4), 0);
+    ck_assert_bytes(m.values.data, inl_memo_fixed_bytes(&m), page.data, page.len);
+    inl_buf_free(&page, &alloc);
+    inl_memo_fixed_free(&m);
 }
 END_TEST
 
 START_TEST(test_page_byte_array)
 {
     memo_bytes m;
-    memo_bytes_init(&m, &alloc, 0);
+    inl_memo_bytes_init(&m, &alloc, 0);
     const inlay_bytes v[] = { bytes_of("hello"), bytes_of(""), bytes_of("hello"), bytes_of("x"),
                               bytes_of(""), bytes_of("\xFF\xFE") };
     const inlay_bytes distinct[] = { bytes_of("hello"), bytes_of(""), bytes_of("x"), bytes_of("\xFF\xFE") };
     uint32_t idx[6];
-    ck_assert_int_eq(memo_bytes_insert_many(&m, v, 6, idx), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert_many(&m, v, 6, idx), 0);
     buf page = { 0 };
-    ck_assert_int_eq(plain_put_bytes(&page, &alloc, distinct, 4), 0);
-    ck_assert_bytes(m.arena.data, memo_bytes_bytes(&m), page.data, page.len);
+    ck_assert_int_eq(inl_plain_put_bytes(&page, &alloc, distinct, 4), 0);
+    ck_assert_bytes(m.arena.data, inl_memo_bytes_bytes(&m), page.data, page.len);
     static const uint8_t spec[] = { 5, 0, 0, 0, 'h', 'e', 'l', 'l', 'o', 0, 0, 0, 0, 1, 0, 0, 0, 'x',
                                     2, 0, 0, 0, 0xFF, 0xFE };
     ck_assert_bytes(m.arena.data, m.arena.len, spec, sizeof spec);
-    buf_free(&page, &alloc);
-    memo_bytes_free(&m);
+    inl_buf_free(&page, &alloc);
+    inl_memo_bytes_free(&m);
 }
 END_TEST
 
 START_TEST(test_page_flba)
 {
     memo_bytes m;
-    memo_bytes_init(&m, &alloc, 3);
+    inl_memo_bytes_init(&m, &alloc, 3);
     const inlay_bytes v[] = { { "abc", 3 }, { "xyz", 3 }, { "abc", 3 }, { "\0\0\0", 3 } };
     uint32_t idx[4];
-    ck_assert_int_eq(memo_bytes_insert_many(&m, v, 4, idx), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert_many(&m, v, 4, idx), 0);
     static const uint8_t spec[] = { 'a', 'b', 'c', 'x', 'y', 'z', 0, 0, 0 };   /* bare bytes */
-    ck_assert_bytes(m.arena.data, memo_bytes_bytes(&m), spec, sizeof spec);
+    ck_assert_bytes(m.arena.data, inl_memo_bytes_bytes(&m), spec, sizeof spec);
     size_t len;
-    const uint8_t *p = memo_bytes_value(&m, 1, &len);
+    const uint8_t *p = inl_memo_bytes_value(&m, 1, &len);
     ck_assert_bytes(p, len, "xyz", 3);
-    memo_bytes_free(&m);
+    inl_memo_bytes_free(&m);
 }
 END_TEST
 
@@ -502,22 +502,22 @@ START_TEST(test_nomem_fixed)
         test_alloc ta = { .fail_at = n };
         inlay_allocator a = test_allocator(&ta);
         memo_fixed m;
-        memo_fixed_init(&m, &a, 8);
+        inl_memo_fixed_init(&m, &a, 8);
         uint32_t next = 0, index;
         bool failed_once = false, ok = true;
         for (uint64_t k = 0; k < 3000; k++) {
-            int r = memo_fixed_insert(&m, k * 77, &index);
+            int r = inl_memo_fixed_insert(&m, k * 77, &index);
             if (r < 0) {
-                ok &= !failed_once && m.count == next && memo_fixed_bytes(&m) == next * 8;
+                ok &= !failed_once && m.count == next && inl_memo_fixed_bytes(&m) == next * 8;
                 failed_once = true;
-                r = memo_fixed_insert(&m, k * 77, &index);   /* the allocator works again */
+                r = inl_memo_fixed_insert(&m, k * 77, &index);   /* the allocator works again */
             }
             ok &= r == 0 && index == next++;
         }
-        for (uint64_t k = 0; k < 3000; k++) ok &= memo_fixed_insert(&m, k * 77, &index) == 1 && index == k;
+        for (uint64_t k = 0; k < 3000; k++) ok &= inl_memo_fixed_insert(&m, k * 77, &index) == 1 && index == k;
         ck_assert_msg(ok, "failing allocation %lu", n);
         ck_assert_msg(failed_once || ta.refused == 0, "allocation %lu", n);
-        memo_fixed_free(&m);
+        inl_memo_fixed_free(&m);
         ck_assert_no_leak(&ta);
     }
 }
@@ -529,26 +529,26 @@ START_TEST(test_nomem_bytes)
         test_alloc ta = { .fail_at = n };
         inlay_allocator a = test_allocator(&ta);
         memo_bytes m;
-        memo_bytes_init(&m, &a, 0);
+        inl_memo_bytes_init(&m, &a, 0);
         uint32_t next = 0, index;
         bool ok = true;
         char key[16];
         for (int k = 0; k < 3000; k++) {
             int len = snprintf(key, sizeof key, "%d", k * 13);
-            size_t arena = memo_bytes_bytes(&m);
-            int r = memo_bytes_insert(&m, key, (size_t)len, &index);
+            size_t arena = inl_memo_bytes_bytes(&m);
+            int r = inl_memo_bytes_insert(&m, key, (size_t)len, &index);
             if (r < 0) {
-                ok &= m.count == next && memo_bytes_bytes(&m) == arena;
-                r = memo_bytes_insert(&m, key, (size_t)len, &index);
+                ok &= m.count == next && inl_memo_bytes_bytes(&m) == arena;
+                r = inl_memo_bytes_insert(&m, key, (size_t)len, &index);
             }
             ok &= r == 0 && index == next++;
         }
         for (int k = 0; k < 3000; k++) {
             int len = snprintf(key, sizeof key, "%d", k * 13);
-            ok &= memo_bytes_insert(&m, key, (size_t)len, &index) == 1 && index == (uint32_t)k;
+            ok &= inl_memo_bytes_insert(&m, key, (size_t)len, &index) == 1 && index == (uint32_t)k;
         }
         ck_assert_msg(ok, "failing allocation %lu", n);
-        memo_bytes_free(&m);
+        inl_memo_bytes_free(&m);
         ck_assert_no_leak(&ta);
     }
 }

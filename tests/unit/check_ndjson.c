@@ -57,7 +57,7 @@ static ndjson_reader *open_on(mem_input *m, const char *const *keys, size_t nkey
     ndjson_reader *r = NULL;
     ndjson_options o = { .strict = strict };
     char err[200];
-    int rc = ndjson_open(&r, mem_read, m, keys, nkeys, &o, a, err, sizeof err);
+    int rc = inl_ndjson_open(&r, mem_read, m, keys, nkeys, &o, a, err, sizeof err);
     ck_assert_msg(rc == 0 && r, "open: %d %s", rc, err);
     return r;
 }
@@ -128,29 +128,29 @@ static int transcript(mem_input *m, const char *const *keys, size_t nkeys, bool 
     ndjson_reader *r = open_on(m, keys, nkeys, strict, a);
     ndjson_value v[16];
     int rc;
-    while ((rc = ndjson_next(r, v)) != 0) {
+    while ((rc = inl_ndjson_next(r, v)) != 0) {
         size_t rawlen;
-        const char *raw = ndjson_raw_line(r, &rawlen);
+        const char *raw = inl_ndjson_raw_line(r, &rawlen);
         if (rc == 1) {
-            text_printf(t, "line %llu:", (unsigned long long)ndjson_line(r));
+            text_printf(t, "line %llu:", (unsigned long long)inl_ndjson_line(r));
             for (size_t i = 0; i < nkeys; i++) {
                 text_printf(t, " %d[", v[i].kind);
                 text_bytes(t, v[i].data, v[i].len);
                 text_add(t, "]", 1);
             }
         } else if (rc == -1) {
-            text_printf(t, "bad %llu: %s raw[", (unsigned long long)ndjson_error_line(r), ndjson_errmsg(r));
+            text_printf(t, "bad %llu: %s raw[", (unsigned long long)inl_ndjson_error_line(r), inl_ndjson_errmsg(r));
             text_bytes(t, raw, rawlen);
             text_add(t, "]", 1);
         } else {
-            text_printf(t, "fatal %d: %s", rc, ndjson_errmsg(r));
+            text_printf(t, "fatal %d: %s", rc, inl_ndjson_errmsg(r));
             break;
         }
         text_add(t, "\n", 1);
     }
-    text_printf(t, "end, %llu bytes\n", (unsigned long long)ndjson_bytes_read(r));
+    text_printf(t, "end, %llu bytes\n", (unsigned long long)inl_ndjson_bytes_read(r));
     ck_assert_uint_eq(m->calls_after_eof, 0);
-    ndjson_close(r);
+    inl_ndjson_close(r);
     return rc;
 }
 
@@ -163,10 +163,10 @@ START_TEST(test_kinds)
         "\"o\":{\"x\":[1,{}]},\"a\":[true,null,\"z\"],\"e\":\"\"}\n";
     static const char *const keys[] = { "n", "t", "f", "i", "d", "s", "o", "a", "e" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 9, false, &a);
     ndjson_value v[9];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NULL, "null");
     ck_assert_value(v[1], NDJSON_TRUE, "true");
     ck_assert_value(v[2], NDJSON_FALSE, "false");
@@ -176,10 +176,10 @@ START_TEST(test_kinds)
     ck_assert_value(v[6], NDJSON_OBJECT, "{\"x\":[1,{}]}");
     ck_assert_value(v[7], NDJSON_ARRAY, "[true,null,\"z\"]");
     ck_assert_value(v[8], NDJSON_STRING, "");
-    ck_assert_uint_eq(ndjson_line(r), 1);
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ndjson_close(r);
+    ck_assert_uint_eq(inl_ndjson_line(r), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -192,15 +192,15 @@ START_TEST(test_numbers)
         char line[128];
         int n = snprintf(line, sizeof line, "{\"x\" : %s , \"y\":%s}", good[i], good[i]);
         mem_input m = input_of(line, (size_t)n);
-        inlay_allocator a = mem_default();
+        inlay_allocator a = inl_mem_default();
         static const char *const keys[] = { "x", "y" };
         ndjson_reader *r = open_on(&m, keys, 2, false, &a);
         ndjson_value v[2];
-        ck_assert_msg(ndjson_next(r, v) == 1, "%s: %s", good[i], ndjson_errmsg(r));
+        ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s: %s", good[i], inl_ndjson_errmsg(r));
         ck_assert_int_eq(v[0].kind, NDJSON_NUMBER);
         ck_assert_bytes(v[0].data, v[0].len, good[i], strlen(good[i]));
         ck_assert_bytes(v[1].data, v[1].len, good[i], strlen(good[i]));
-        ndjson_close(r);
+        inl_ndjson_close(r);
     }
 }
 END_TEST
@@ -211,7 +211,7 @@ START_TEST(test_number_lengths)
      * ended by each byte that can follow a number */
     static const char *const tails[] = { "}", ",\"b\":0}", " }", "\t}", "e7}", "E-12}" };
     static const char *const keys[] = { "a" };
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     for (int frac = 0; frac < 2; frac++) {
         for (int n = 1; n <= 40; n++) {
             for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
@@ -231,10 +231,10 @@ START_TEST(test_number_lengths)
                 mem_input m = input_of(line, (size_t)len);
                 ndjson_reader *r = open_on(&m, keys, 1, false, &a);
                 ndjson_value v[1];
-                ck_assert_msg(ndjson_next(r, v) == 1, "%s: %s", line, ndjson_errmsg(r));
+                ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s: %s", line, inl_ndjson_errmsg(r));
                 ck_assert_int_eq(v[0].kind, NDJSON_NUMBER);
                 ck_assert_bytes(v[0].data, v[0].len, num, (size_t)k);
-                ndjson_close(r);
+                inl_ndjson_close(r);
             }
         }
     }
@@ -246,16 +246,16 @@ START_TEST(test_literal_data)
     /* literals and numbers point at their text in the line */
     static const char in[] = "{\"a\":true,\"b\":12}";
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     static const char *const keys[] = { "a", "b" };
     ndjson_reader *r = open_on(&m, keys, 2, false, &a);
     ndjson_value v[2];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     size_t len;
-    const char *raw = ndjson_raw_line(r, &len);
+    const char *raw = inl_ndjson_raw_line(r, &len);
     ck_assert_ptr_eq(v[0].data, raw + 5);
     ck_assert_ptr_eq(v[1].data, raw + 14);
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -270,17 +270,17 @@ START_TEST(test_escapes)
         "\"m\":\"caf\xc3\xa9 \\u00e9 \xe2\x82\xac\\n\xf0\x9f\x98\x80\"}\n";
     static const char *const keys[] = { "s", "u", "z", "m" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 4, false, &a);
     ndjson_value v[4];
-    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
     ck_assert_value(v[0], NDJSON_STRING, "a\nb\tc\"d\\e/f\bg\fh\ri");
     ck_assert_value(v[1], NDJSON_STRING, "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80!");
     ck_assert_value(v[2], NDJSON_STRING, "x\0y");
     ck_assert_value(v[3], NDJSON_STRING, "caf\xc3\xa9 \xc3\xa9 \xe2\x82\xac\n\xf0\x9f\x98\x80");
     /* every unescaped value is intact at the end of the line: none overwrote another */
     ck_assert_value(v[0], NDJSON_STRING, "a\nb\tc\"d\\e/f\bg\fh\ri");
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -292,17 +292,17 @@ START_TEST(test_escape_boundaries)
         "\"d\":\"\\udbff\\udfff\",\"e\":\"\\\"x\",\"f\":\"x\\\"\"}";
     static const char *const keys[] = { "a", "b", "c", "d", "e", "f" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 6, false, &a);
     ndjson_value v[6];
-    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
     ck_assert_value(v[0], NDJSON_STRING, "\n");
     ck_assert_value(v[1], NDJSON_STRING, "\\\\");
     ck_assert_value(v[2], NDJSON_STRING, "\x7f\xc2\x80\xdf\xbf\xe0\xa0\x80\xef\xbf\xbf");
     ck_assert_value(v[3], NDJSON_STRING, "\xf4\x8f\xbf\xbf");
     ck_assert_value(v[4], NDJSON_STRING, "\"x");
     ck_assert_value(v[5], NDJSON_STRING, "x\"");
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -312,18 +312,18 @@ START_TEST(test_zero_copy)
     static const char in[] = "{\"a\":\"plain\",\"b\":\"esc\\n\"}\n";
     static const char *const keys[] = { "a", "b" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 2, false, &a);
     ndjson_value v[2];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     size_t len;
-    const char *raw = ndjson_raw_line(r, &len);
+    const char *raw = inl_ndjson_raw_line(r, &len);
     ck_assert_ptr_eq(v[0].data, raw + 6);
     ck_assert(v[1].data < raw || v[1].data >= raw + len);
     ck_assert_value(v[1], NDJSON_STRING, "esc\n");
     /* the raw line is untouched by unescaping */
     ck_assert_bytes(raw, len, in, sizeof in - 2);
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -336,16 +336,16 @@ START_TEST(test_nested)
         "\"a\":[[[]],[{\"x\":\"\\ud83d\\ude00\"}]], \"e\":{}, \"ea\":[]}";
     static const char *const keys[] = { "o", "a", "e", "ea" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 4, false, &a);
     ndjson_value v[4];
-    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
     ck_assert_value(v[0], NDJSON_OBJECT,
                     "{ \"k\" : [ 1 , -2.5e3 , \"s\\\"}]\" , { } , [ ] , null ] , \"k2\":{\"\":true} }");
     ck_assert_value(v[1], NDJSON_ARRAY, "[[[]],[{\"x\":\"\\ud83d\\ude00\"}]]");
     ck_assert_value(v[2], NDJSON_OBJECT, "{}");
     ck_assert_value(v[3], NDJSON_ARRAY, "[]");
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -357,13 +357,13 @@ START_TEST(test_unknown_skipped)
         "{\"skip\":{\"deep\":[1,2,{\"x\":\"\\u00e9\"}]},\"id\":5,\"more\":\"a\\tb\",\"t\":[true]}\n";
     static const char *const keys[] = { "id" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
     ck_assert_value(v[0], NDJSON_NUMBER, "5");
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -386,20 +386,20 @@ START_TEST(test_unknown_reported)
     static const char in[] = "{\"sk\\u00efp\":{\"a\":[1]},\"id\":5,\"more\":\"a\\tb\",\"n\":null,\"f\":-1.5e3}\n";
     static const char *const keys[] = { "id" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     seen_members seen = { .len = 0 };
     ndjson_options o = { .other = note_member, .other_ctx = &seen };
     ndjson_reader *r = NULL;
     char err[200];
-    ck_assert_int_eq(ndjson_open(&r, mem_read, &m, keys, 1, &o, &a, err, sizeof err), 0);
+    ck_assert_int_eq(inl_ndjson_open(&r, mem_read, &m, keys, 1, &o, &a, err, sizeof err), 0);
     ndjson_value v[1];
-    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
     ck_assert_value(v[0], NDJSON_NUMBER, "5");
     char want[256];
     snprintf(want, sizeof want, "sk\xc3\xafp=%d:{\"a\":[1]};more=%d:a\tb;n=%d:null;f=%d:-1.5e3;", NDJSON_OBJECT,
              NDJSON_STRING, NDJSON_NULL, NDJSON_NUMBER);
     ck_assert_str_eq(seen.text, want);
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -410,17 +410,17 @@ START_TEST(test_unknown_validated)
                              "{\"x\":01,\"id\":4}\n{\"x\":\"\\ud800\",\"id\":5}\n{\"x\":tru,\"id\":6}\n{\"id\":7}\n";
     static const char *const keys[] = { "id" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
     for (uint64_t line = 1; line <= 6; line++) {
-        ck_assert_int_eq(ndjson_next(r, v), -1);
-        ck_assert_uint_eq(ndjson_error_line(r), line);
+        ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+        ck_assert_uint_eq(inl_ndjson_error_line(r), line);
     }
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NUMBER, "7");
-    ck_assert_uint_eq(ndjson_line(r), 7);
-    ndjson_close(r);
+    ck_assert_uint_eq(inl_ndjson_line(r), 7);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -430,30 +430,30 @@ START_TEST(test_strict)
                              "{\"id\":3,\"id\":4}\n";
     static const char *const keys[] = { "id", "name" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 2, true, &a);
     ndjson_value v[2];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "unknown key 'foo' at byte 9");
-    ck_assert_uint_eq(ndjson_error_line(r), 2);
-    ck_assert_int_eq(ndjson_next(r, v), 1);   /* an escaped wanted key is known */
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "unknown key 'foo' at byte 9");
+    ck_assert_uint_eq(inl_ndjson_error_line(r), 2);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);   /* an escaped wanted key is known */
     ck_assert_value(v[1], NDJSON_STRING, "b");
     ck_assert_absent(v[0]);
-    ck_assert_uint_eq(ndjson_line(r), 3);
-    ck_assert_int_eq(ndjson_next(r, v), 1);   /* a repeat is not unknown */
+    ck_assert_uint_eq(inl_ndjson_line(r), 3);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);   /* a repeat is not unknown */
     ck_assert_value(v[0], NDJSON_NUMBER, "4");
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    inl_ndjson_close(r);
 
     /* the same input without strict: the unknown key is ignored */
     m = input_of(in, sizeof in - 1);
     r = open_on(&m, keys, 2, false, &a);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NUMBER, "2");
     ck_assert_absent(v[1]);
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -463,12 +463,12 @@ START_TEST(test_strict_message_escapes)
     static const char in[] = "{\"a\\u0000\\n\xc3\xa9\":1}";
     static const char *const keys[] = { "a" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, true, &a);
     ndjson_value v[1];
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "unknown key 'a\\x00\\x0a\\xc3\\xa9' at byte 2");
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "unknown key 'a\\x00\\x0a\\xc3\\xa9' at byte 2");
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -477,13 +477,13 @@ START_TEST(test_duplicates)
     static const char in[] = "{\"a\":1,\"b\":\"x\",\"a\":\"two\\n\",\"b\":[2],\"\\u0061\":{\"three\":3}}\n";
     static const char *const keys[] = { "a", "b" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 2, false, &a);
     ndjson_value v[2];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_OBJECT, "{\"three\":3}");
     ck_assert_value(v[1], NDJSON_ARRAY, "[2]");
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -492,22 +492,22 @@ START_TEST(test_absent)
     static const char in[] = "{\"b\":1}\n{}\n{ }\n{\"a\":null}\n";
     static const char *const keys[] = { "a", "b" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 2, false, &a);
     ndjson_value v[2];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_absent(v[0]);
     ck_assert_value(v[1], NDJSON_NUMBER, "1");
-    ck_assert_int_eq(ndjson_next(r, v), 1);   /* a value from the line before does not linger */
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);   /* a value from the line before does not linger */
     ck_assert_absent(v[0]);
     ck_assert_absent(v[1]);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_absent(v[1]);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NULL, "null");   /* null is not absent */
     ck_assert_absent(v[1]);
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -518,15 +518,15 @@ START_TEST(test_key_matching)
                              "\"\\u0069\\u0064\":8}\n";
     static const char *const keys[] = { "id", "q\"k", "", "\xc3\xa9t\xc3\xa9" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 4, false, &a);
     ndjson_value v[4];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NUMBER, "8");
     ck_assert_value(v[1], NDJSON_NUMBER, "5");
     ck_assert_value(v[2], NDJSON_NUMBER, "6");
     ck_assert_value(v[3], NDJSON_NUMBER, "7");
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -548,11 +548,11 @@ START_TEST(test_key_order)
         { "13", "14", "15" }, { "17", NULL, "16" }, { "19", "20", "18" },
     };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 3, false, &a);
     ndjson_value v[3];
     for (size_t line = 0; line < 7; line++) {
-        ck_assert_int_eq(ndjson_next(r, v), 1);
+        ck_assert_int_eq(inl_ndjson_next(r, v), 1);
         for (size_t k = 0; k < 3; k++) {
             if (!want[line][k]) {
                 ck_assert_msg(v[k].kind == NDJSON_ABSENT, "line %zu key %zu", line + 1, k);
@@ -562,8 +562,8 @@ START_TEST(test_key_order)
             }
         }
     }
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -573,17 +573,17 @@ START_TEST(test_key_order_strict)
     static const char in[] = "{\"id\":1}\n{\"idx\":2}\n{\"id\":3}\n{\"i\":4}\n";
     static const char *const keys[] = { "id" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, true, &a);
     ndjson_value v[1];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "unknown key 'idx' at byte 2");
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "unknown key 'idx' at byte 2");
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NUMBER, "3");
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "unknown key 'i' at byte 2");
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "unknown key 'i' at byte 2");
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -598,23 +598,23 @@ START_TEST(test_unpredictable_keys)
                              "{\"x\":0,\"x\":0,\"b\\\":3}\n"   /* b\" is an unterminated key */
                              "{\"\xff\":1}\n";               /* invalid UTF-8 */
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 4, false, &a);
     ndjson_value v[4];
-    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
     ck_assert_value(v[0], NDJSON_NUMBER, "1");
     ck_assert_value(v[1], NDJSON_NUMBER, "2");
     ck_assert_absent(v[2]);
     ck_assert_value(v[3], NDJSON_NUMBER, "3");
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "expected ':' at byte 5");
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "raw control character 0x01 in a string at byte 9");
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "unterminated string at byte 21");
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "invalid UTF-8 in a string at byte 3");
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "expected ':' at byte 5");
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "raw control character 0x01 in a string at byte 9");
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "unterminated string at byte 21");
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "invalid UTF-8 in a string at byte 3");
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -636,20 +636,20 @@ START_TEST(test_many_keys)
     const size_t body = t.len;
     text_add(&t, tail, sizeof tail - 1);
     mem_input m = input_of(t.p, t.len);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, N, true, &a);
     static ndjson_value v[N];
-    ck_assert_int_eq(ndjson_next(r, v), -1);   /* the two last keys are unknown */
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);   /* the two last keys are unknown */
     char want[100];
     snprintf(want, sizeof want, "unknown key 'a_shared_prefix_x_and_a_shared_suffix' at byte %zu", body + 2);
-    ck_assert_str_eq(ndjson_errmsg(r), want);
-    ndjson_close(r);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), want);
+    inl_ndjson_close(r);
 
     t.len = body;
     text_add(&t, "}", 1);
     m = input_of(t.p, t.len);
     r = open_on(&m, keys, N, true, &a);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     bool ok = true;
     for (int i = 0; i < N; i++) {
         char digits[16];
@@ -657,7 +657,7 @@ START_TEST(test_many_keys)
         ok &= v[i].kind == NDJSON_NUMBER && v[i].len == (size_t)n && memcmp(v[i].data, digits, (size_t)n) == 0;
     }
     ck_assert(ok);
-    ndjson_close(r);
+    inl_ndjson_close(r);
     free(t.p);
 }
 END_TEST
@@ -667,18 +667,18 @@ START_TEST(test_no_keys)
     /* no wanted keys: lines are still checked, values may be NULL */
     static const char in[] = "{\"a\":1}\n{\"a\":}\n{}\n";
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, NULL, 0, false, &a);
-    ck_assert_int_eq(ndjson_next(r, NULL), 1);
-    ck_assert_int_eq(ndjson_next(r, NULL), -1);
-    ck_assert_int_eq(ndjson_next(r, NULL), 1);
-    ck_assert_int_eq(ndjson_next(r, NULL), 0);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, NULL), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, NULL), -1);
+    ck_assert_int_eq(inl_ndjson_next(r, NULL), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, NULL), 0);
+    inl_ndjson_close(r);
     m = input_of(in, sizeof in - 1);
     r = open_on(&m, NULL, 0, true, &a);
-    ck_assert_int_eq(ndjson_next(r, NULL), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "unknown key 'a' at byte 2");
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, NULL), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "unknown key 'a' at byte 2");
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -689,28 +689,28 @@ START_TEST(test_blank_lines)
     static const char in[] = "\n   \n\t\r\n{\"a\":1}\n\n \t \n{\"a\":2}\n\r\n";
     static const char *const keys[] = { "a" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_uint_eq(ndjson_line(r), 4);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_uint_eq(inl_ndjson_line(r), 4);
     ck_assert_value(v[0], NDJSON_NUMBER, "1");
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_uint_eq(ndjson_line(r), 7);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_uint_eq(inl_ndjson_line(r), 7);
     ck_assert_value(v[0], NDJSON_NUMBER, "2");
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ck_assert_uint_eq(ndjson_line(r), 7);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    ck_assert_uint_eq(inl_ndjson_line(r), 7);
+    inl_ndjson_close(r);
 
     /* nothing but blank lines, and nothing at all */
     static const char *const empty[] = { "", "\n", "\n\n  \n", "\r\n", "   " };
     for (size_t i = 0; i < 5; i++) {
         m = input_of(empty[i], strlen(empty[i]));
         r = open_on(&m, keys, 1, false, &a);
-        ck_assert_int_eq(ndjson_next(r, v), 0);
-        ck_assert_uint_eq(ndjson_line(r), 0);
-        ck_assert_uint_eq(ndjson_error_line(r), 0);
-        ndjson_close(r);
+        ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+        ck_assert_uint_eq(inl_ndjson_line(r), 0);
+        ck_assert_uint_eq(inl_ndjson_error_line(r), 0);
+        inl_ndjson_close(r);
     }
 }
 END_TEST
@@ -720,29 +720,29 @@ START_TEST(test_crlf)
     static const char in[] = "{\"a\":\"x\"}\r\n{\"a\":2}  \r\n\r\n{\"a\" :\r3\r}\r\n";
     static const char *const keys[] = { "a" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
     size_t len;
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_STRING, "x");
-    const char *raw = ndjson_raw_line(r, &len);
+    const char *raw = inl_ndjson_raw_line(r, &len);
     ck_assert_bytes(raw, len, "{\"a\":\"x\"}", 9);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NUMBER, "2");
-    ck_assert_int_eq(ndjson_next(r, v), 1);   /* a CR inside the line is whitespace */
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);   /* a CR inside the line is whitespace */
     ck_assert_value(v[0], NDJSON_NUMBER, "3");
-    ck_assert_uint_eq(ndjson_line(r), 4);
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ndjson_close(r);
+    ck_assert_uint_eq(inl_ndjson_line(r), 4);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    inl_ndjson_close(r);
 
     /* a CR inside a string is a control character */
     static const char in2[] = "{\"a\":\"x\ry\"}\r\n";
     m = input_of(in2, sizeof in2 - 1);
     r = open_on(&m, keys, 1, false, &a);
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "raw control character 0x0d in a string at byte 8");
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "raw control character 0x0d in a string at byte 8");
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -751,27 +751,27 @@ START_TEST(test_bom)
     static const char in[] = "\xEF\xBB\xBF{\"a\":1}\n\xEF\xBB\xBF{\"a\":2}\n";
     static const char *const keys[] = { "a" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
     size_t len;
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NUMBER, "1");
-    const char *raw = ndjson_raw_line(r, &len);
+    const char *raw = inl_ndjson_raw_line(r, &len);
     ck_assert_bytes(raw, len, "{\"a\":1}", 7);
     /* only at the start of the input */
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "expected a JSON object at byte 1");
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "expected a JSON object at byte 1");
+    inl_ndjson_close(r);
 
     /* a BOM then a blank first line */
     static const char in2[] = "\xEF\xBB\xBF\r\n{\"a\":3}";
     m = input_of(in2, sizeof in2 - 1);
     r = open_on(&m, keys, 1, false, &a);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_NUMBER, "3");
-    ck_assert_uint_eq(ndjson_line(r), 2);
-    ndjson_close(r);
+    ck_assert_uint_eq(inl_ndjson_line(r), 2);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -781,29 +781,29 @@ START_TEST(test_last_line)
     static const char *const ins[] = { "{\"a\":1}\n{\"a\":\"end\"}", "{\"a\":1}\n{\"a\":\"end\"}\r",
                                        "{\"a\":1}\n{\"a\":\"end\"}\n", "{\"a\":1}\n{\"a\":\"end\"}  " };
     static const char *const keys[] = { "a" };
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     for (size_t i = 0; i < 4; i++) {
         mem_input m = input_of(ins[i], strlen(ins[i]));
         ndjson_reader *r = open_on(&m, keys, 1, false, &a);
         ndjson_value v[1];
-        ck_assert_int_eq(ndjson_next(r, v), 1);
-        ck_assert_int_eq(ndjson_next(r, v), 1);
+        ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+        ck_assert_int_eq(inl_ndjson_next(r, v), 1);
         ck_assert_value(v[0], NDJSON_STRING, "end");
-        ck_assert_uint_eq(ndjson_line(r), 2);
-        ck_assert_int_eq(ndjson_next(r, v), 0);
-        ck_assert_uint_eq(ndjson_bytes_read(r), strlen(ins[i]));
-        ndjson_close(r);
+        ck_assert_uint_eq(inl_ndjson_line(r), 2);
+        ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+        ck_assert_uint_eq(inl_ndjson_bytes_read(r), strlen(ins[i]));
+        inl_ndjson_close(r);
     }
     /* a truncated last line is an error, not silently dropped */
     static const char cut[] = "{\"a\":1}\n{\"a\":\"en";
     mem_input m = input_of(cut, sizeof cut - 1);
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "unterminated string at byte 9");
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "unterminated string at byte 9");
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -836,7 +836,7 @@ START_TEST(test_long_line)
     m.chunk = 100000;
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
     ck_assert_int_eq(v[0].kind, NDJSON_STRING);
     ck_assert_uint_eq(v[0].len, escape ? n - 1 : n);
     bool ok = true;
@@ -846,14 +846,14 @@ START_TEST(test_long_line)
     }
     ck_assert_msg(ok, "the long value differs");
     size_t rawlen;
-    ndjson_raw_line(r, &rawlen);
+    inl_ndjson_raw_line(r, &rawlen);
     ck_assert_uint_eq(rawlen, n + 8);
     ck_assert_uint_ge(ta.peak_bytes, n);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_value(v[0], NDJSON_STRING, "after");
-    ck_assert_uint_eq(ndjson_line(r), 2);
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ndjson_close(r);
+    ck_assert_uint_eq(inl_ndjson_line(r), 2);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    inl_ndjson_close(r);
     ck_assert_no_leak(&ta);
     free(in);
 }
@@ -874,15 +874,15 @@ START_TEST(test_buffer_kept)
     mem_input m = input_of(in, 2 * len);
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     unsigned long before = ta.requests;
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     ck_assert_uint_eq(v[0].len, n - 1);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_int_eq(ndjson_next(r, v), 0);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
     ck_assert_uint_eq(ta.requests, before);
-    ndjson_close(r);
+    inl_ndjson_close(r);
     ck_assert_no_leak(&ta);
     free(in);
     free(one);
@@ -903,12 +903,12 @@ START_TEST(test_steady_state)
     m.chunk = 4096;
     ndjson_reader *r = open_on(&m, keys, 3, false, &a);
     ndjson_value v[3];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
     unsigned long before = ta.requests;
     int rc, rows = 1;
     char want[64];
     bool ok = true;
-    while ((rc = ndjson_next(r, v)) == 1) {
+    while ((rc = inl_ndjson_next(r, v)) == 1) {
         int n = snprintf(want, sizeof want, "row\t%d\xc3\xa9", rows);
         ok &= v[1].len == (size_t)n && memcmp(v[1].data, want, (size_t)n) == 0;
         rows++;
@@ -917,7 +917,7 @@ START_TEST(test_steady_state)
     ck_assert_int_eq(rc, 0);
     ck_assert_int_eq(rows, 5000);
     ck_assert_uint_eq(ta.requests, before);
-    ndjson_close(r);
+    inl_ndjson_close(r);
     ck_assert_no_leak(&ta);
     free(t.p);
 }
@@ -968,7 +968,7 @@ static text build_corpus(void)
 START_TEST(test_chunk_sizes)
 {
     text corpus = build_corpus();
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     text whole = { 0 };
     mem_input m = input_of(corpus.p, corpus.len);
     ck_assert_int_eq(transcript(&m, corpus_keys, CORPUS_KEYS, false, &a, &whole), 0);
@@ -1000,7 +1000,7 @@ START_TEST(test_chunk_long_line)
     const size_t n = (1u << 20) + 100;
     size_t len;
     char *in = long_line_input(n, &len, true);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     static const char *const keys[] = { "s" };
     text whole = { 0 }, bytewise = { 0 };
     mem_input m = input_of(in, len);
@@ -1107,7 +1107,7 @@ static const struct bad_case {
 START_TEST(test_error_cases)
 {
     static const char *const keys[] = { "a" };
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++) {
         /* the bad line, then a good one: the reader goes on after the error */
         const char *line = bad_cases[i].line;
@@ -1118,22 +1118,22 @@ START_TEST(test_error_cases)
         mem_input m = input_of(in, n + 10);
         ndjson_reader *r = open_on(&m, keys, 1, false, &a);
         ndjson_value v[1];
-        int rc = ndjson_next(r, v);
+        int rc = inl_ndjson_next(r, v);
         ck_assert_msg(rc == -1, "case %zu (%s): returned %d", i, line, rc);
-        ck_assert_msg(strcmp(ndjson_errmsg(r), bad_cases[i].msg) == 0, "case %zu (%s): \"%s\", want \"%s\"", i,
-                      line, ndjson_errmsg(r), bad_cases[i].msg);
-        ck_assert_uint_eq(ndjson_error_line(r), 1);
-        ck_assert_uint_eq(ndjson_line(r), 0);
+        ck_assert_msg(strcmp(inl_ndjson_errmsg(r), bad_cases[i].msg) == 0, "case %zu (%s): \"%s\", want \"%s\"", i,
+                      line, inl_ndjson_errmsg(r), bad_cases[i].msg);
+        ck_assert_uint_eq(inl_ndjson_error_line(r), 1);
+        ck_assert_uint_eq(inl_ndjson_line(r), 0);
         size_t rawlen;
-        const char *raw = ndjson_raw_line(r, &rawlen);
+        const char *raw = inl_ndjson_raw_line(r, &rawlen);
         ck_assert_bytes(raw, rawlen, line, n);
-        ck_assert_int_eq(ndjson_next(r, v), 1);
-        ck_assert_str_eq(ndjson_errmsg(r), "");
-        ck_assert_uint_eq(ndjson_line(r), 3);
-        ck_assert_uint_eq(ndjson_error_line(r), 1);
+        ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+        ck_assert_str_eq(inl_ndjson_errmsg(r), "");
+        ck_assert_uint_eq(inl_ndjson_line(r), 3);
+        ck_assert_uint_eq(inl_ndjson_error_line(r), 1);
         ck_assert_value(v[0], NDJSON_NUMBER, "7");
-        ck_assert_int_eq(ndjson_next(r, v), 0);
-        ndjson_close(r);
+        ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+        inl_ndjson_close(r);
     }
 }
 END_TEST
@@ -1144,19 +1144,19 @@ START_TEST(test_nul_in_line)
     static const char in[] = "{\"a\":1\0}\n{\"a\":\"x\0y\"}\n{\"a\":2}\n";
     static const char *const keys[] = { "a" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "expected ',' or '}' at byte 7");
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "raw control character 0x00 in a string at byte 8");
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "expected ',' or '}' at byte 7");
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "raw control character 0x00 in a string at byte 8");
     size_t len;
-    const char *raw = ndjson_raw_line(r, &len);
+    const char *raw = inl_ndjson_raw_line(r, &len);
     ck_assert_bytes(raw, len, "{\"a\":\"x\0y\"}", 11);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_uint_eq(ndjson_line(r), 3);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_uint_eq(inl_ndjson_line(r), 3);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -1178,23 +1178,23 @@ START_TEST(test_error_resume_lines)
     };
     static const char *const keys[] = { "a" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-        int rc = ndjson_next(r, v);
+        int rc = inl_ndjson_next(r, v);
         ck_assert_msg(rc == want[i].rc, "call %zu: %d", i, rc);
         if (rc == 1) {
-            ck_assert_uint_eq(ndjson_line(r), want[i].line);
+            ck_assert_uint_eq(inl_ndjson_line(r), want[i].line);
             ck_assert_bytes(v[0].data, v[0].len, want[i].val, 1);
         } else if (rc == -1) {
-            ck_assert_uint_eq(ndjson_error_line(r), want[i].line);
-            ck_assert_str_ne(ndjson_errmsg(r), "");
+            ck_assert_uint_eq(inl_ndjson_error_line(r), want[i].line);
+            ck_assert_str_ne(inl_ndjson_errmsg(r), "");
         }
     }
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ck_assert_uint_eq(ndjson_bytes_read(r), sizeof in - 1);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    ck_assert_uint_eq(inl_ndjson_bytes_read(r), sizeof in - 1);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -1205,27 +1205,27 @@ START_TEST(test_raw_line)
     static const char in[] = "\xEF\xBB\xBF  {\"a\":1}  \r\n\n{\"a\":bad}\t\n{\"a\":\"\\n\"}";
     static const char *const keys[] = { "a" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
     size_t len = 99;
-    ck_assert_ptr_null(ndjson_raw_line(r, &len));
+    ck_assert_ptr_null(inl_ndjson_raw_line(r, &len));
     ck_assert_uint_eq(len, 0);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    const char *raw = ndjson_raw_line(r, &len);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    const char *raw = inl_ndjson_raw_line(r, &len);
     ck_assert_bytes(raw, len, "  {\"a\":1}  ", 11);
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    raw = ndjson_raw_line(r, &len);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    raw = inl_ndjson_raw_line(r, &len);
     ck_assert_bytes(raw, len, "{\"a\":bad}\t", 10);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    raw = ndjson_raw_line(r, &len);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    raw = inl_ndjson_raw_line(r, &len);
     ck_assert_bytes(raw, len, "{\"a\":\"\\n\"}", 10);   /* the escape as written */
     ck_assert_value(v[0], NDJSON_STRING, "\n");
-    ck_assert_ptr_nonnull(ndjson_raw_line(r, NULL));
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ck_assert_ptr_null(ndjson_raw_line(r, &len));
+    ck_assert_ptr_nonnull(inl_ndjson_raw_line(r, NULL));
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    ck_assert_ptr_null(inl_ndjson_raw_line(r, &len));
     ck_assert_uint_eq(len, 0);
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -1247,28 +1247,28 @@ START_TEST(test_depth)
 {
     const bool objects = _i == 1;
     static const char *const wanted[] = { "a" };
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     for (int unknown = 0; unknown < 2; unknown++) {
         text ok = nested_line(NDJSON_MAX_DEPTH, objects);
         mem_input m = input_of(ok.p, ok.len);
         ndjson_reader *r = open_on(&m, wanted, unknown ? 0 : 1, false, &a);
         ndjson_value v[1];
-        ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+        ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
         if (!unknown) {
             ck_assert_int_eq(v[0].kind, objects ? NDJSON_OBJECT : NDJSON_ARRAY);
             ck_assert_uint_eq(v[0].len, ok.len - 7);
         }
-        ndjson_close(r);
+        inl_ndjson_close(r);
 
         text deep = nested_line(NDJSON_MAX_DEPTH + 1, objects);
         m = input_of(deep.p, deep.len);
         r = open_on(&m, wanted, unknown ? 0 : 1, false, &a);
-        ck_assert_int_eq(ndjson_next(r, v), -1);
+        ck_assert_int_eq(inl_ndjson_next(r, v), -1);
         char want[64];
         snprintf(want, sizeof want, "nesting deeper than 256 at byte %d",
                  objects ? 6 + 5 * (NDJSON_MAX_DEPTH - 1) : 6 + NDJSON_MAX_DEPTH - 1);
-        ck_assert_str_eq(ndjson_errmsg(r), want);
-        ndjson_close(r);
+        ck_assert_str_eq(inl_ndjson_errmsg(r), want);
+        inl_ndjson_close(r);
         free(ok.p);
         free(deep.p);
     }
@@ -1285,14 +1285,14 @@ START_TEST(test_depth_hostile)
     memcpy(in + 5 + n, "\n{\"a\":1}\n", 9);
     static const char *const keys[] = { "a" };
     mem_input m = input_of(in, n + 14);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_int_eq(ndjson_next(r, v), -1);
-    ck_assert_str_eq(ndjson_errmsg(r), "nesting deeper than 256 at byte 261");
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_uint_eq(ndjson_line(r), 2);
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), -1);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "nesting deeper than 256 at byte 261");
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_uint_eq(inl_ndjson_line(r), 2);
+    inl_ndjson_close(r);
     free(in);
 }
 END_TEST
@@ -1305,14 +1305,14 @@ START_TEST(test_utf8_valid)
                              "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\",\"k\":[\"\xe6\x97\xa5\xe6\x9c\xac\"]}";
     static const char *const keys[] = { "\xc3\xa9", "k" };
     mem_input m = input_of(in, sizeof in - 1);
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     ndjson_reader *r = open_on(&m, keys, 2, false, &a);
     ndjson_value v[2];
-    ck_assert_msg(ndjson_next(r, v) == 1, "%s", ndjson_errmsg(r));
+    ck_assert_msg(inl_ndjson_next(r, v) == 1, "%s", inl_ndjson_errmsg(r));
     ck_assert_value(v[0], NDJSON_STRING,
                     "\xc2\x80\xdf\xbf\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf\xf0\x90\x80\x80\xf4\x8f\xbf\xbf");
     ck_assert_value(v[1], NDJSON_ARRAY, "[\"\xe6\x97\xa5\xe6\x9c\xac\"]");
-    ndjson_close(r);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -1324,7 +1324,7 @@ START_TEST(test_utf8_invalid)
         "\xf5\x80\x80\x80", "\xf8\x88\x80\x80\x80", "\xfe", "\xff", "\xf1\x80\x80", "\xe1\x80\x41",
     };
     static const char *const keys[] = { "a" };
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     for (size_t i = 0; i < sizeof bad_text / sizeof *bad_text; i++) {
         for (int where = 0; where < 4; where++) {
             /* in a wanted value (at the start and after text), an unknown key, a nested value */
@@ -1336,11 +1336,11 @@ START_TEST(test_utf8_invalid)
             mem_input m = input_of(in, (size_t)n);
             ndjson_reader *r = open_on(&m, keys, 1, false, &a);
             ndjson_value v[1];
-            ck_assert_msg(ndjson_next(r, v) == -1, "%s accepted", hex(in, (size_t)n));
+            ck_assert_msg(inl_ndjson_next(r, v) == -1, "%s accepted", hex(in, (size_t)n));
             char want[64];
             snprintf(want, sizeof want, "invalid UTF-8 in a string at byte %d", col[where]);
-            ck_assert_msg(strcmp(ndjson_errmsg(r), want) == 0, "%s: %s", hex(in, (size_t)n), ndjson_errmsg(r));
-            ndjson_close(r);
+            ck_assert_msg(strcmp(inl_ndjson_errmsg(r), want) == 0, "%s: %s", hex(in, (size_t)n), inl_ndjson_errmsg(r));
+            inl_ndjson_close(r);
         }
     }
 }
@@ -1366,13 +1366,13 @@ START_TEST(test_utf8_agrees)
         text_add(&t, "\"}\n", 3);
     }
     static const char *const keys[] = { "a" };
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     mem_input m = input_of(t.p, t.len);
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     int accepted = 0;
     for (int i = 0; i < LINES; i++) {
         ndjson_value v[1];
-        int rc = ndjson_next(r, v);
+        int rc = inl_ndjson_next(r, v);
         bool valid = inlay_utf8_valid(s[i], n[i]);
         ck_assert_msg(rc == (valid ? 1 : -1), "%s: %d", hex(s[i], n[i]), rc);
         if (valid) {
@@ -1381,9 +1381,9 @@ START_TEST(test_utf8_agrees)
         }
     }
     ndjson_value end[1];
-    ck_assert_int_eq(ndjson_next(r, end), 0);
+    ck_assert_int_eq(inl_ndjson_next(r, end), 0);
     ck_assert_int_gt(accepted, 100);
-    ndjson_close(r);
+    inl_ndjson_close(r);
     free(t.p);
 }
 END_TEST
@@ -1401,22 +1401,22 @@ START_TEST(test_read_error)
     m.fail_call = 2;
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_int_eq(ndjson_next(r, v), INLAY_ERR_IO);
-    ck_assert_str_eq(ndjson_errmsg(r), "read error after 9 bytes");
-    ck_assert_ptr_null(ndjson_raw_line(r, NULL));
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_int_eq(inl_ndjson_next(r, v), INLAY_ERR_IO);
+    ck_assert_str_eq(inl_ndjson_errmsg(r), "read error after 9 bytes");
+    ck_assert_ptr_null(inl_ndjson_raw_line(r, NULL));
     /* sticky: the callback is not asked again */
-    ck_assert_int_eq(ndjson_next(r, v), INLAY_ERR_IO);
+    ck_assert_int_eq(inl_ndjson_next(r, v), INLAY_ERR_IO);
     ck_assert_uint_eq(m.calls, 2);
-    ndjson_close(r);
+    inl_ndjson_close(r);
     ck_assert_no_leak(&ta);
 
     m = input_of(in, sizeof in - 1);
     m.overflow = true;
     r = open_on(&m, keys, 1, false, &a);
-    ck_assert_int_eq(ndjson_next(r, v), INLAY_ERR_IO);
-    ck_assert_ptr_nonnull(strstr(ndjson_errmsg(r), "returned"));
-    ndjson_close(r);
+    ck_assert_int_eq(inl_ndjson_next(r, v), INLAY_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(inl_ndjson_errmsg(r), "returned"));
+    inl_ndjson_close(r);
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -1425,19 +1425,19 @@ START_TEST(test_bytes_read)
 {
     static const char in[] = "{\"a\":1}\n{\"a\":2}\n";
     static const char *const keys[] = { "a" };
-    inlay_allocator a = mem_default();
+    inlay_allocator a = inl_mem_default();
     mem_input m = input_of(in, sizeof in - 1);
     m.chunk = 5;
     ndjson_reader *r = open_on(&m, keys, 1, false, &a);
     ndjson_value v[1];
-    ck_assert_uint_eq(ndjson_bytes_read(r), 0);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_uint_eq(ndjson_bytes_read(r), 10);
-    ck_assert_int_eq(ndjson_next(r, v), 1);
-    ck_assert_uint_eq(ndjson_bytes_read(r), 16);
-    ck_assert_int_eq(ndjson_next(r, v), 0);
-    ck_assert_uint_eq(ndjson_bytes_read(r), 16);
-    ndjson_close(r);
+    ck_assert_uint_eq(inl_ndjson_bytes_read(r), 0);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_uint_eq(inl_ndjson_bytes_read(r), 10);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 1);
+    ck_assert_uint_eq(inl_ndjson_bytes_read(r), 16);
+    ck_assert_int_eq(inl_ndjson_next(r, v), 0);
+    ck_assert_uint_eq(inl_ndjson_bytes_read(r), 16);
+    inl_ndjson_close(r);
 }
 END_TEST
 
@@ -1450,25 +1450,25 @@ START_TEST(test_open_arguments)
     char err[100];
     static const char *const keys[] = { "a", "b", "a" };
     static const char *const with_null[] = { "a", NULL };
-    ck_assert_int_eq(ndjson_open(&r, NULL, &m, keys, 1, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_ndjson_open(&r, NULL, &m, keys, 1, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
     ck_assert_ptr_null(r);
     ck_assert_str_eq(err, "no read callback");
-    ck_assert_int_eq(ndjson_open(NULL, mem_read, &m, keys, 1, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
-    ck_assert_int_eq(ndjson_open(&r, mem_read, &m, NULL, 2, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
-    ck_assert_int_eq(ndjson_open(&r, mem_read, &m, with_null, 2, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_ndjson_open(NULL, mem_read, &m, keys, 1, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_ndjson_open(&r, mem_read, &m, NULL, 2, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_ndjson_open(&r, mem_read, &m, with_null, 2, NULL, NULL, err, sizeof err), INLAY_ERR_ARGUMENT);
     ck_assert_str_eq(err, "key 1 is NULL");
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
-    ck_assert_int_eq(ndjson_open(&r, mem_read, &m, keys, 3, NULL, &a, err, sizeof err), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_ndjson_open(&r, mem_read, &m, keys, 3, NULL, &a, err, sizeof err), INLAY_ERR_ARGUMENT);
     ck_assert_str_eq(err, "key 'a' is given twice");
     ck_assert_ptr_null(r);
     ck_assert_no_leak(&ta);
     /* no err buffer, default options and allocator */
-    ck_assert_int_eq(ndjson_open(&r, mem_read, &m, keys, 3, NULL, NULL, NULL, 0), INLAY_ERR_ARGUMENT);
-    ck_assert_int_eq(ndjson_open(&r, mem_read, &m, keys, 2, NULL, NULL, NULL, 0), 0);
-    ck_assert_int_eq(ndjson_next(r, NULL), 0);
-    ndjson_close(r);
-    ndjson_close(NULL);
+    ck_assert_int_eq(inl_ndjson_open(&r, mem_read, &m, keys, 3, NULL, NULL, NULL, 0), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_ndjson_open(&r, mem_read, &m, keys, 2, NULL, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_ndjson_next(r, NULL), 0);
+    inl_ndjson_close(r);
+    inl_ndjson_close(NULL);
 }
 END_TEST
 
@@ -1485,13 +1485,13 @@ START_TEST(test_nomem_open)
         inlay_allocator a = test_allocator(&ta);
         ndjson_reader *r = NULL;
         char err[100];
-        int rc = ndjson_open(&r, mem_read, &m, keys, 3, NULL, &a, err, sizeof err);
+        int rc = inl_ndjson_open(&r, mem_read, &m, keys, 3, NULL, &a, err, sizeof err);
         if (rc == 0) {
             ck_assert_uint_eq(ta.refused, 0);
             ndjson_value v[3];
-            ck_assert_int_eq(ndjson_next(r, v), 1);
+            ck_assert_int_eq(inl_ndjson_next(r, v), 1);
             ck_assert_value(v[0], NDJSON_NUMBER, "1");
-            ndjson_close(r);
+            inl_ndjson_close(r);
             done = true;
         } else {
             ck_assert_int_eq(rc, INLAY_ERR_NOMEM);
@@ -1522,26 +1522,26 @@ START_TEST(test_nomem_growth)
         m.chunk = 300000;
         ndjson_reader *r = NULL;
         ndjson_options o = { 0 };
-        if (ndjson_open(&r, mem_read, &m, keys, 1, &o, &a, NULL, 0) != 0) {
+        if (inl_ndjson_open(&r, mem_read, &m, keys, 1, &o, &a, NULL, 0) != 0) {
             ck_assert_no_leak(&ta);
             continue;
         }
         ndjson_value v[1];
-        int rc = ndjson_next(r, v);
+        int rc = inl_ndjson_next(r, v);
         if (rc == INLAY_ERR_NOMEM) {
-            ck_assert_ptr_nonnull(strstr(ndjson_errmsg(r), "out of memory"));
-            ck_assert_int_eq(ndjson_next(r, v), INLAY_ERR_NOMEM);
+            ck_assert_ptr_nonnull(strstr(inl_ndjson_errmsg(r), "out of memory"));
+            ck_assert_int_eq(inl_ndjson_next(r, v), INLAY_ERR_NOMEM);
             failures++;
         } else {
             ck_assert_int_eq(rc, 1);
             ck_assert_uint_eq(v[0].len, n - 1);
-            ck_assert_int_eq(ndjson_next(r, v), 1);
+            ck_assert_int_eq(inl_ndjson_next(r, v), 1);
             ck_assert_value(v[0], NDJSON_STRING, "after");
-            ck_assert_int_eq(ndjson_next(r, v), 0);
+            ck_assert_int_eq(inl_ndjson_next(r, v), 0);
             ck_assert_uint_eq(ta.refused, 0);
             done = true;
         }
-        ndjson_close(r);
+        inl_ndjson_close(r);
         ck_assert_no_leak(&ta);
     }
     ck_assert_uint_ge(failures, 3);   /* two doublings of the line buffer and the scratch buffer */

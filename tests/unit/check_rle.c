@@ -18,7 +18,7 @@
 static void encode(const uint32_t *v, size_t n, int width)
 {
     out.len = 0;
-    ck_assert_int_eq(rle_encode_u32(&out, &alloc, v, n, width), 0);
+    ck_assert_int_eq(inl_rle_encode_u32(&out, &alloc, v, n, width), 0);
 }
 
 /* Encode v at width and compare with the bytes given. */
@@ -38,15 +38,15 @@ static void fill(uint32_t *v, size_t from, size_t n, uint32_t x)
 
 START_TEST(test_bit_width)
 {
-    ck_assert_int_eq(rle_bit_width(0), 0);
-    ck_assert_int_eq(rle_bit_width(1), 1);
-    ck_assert_int_eq(rle_bit_width(2), 2);
-    ck_assert_int_eq(rle_bit_width(3), 2);
-    ck_assert_int_eq(rle_bit_width(4), 3);
-    ck_assert_int_eq(rle_bit_width(255), 8);
-    ck_assert_int_eq(rle_bit_width(256), 9);
-    ck_assert_int_eq(rle_bit_width(UINT32_MAX), 32);
-    ck_assert_int_eq(rle_bit_width(UINT64_MAX), 64);
+    ck_assert_int_eq(inl_rle_bit_width(0), 0);
+    ck_assert_int_eq(inl_rle_bit_width(1), 1);
+    ck_assert_int_eq(inl_rle_bit_width(2), 2);
+    ck_assert_int_eq(inl_rle_bit_width(3), 2);
+    ck_assert_int_eq(inl_rle_bit_width(4), 3);
+    ck_assert_int_eq(inl_rle_bit_width(255), 8);
+    ck_assert_int_eq(inl_rle_bit_width(256), 9);
+    ck_assert_int_eq(inl_rle_bit_width(UINT32_MAX), 32);
+    ck_assert_int_eq(inl_rle_bit_width(UINT64_MAX), 64);
 }
 END_TEST
 
@@ -113,12 +113,12 @@ START_TEST(test_u16_bytes)
     uint16_t v[8];
     for (int i = 0; i < 8; i++) v[i] = 0xABCD;
     out.len = 0;
-    ck_assert_int_eq(rle_encode_u16(&out, &alloc, v, 8, 16), 0);
+    ck_assert_int_eq(inl_rle_encode_u16(&out, &alloc, v, 8, 16), 0);
     static const uint8_t want[] = { 0x10, 0xCD, 0xAB };
     ck_assert_bytes(out.data, out.len, want, sizeof want);
     static const uint16_t levels[] = { 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
     out.len = 0;
-    ck_assert_int_eq(rle_encode_u16(&out, &alloc, levels, 16, 1), 0);
+    ck_assert_int_eq(inl_rle_encode_u16(&out, &alloc, levels, 16, 1), 0);
     /* the first group has a 0 and is bit-packed; eight 1s follow as a run */
     static const uint8_t want2[] = { 0x03, 0xFB, 0x10, 0x01 };
     ck_assert_bytes(out.data, out.len, want2, sizeof want2);
@@ -253,10 +253,10 @@ END_TEST
 START_TEST(test_appends)
 {
     /* the encoding is appended after what the buffer holds */
-    ck_assert_int_eq(buf_append(&out, &alloc, "ab", 2), 0);
+    ck_assert_int_eq(inl_buf_append(&out, &alloc, "ab", 2), 0);
     uint32_t v[8];
     fill(v, 0, 8, 1);
-    ck_assert_int_eq(rle_encode_u32(&out, &alloc, v, 8, 1), 0);
+    ck_assert_int_eq(inl_rle_encode_u32(&out, &alloc, v, 8, 1), 0);
     static const uint8_t want[] = { 'a', 'b', 0x10, 0x01 };
     ck_assert_bytes(out.data, out.len, want, sizeof want);
 }
@@ -326,9 +326,9 @@ START_TEST(test_round_trip)
             const size_t n = lengths[li];
             make_sequence(v, n, width, pattern, &rng);
             encode(v, n, width);
-            ck_assert_msg(out.len <= rle_max_size(n, width),
-                          "width %d pattern %d n %zu: %zu bytes > rle_max_size %zu", width, pattern,
-                          n, out.len, rle_max_size(n, width));
+            ck_assert_msg(out.len <= inl_rle_max_size(n, width),
+                          "width %d pattern %d n %zu: %zu bytes > inl_rle_max_size %zu", width, pattern,
+                          n, out.len, inl_rle_max_size(n, width));
             const char *why;
             memset(got, 0xEE, n * sizeof *got);
             long used = hybrid_decode(out.data, out.len, width, got, n, &why);
@@ -342,13 +342,13 @@ START_TEST(test_round_trip)
             if (width <= 16) {
                 for (size_t i = 0; i < n; i++) v16[i] = (uint16_t)v[i];
                 out16.len = 0;
-                ck_assert_int_eq(rle_encode_u16(&out16, &alloc, v16, n, width), 0);
+                ck_assert_int_eq(inl_rle_encode_u16(&out16, &alloc, v16, n, width), 0);
                 ck_assert_msg(out16.len == out.len && (n == 0 || memcmp(out16.data, out.data, out.len) == 0),
                               "width %d pattern %d n %zu: u16 and u32 encodings differ", width, pattern, n);
             }
         }
     }
-    buf_free(&out16, &alloc);
+    inl_buf_free(&out16, &alloc);
 }
 END_TEST
 
@@ -376,7 +376,7 @@ START_TEST(test_pack_bools)
 {
     static const uint8_t v[] = { 1, 0, 1, 1, 0, 0, 0, 1, 1, 1 };
     uint8_t dst[4] = { 0xEE, 0xEE, 0xEE, 0xEE };
-    rle_pack_bools(dst, v, 10);
+    inl_rle_pack_bools(dst, v, 10);
     static const uint8_t want[] = { 0x8D, 0x03, 0xEE, 0xEE };
     ck_assert_bytes(dst, 4, want, 4);
 }
@@ -386,12 +386,12 @@ START_TEST(test_pack_bools_edges)
 {
     uint8_t dst[3] = { 0xEE, 0xEE, 0xEE };
     uint8_t ones[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
-    rle_pack_bools(dst, ones, 0);
+    inl_rle_pack_bools(dst, ones, 0);
     ck_assert_uint_eq(dst[0], 0xEE);
-    rle_pack_bools(dst, ones, 8);
+    inl_rle_pack_bools(dst, ones, 8);
     ck_assert_uint_eq(dst[0], 0xFF);
     ck_assert_uint_eq(dst[1], 0xEE);
-    rle_pack_bools(dst, ones, 1);
+    inl_rle_pack_bools(dst, ones, 1);
     ck_assert_uint_eq(dst[0], 0x01);
     ck_assert_uint_eq(dst[1], 0xEE);
 }
@@ -404,7 +404,7 @@ START_TEST(test_pack_bools_random)
     for (size_t n = 0; n <= 200; n++) {
         for (size_t i = 0; i < n; i++) v[i] = (uint8_t)(rng_next(&rng) & 1);
         memset(dst, 0xEE, sizeof dst);
-        rle_pack_bools(dst, v, n);
+        inl_rle_pack_bools(dst, v, n);
         size_t bad = 0;
         while (bad < n && (dst[bad / 8] >> (bad % 8) & 1) == v[bad]) bad++;
         ck_assert_msg(bad == n, "n %zu: bit %zu differs", n, bad);
@@ -424,19 +424,19 @@ START_TEST(test_nomem)
     inlay_allocator a = test_allocator(&ta);
     buf b = { 0 };
     static uint32_t v[100];
-    ck_assert_int_eq(rle_encode_u32(&b, &a, v, 100, 3), -1);
+    ck_assert_int_eq(inl_rle_encode_u32(&b, &a, v, 100, 3), -1);
     ck_assert_uint_eq(b.len, 0);
     ck_assert_no_leak(&ta);
 
     /* with bytes already there: they stay, and len does not move */
     ta = (test_alloc){ .fail_at = 2, .fail_after = true };
-    ck_assert_int_eq(buf_append(&b, &a, "xyz", 3), 0);
+    ck_assert_int_eq(inl_buf_append(&b, &a, "xyz", 3), 0);
     static uint32_t big[5000];
     for (size_t i = 0; i < 5000; i++) big[i] = (uint32_t)i;
-    ck_assert_int_eq(rle_encode_u32(&b, &a, big, 5000, 13), -1);
+    ck_assert_int_eq(inl_rle_encode_u32(&b, &a, big, 5000, 13), -1);
     ck_assert_uint_eq(b.len, 3);
     ck_assert_mem_eq(b.data, "xyz", 3);
-    buf_free(&b, &a);
+    inl_buf_free(&b, &a);
     ck_assert_no_leak(&ta);
 }
 END_TEST

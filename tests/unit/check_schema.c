@@ -2,7 +2,7 @@
  * check_schema.c — the schema tree (runtime/schema.c): the printed
  * message type for every type, the errors of inlay_schema_add (each naming
  * the field) that leave the schema unchanged, and the layout
- * schema_finalize computes: depth-first leaves, their paths and their
+ * inl_schema_finalize computes: depth-first leaves, their paths and their
  * maximum definition and repetition levels. Nested groups: the LIST and MAP
  * builders, their levels at depth, the shapes they refuse (when a field is
  * added and at finalize), their printed form and their SchemaElements in
@@ -344,7 +344,7 @@ START_TEST(test_levels)
     add(b, "c", INLAY_REQUIRED, inlay_type_physical(INLAY_INT32));
     add(0, "r", INLAY_REPEATED, inlay_type_physical(INLAY_INT32));
 
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(s->num_leaves, 6);
     EXPECT_LEAF(0, "id", 0, 0);
     EXPECT_LEAF(1, "name", 1, 0);
@@ -374,7 +374,7 @@ START_TEST(test_depth_first_when_added_out_of_order)
     int h = group(g, "h", INLAY_REPEATED);
     add(0, "z", INLAY_REQUIRED, inlay_type_boolean());
     add(h, "w", INLAY_OPTIONAL, inlay_type_boolean());
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(inlay_schema_num_columns(s), 4);
     EXPECT_LEAF(0, "g.y", 1, 0);
     EXPECT_LEAF(1, "g.h.w", 3, 1);
@@ -386,10 +386,10 @@ END_TEST
 START_TEST(test_finalize_again_after_add)
 {
     add(0, "x", INLAY_REQUIRED, inlay_type_boolean());
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(s->num_leaves, 1);
     add(0, "y", INLAY_OPTIONAL, inlay_type_boolean());
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(s->num_leaves, 2);
     EXPECT_LEAF(1, "y", 1, 0);
 }
@@ -406,7 +406,7 @@ START_TEST(test_sort_orders)
     add(0, "h", INLAY_REQUIRED, inlay_type_float16());
     add(0, "id", INLAY_REQUIRED, inlay_type_uuid());
     add(0, "d32", INLAY_REQUIRED, inlay_type_decimal(5, 0, INLAY_INT32, 0));
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     static const sort_order want[] = { ORDER_SIGNED, ORDER_UNSIGNED, ORDER_UNSIGNED, ORDER_FLOAT,
                                         ORDER_BYTES, ORDER_DECIMAL_BYTES, ORDER_FLOAT16, ORDER_BYTES,
                                         ORDER_SIGNED };
@@ -416,12 +416,12 @@ END_TEST
 
 START_TEST(test_empty_groups)
 {
-    ck_assert_int_eq(schema_finalize(s), INLAY_ERR_SCHEMA);
+    ck_assert_int_eq(inl_schema_finalize(s), INLAY_ERR_SCHEMA);
     ck_assert_ptr_nonnull(strstr(inlay_schema_errmsg(s), "no fields"));
     add(0, "x", INLAY_REQUIRED, inlay_type_boolean());
     int g = group(0, "g", INLAY_OPTIONAL);
     group(g, "empty", INLAY_OPTIONAL);
-    ck_assert_int_eq(schema_finalize(s), INLAY_ERR_SCHEMA);
+    ck_assert_int_eq(inl_schema_finalize(s), INLAY_ERR_SCHEMA);
     ck_assert_ptr_nonnull(strstr(inlay_schema_errmsg(s), "g.empty"));
     /* the writer refuses it too, saying why */
     inlay_buffer b;
@@ -438,15 +438,15 @@ END_TEST
 START_TEST(test_clone)
 {
     add_every_type();
-    inlay_allocator a = mem_default();
-    inlay_schema *c = schema_clone(s, &a);
+    inlay_allocator a = inl_mem_default();
+    inlay_schema *c = inl_schema_clone(s, &a);
     ck_assert_ptr_nonnull(c);
     inlay_schema_free(s);
     s = c;                              /* the teardown frees the clone */
     char *text = format();
     ck_assert_str_eq(text, every_type);
     free(text);
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(s->num_leaves, 29);
 }
 END_TEST
@@ -462,7 +462,7 @@ START_TEST(test_allocator_used)
         snprintf(name, sizeof name, "c%d", i);
         ck_assert_int_gt(inlay_schema_add(t, 0, name, INLAY_OPTIONAL, inlay_type_double(), NULL), 0);
     }
-    ck_assert_int_eq(schema_finalize(t), 0);
+    ck_assert_int_eq(inl_schema_finalize(t), 0);
     ck_assert_uint_gt(ta.requests, 40);
     inlay_schema_free(t);
     ck_assert_no_leak(&ta);
@@ -478,7 +478,7 @@ static int build_nested(inlay_schema *t)
     if ((l = inlay_schema_add_group(t, g, "list", INLAY_REPEATED)) < 0) return l;
     if ((st = inlay_schema_add(t, l, "b", INLAY_OPTIONAL, inlay_type_int(32, true), NULL)) < 0) return st;
     if ((st = inlay_schema_add(t, 0, "c", INLAY_REQUIRED, inlay_type_double(), NULL)) < 0) return st;
-    return schema_finalize(t);
+    return inl_schema_finalize(t);
 }
 
 START_TEST(test_nomem)
@@ -551,7 +551,7 @@ START_TEST(test_list_builder)
                      "  }\n"
                      "}\n");
     free(text);
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(inlay_schema_num_columns(s), 2);
     EXPECT_LEAF(0, "tags.list.element", 3, 1);
     EXPECT_LEAF(1, "ids.list.element", 1, 1);
@@ -586,7 +586,7 @@ START_TEST(test_map_builder)
                      "  }\n"
                      "}\n");
     free(text);
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(s->num_leaves, 3);
     EXPECT_LEAF(0, "attrs.key_value.key", 2, 1);
     EXPECT_LEAF(1, "attrs.key_value.value", 3, 1);
@@ -605,7 +605,7 @@ START_TEST(test_levels_list_of_lists)
         int outer = list_of(0, "lol", r1);
         int inner = list_of(outer, "element", r2);
         add(inner, "element", r3, inlay_type_string());
-        ck_assert_int_eq(schema_finalize(s), 0);
+        ck_assert_int_eq(inl_schema_finalize(s), 0);
         EXPECT_LEAF(0, "lol.list.element.list.element", r1 + 1 + r2 + 1 + r3, 2);
     }
 }
@@ -624,7 +624,7 @@ START_TEST(test_levels_list_of_structs)
         add(item, "n", INLAY_REQUIRED, inlay_type_int(32, true));
         int values = list_of(item, "values", r3);
         add(values, "element", r4, inlay_type_int(64, true));
-        ck_assert_int_eq(schema_finalize(s), 0);
+        ck_assert_int_eq(inl_schema_finalize(s), 0);
         EXPECT_LEAF(0, "items.list.element.n", r1 + 1 + r2, 1);
         EXPECT_LEAF(1, "items.list.element.values.list.element", r1 + 1 + r2 + r3 + 1 + r4, 2);
     }
@@ -643,7 +643,7 @@ START_TEST(test_levels_map_of_lists)
         int v = list_of(m, "value", r2);
         add(v, "element", r3, inlay_type_int(64, true));
         add(0, "after", INLAY_OPTIONAL, inlay_type_double());
-        ck_assert_int_eq(schema_finalize(s), 0);
+        ck_assert_int_eq(inl_schema_finalize(s), 0);
         ck_assert_int_eq(s->num_leaves, 3);
         EXPECT_LEAF(0, "m.key_value.key", r1 + 1, 1);
         EXPECT_LEAF(1, "m.key_value.value.list.element", r1 + 1 + r2 + 1 + r3, 2);
@@ -712,7 +712,7 @@ START_TEST(test_nested_format_and_levels)
     char *text = format();
     ck_assert_str_eq(text, nested_text);
     free(text);
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(s->num_leaves, 6);
     EXPECT_LEAF(0, "id", 0, 0);
     EXPECT_LEAF(1, "tags.list.element", 3, 1);
@@ -721,8 +721,8 @@ START_TEST(test_nested_format_and_levels)
     EXPECT_LEAF(4, "items.list.element.x", 3, 1);
     EXPECT_LEAF(5, "items.list.element.grid.list.element.list.element", 7, 3);
     /* a clone (what a writer keeps) carries the annotations */
-    inlay_allocator a = mem_default();
-    inlay_schema *c = schema_clone(s, &a);
+    inlay_allocator a = inl_mem_default();
+    inlay_schema *c = inl_schema_clone(s, &a);
     ck_assert_ptr_nonnull(c);
     inlay_schema_free(s);
     s = c;
@@ -778,15 +778,15 @@ START_TEST(test_nested_add_errors)
 
     ck_assert_int_eq(inlay_schema_add_list(NULL, 0, "x", INLAY_OPTIONAL), INLAY_ERR_ARGUMENT);
     ck_assert_int_eq(inlay_schema_add_map(NULL, 0, "x", INLAY_OPTIONAL), INLAY_ERR_ARGUMENT);
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
 }
 END_TEST
 
-/* schema_finalize again, after the nodes may have been edited by hand. */
+/* inl_schema_finalize again, after the nodes may have been edited by hand. */
 static int refinalize(void)
 {
     s->finalized = false;
-    return schema_finalize(s);
+    return inl_schema_finalize(s);
 }
 
 #define EXPECT_FINALIZE_ERROR(what)                                                      \
@@ -804,11 +804,11 @@ START_TEST(test_nested_finalize_errors)
     int l = list_of(g, "tags", INLAY_OPTIONAL);
     EXPECT_FINALIZE_ERROR("LIST 'g.tags' has no element (add it under 'g.tags.list')");
     add(l, "element", INLAY_REQUIRED, inlay_type_string());
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     int m = map_of(0, "m", INLAY_OPTIONAL);
     EXPECT_FINALIZE_ERROR("MAP 'm' has no key");
     add(m, "key", INLAY_REQUIRED, inlay_type_string());
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     /* the writer refuses it too */
     map_of(0, "empty", INLAY_REQUIRED);
     inlay_buffer b;
@@ -874,10 +874,10 @@ START_TEST(test_nested_hand_made)
     int item = add(bag, "item", INLAY_OPTIONAL, inlay_type_double());
     s->nodes[named].annotation = GROUP_LIST;
     EXPECT_FINALIZE_ERROR("LIST 'named' must hold 'list.element', not 'bag.item'");
-    mem_strfree(&s->alloc, s->nodes[bag].name);
-    s->nodes[bag].name = mem_strdup(&s->alloc, "list");
-    mem_strfree(&s->alloc, s->nodes[item].name);
-    s->nodes[item].name = mem_strdup(&s->alloc, "element");
+    inl_mem_strfree(&s->alloc, s->nodes[bag].name);
+    s->nodes[bag].name = inl_mem_strdup(&s->alloc, "list");
+    inl_mem_strfree(&s->alloc, s->nodes[item].name);
+    s->nodes[item].name = inl_mem_strdup(&s->alloc, "element");
     s->nodes[item].rep = INLAY_REPEATED;
     EXPECT_FINALIZE_ERROR("LIST 'named': its element is repeated");
     s->nodes[item].rep = INLAY_REQUIRED;

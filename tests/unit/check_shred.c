@@ -58,7 +58,7 @@ static inlay_schema *document_schema(int *name_node)
     ck_assert_int_gt(inlay_schema_add(s, lang, "Code", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
     ck_assert_int_gt(inlay_schema_add(s, lang, "Country", INLAY_OPTIONAL, inlay_type_string(), NULL), 0);
     ck_assert_int_gt(inlay_schema_add(s, name, "Url", INLAY_OPTIONAL, inlay_type_string(), NULL), 0);
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     *name_node = name;
     return s;
 }
@@ -69,12 +69,12 @@ START_TEST(test_dremel_document)
     int name_node;
     inlay_schema *s = document_schema(&name_node);
     shred sh;
-    shred_init(&sh, &g_alloc);
+    inl_shred_init(&sh, &g_alloc);
     int first, n;
 
     const int64_t docid[] = { 10, 20 };
     const inlay_array docid_a = { .length = 2, .values = docid };
-    ck_assert_int_eq(shred_field(&sh, s, s->nodes[0].first_child, &docid_a, 2, &first, &n), 0);
+    ck_assert_int_eq(inl_shred_field(&sh, s, s->nodes[0].first_child, &docid_a, 2, &first, &n), 0);
     ck_assert_int_eq(first, 0);
     ck_assert_int_eq(n, 1);
     const lv docid_want[] = { { 0, 0, "10" }, { 0, 0, "20" } };
@@ -91,7 +91,7 @@ START_TEST(test_dremel_document)
     };
     const inlay_array links_a = { .length = 2, .children = links_children };
     const int links_node = s->nodes[s->nodes[0].first_child].next_sibling;
-    ck_assert_int_eq(shred_field(&sh, s, links_node, &links_a, 2, &first, &n), 0);
+    ck_assert_int_eq(inl_shred_field(&sh, s, links_node, &links_a, 2, &first, &n), 0);
     ck_assert_int_eq(first, 1);
     ck_assert_int_eq(n, 2);
     const lv backward_want[] = { { 0, 1, NULL }, { 0, 2, "10" }, { 1, 2, "30" } };
@@ -116,7 +116,7 @@ START_TEST(test_dremel_document)
         { .length = 4, .values = url, .validity = &url_valid },
     };
     const inlay_array name_a = { .length = 2, .offsets = name_off, .children = name_children };
-    ck_assert_int_eq(shred_field(&sh, s, name_node, &name_a, 2, &first, &n), 0);
+    ck_assert_int_eq(inl_shred_field(&sh, s, name_node, &name_a, 2, &first, &n), 0);
     ck_assert_int_eq(first, 3);
     ck_assert_int_eq(n, 3);
     const lv code_want[] = { { 0, 2, "en-us" }, { 2, 2, "en" }, { 1, 1, NULL }, { 1, 2, "en-gb" }, { 0, 1, NULL } };
@@ -126,7 +126,7 @@ START_TEST(test_dremel_document)
     check_leaf(&sh, 1, 3, true, country_want, 5, "Name.Language.Country");
     check_leaf(&sh, 2, 2, true, url_want, 4, "Name.Url");
 
-    shred_free(&sh);
+    inl_shred_free(&sh);
     inlay_schema_free(s);
 }
 END_TEST
@@ -138,7 +138,7 @@ START_TEST(test_list_levels)
     int list = inlay_schema_add_list(s, 0, "xs", INLAY_OPTIONAL);
     ck_assert_int_gt(list, 0);
     ck_assert_int_gt(inlay_schema_add(s, list, "element", INLAY_OPTIONAL, inlay_type_int(64, true), NULL), 0);
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     ck_assert_int_eq(s->leaves[0].max_def, 3);
     ck_assert_int_eq(s->leaves[0].max_rep, 1);
     const int64_t vals[] = { 1, 2, 0, 3 };
@@ -148,12 +148,12 @@ START_TEST(test_list_levels)
     const inlay_array elem = { .length = 4, .values = vals, .validity = &val_valid };
     const inlay_array xs = { .length = 4, .validity = &list_valid, .offsets = off, .children = &elem };
     shred sh;
-    shred_init(&sh, &g_alloc);
+    inl_shred_init(&sh, &g_alloc);
     int first, n;
-    ck_assert_int_eq(shred_field(&sh, s, s->nodes[0].first_child, &xs, 4, &first, &n), 0);
+    ck_assert_int_eq(inl_shred_field(&sh, s, s->nodes[0].first_child, &xs, 4, &first, &n), 0);
     const lv want[] = { { 0, 3, "1" }, { 1, 3, "2" }, { 0, 1, NULL }, { 0, 0, NULL }, { 0, 2, NULL }, { 1, 3, "3" } };
     check_leaf(&sh, 0, 3, false, want, 6, "xs");
-    shred_free(&sh);
+    inl_shred_free(&sh);
     inlay_schema_free(s);
 }
 END_TEST
@@ -172,7 +172,7 @@ static inlay_schema *map_schema(void)
 START_TEST(test_map_levels)
 {
     inlay_schema *s = map_schema();
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     const inlay_bytes keys[] = { str("a"), str("b"), str("c") };
     const int64_t vals[] = { 1, 0, 3 };
     const uint8_t val_valid = 0x5;
@@ -180,9 +180,9 @@ START_TEST(test_map_levels)
     const inlay_array kids[] = { { .length = 3, .values = keys }, { .length = 3, .values = vals, .validity = &val_valid } };
     const inlay_array attrs = { .length = 3, .offsets = off, .children = kids };
     shred sh;
-    shred_init(&sh, &g_alloc);
+    inl_shred_init(&sh, &g_alloc);
     int first, n;
-    ck_assert_int_eq(shred_field(&sh, s, s->nodes[0].first_child, &attrs, 3, &first, &n), 0);
+    ck_assert_int_eq(inl_shred_field(&sh, s, s->nodes[0].first_child, &attrs, 3, &first, &n), 0);
     ck_assert_int_eq(n, 2);
     const lv key_want[] = { { 0, 1, "a" }, { 1, 1, "b" }, { 0, 0, NULL }, { 0, 1, "c" } };
     const lv val_want[] = { { 0, 2, "1" }, { 1, 1, NULL }, { 0, 0, NULL }, { 0, 2, "3" } };
@@ -193,9 +193,9 @@ START_TEST(test_map_levels)
     const uint8_t key_valid = 0x6;   /* entry 0 null */
     const inlay_array bad_kids[] = { { .length = 3, .values = keys, .validity = &key_valid }, kids[1] };
     const inlay_array bad = { .length = 3, .offsets = off, .children = bad_kids };
-    ck_assert_int_eq(shred_field(&sh, s, s->nodes[0].first_child, &bad, 3, &first, &n), INLAY_ERR_NULL);
+    ck_assert_int_eq(inl_shred_field(&sh, s, s->nodes[0].first_child, &bad, 3, &first, &n), INLAY_ERR_NULL);
     ck_assert_msg(strstr(sh.err.msg, "field 'attrs.key_value.key' row 1: a map key is null"), "%s", sh.err.msg);
-    shred_free(&sh);
+    inl_shred_free(&sh);
     inlay_schema_free(s);
 }
 END_TEST
@@ -210,7 +210,7 @@ START_TEST(test_nested_and_bad_arrays)
     ck_assert_int_gt(inlay_schema_add(s, el, "x", INLAY_REQUIRED, inlay_type_double(), NULL), 0);
     int tags = inlay_schema_add_list(s, el, "tags", INLAY_OPTIONAL);
     ck_assert_int_gt(inlay_schema_add(s, tags, "element", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
-    ck_assert_int_eq(schema_finalize(s), 0);
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
     /* row 0: [ {x 1, tags [a, b]}, null, {x 2, tags []} ]; row 1: [ {x 3, tags null} ] */
     const double xs[] = { 1, 0, 2, 3 };
     const inlay_bytes tg[] = { str("a"), str("b") };
@@ -224,10 +224,10 @@ START_TEST(test_nested_and_bad_arrays)
     const inlay_array elem = { .length = 4, .validity = &el_valid, .children = el_kids };
     const inlay_array hits_a = { .length = 2, .offsets = hit_off, .children = &elem };
     shred sh;
-    shred_init(&sh, &g_alloc);
+    inl_shred_init(&sh, &g_alloc);
     int first, n;
     const int field = s->nodes[0].first_child;
-    ck_assert_int_eq(shred_field(&sh, s, field, &hits_a, 2, &first, &n), 0);
+    ck_assert_int_eq(inl_shred_field(&sh, s, field, &hits_a, 2, &first, &n), 0);
     ck_assert_int_eq(n, 2);
     /* hits (opt) 1, list (rep) 2, element (opt) 3, x (req) 3 */
     const lv x_want[] = { { 0, 3, "1" }, { 1, 2, NULL }, { 1, 3, "2" }, { 0, 3, "3" } };
@@ -247,26 +247,26 @@ START_TEST(test_nested_and_bad_arrays)
     /* offsets past the child */
     const int32_t long_off[] = { 0, 3, 9 };
     const inlay_array too_long = { .length = 2, .offsets = long_off, .children = &elem };
-    ck_assert_int_eq(shred_field(&sh, s, field, &too_long, 2, &first, &n), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_shred_field(&sh, s, field, &too_long, 2, &first, &n), INLAY_ERR_ARGUMENT);
     ck_assert_msg(strstr(sh.err.msg, "row 2: offsets of 'list' go past its child's 4 entries"), "%s", sh.err.msg);
     /* offsets going back */
     const int32_t back_off[] = { 0, 3, 1 };
     const inlay_array backwards = { .length = 2, .offsets = back_off, .children = &elem };
-    ck_assert_int_eq(shred_field(&sh, s, field, &backwards, 2, &first, &n), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_shred_field(&sh, s, field, &backwards, 2, &first, &n), INLAY_ERR_ARGUMENT);
     ck_assert_msg(strstr(sh.err.msg, "out of order"), "%s", sh.err.msg);
     /* a null in the required x */
     const uint8_t x_valid = 0xE;
     const inlay_array bad_kids[] = { { .length = 4, .values = xs, .validity = &x_valid }, el_kids[1] };
     const inlay_array bad_elem = { .length = 4, .validity = &el_valid, .children = bad_kids };
     const inlay_array bad_hits = { .length = 2, .offsets = hit_off, .children = &bad_elem };
-    ck_assert_int_eq(shred_field(&sh, s, field, &bad_hits, 2, &first, &n), INLAY_ERR_NULL);
+    ck_assert_int_eq(inl_shred_field(&sh, s, field, &bad_hits, 2, &first, &n), INLAY_ERR_NULL);
     ck_assert_msg(strstr(sh.err.msg, "field 'hits.list.element.x' row 1: null in the required 'x'"), "%s", sh.err.msg);
     /* no children */
     const inlay_array bare = { .length = 2, .offsets = hit_off };
-    ck_assert_int_eq(shred_field(&sh, s, field, &bare, 2, &first, &n), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inl_shred_field(&sh, s, field, &bare, 2, &first, &n), INLAY_ERR_ARGUMENT);
     /* more rows than entries */
-    ck_assert_int_eq(shred_field(&sh, s, field, &hits_a, 3, &first, &n), INLAY_ERR_ARGUMENT);
-    shred_free(&sh);
+    ck_assert_int_eq(inl_shred_field(&sh, s, field, &hits_a, 3, &first, &n), INLAY_ERR_ARGUMENT);
+    inl_shred_free(&sh);
     inlay_schema_free(s);
 }
 END_TEST
@@ -398,7 +398,7 @@ END_TEST
 
 static Suite *shred_suite(void)
 {
-    g_alloc = mem_default();
+    g_alloc = inl_mem_default();
     Suite *s = suite_create("shred");
     TCase *c = tcase_create("levels");
     tcase_add_test(c, test_dremel_document);

@@ -20,20 +20,20 @@ static inlay_allocator alloc;
 static void setup(void)
 {
     memset(&st, 0, sizeof st);
-    alloc = mem_default();
+    alloc = inl_mem_default();
 }
 
 static void teardown(void)
 {
-    stats_free(&st, &alloc);
+    inl_stats_free(&st, &alloc);
 }
 
-/* stats_min_max gives exactly these PLAIN bytes. */
+/* inl_stats_min_max gives exactly these PLAIN bytes. */
 static void expect_min_max(int physical, const void *min, const void *max, size_t width)
 {
     uint8_t lo[8], hi[8];
     size_t w = 0;
-    ck_assert_msg(stats_min_max(&st, physical, lo, hi, &w), "no min/max");
+    ck_assert_msg(inl_stats_min_max(&st, physical, lo, hi, &w), "no min/max");
     ck_assert_uint_eq(w, width);
     ck_assert_bytes(lo, w, min, width);
     ck_assert_bytes(hi, w, max, width);
@@ -45,8 +45,8 @@ START_TEST(test_signed_i32)
 {
     st.order = ORDER_SIGNED;
     const int32_t a[] = { -5, 3 }, b[] = { -100, 7 };
-    stats_update_i32(&st, a, 2);
-    stats_update_i32(&st, b, 2);
+    inl_stats_update_i32(&st, a, 2);
+    inl_stats_update_i32(&st, b, 2);
     const int32_t lo = -100, hi = 7;
     expect_min_max(INLAY_INT32, &lo, &hi, 4);
 }
@@ -56,8 +56,8 @@ START_TEST(test_signed_i64)
 {
     st.order = ORDER_SIGNED;
     const int64_t a[] = { 0, INT64_MAX, -1 }, b[] = { INT64_MIN };
-    stats_update_i64(&st, a, 3);
-    stats_update_i64(&st, b, 1);
+    inl_stats_update_i64(&st, a, 3);
+    inl_stats_update_i64(&st, b, 1);
     const int64_t lo = INT64_MIN, hi = INT64_MAX;
     expect_min_max(INLAY_INT64, &lo, &hi, 8);
 }
@@ -67,7 +67,7 @@ START_TEST(test_unsigned_i32)
 {
     st.order = ORDER_UNSIGNED;
     const int32_t a[] = { 5, -1, 0, INT32_MIN };    /* -1 is 0xFFFFFFFF */
-    stats_update_i32(&st, a, 4);
+    inl_stats_update_i32(&st, a, 4);
     const uint32_t lo = 0, hi = 0xFFFFFFFFu;
     expect_min_max(INLAY_INT32, &lo, &hi, 4);
 }
@@ -78,8 +78,8 @@ START_TEST(test_unsigned_i32_high_min)
     /* both bounds above INT32_MAX, found over two batches */
     st.order = ORDER_UNSIGNED;
     const int32_t a[] = { -1 }, b[] = { (int32_t)0x80000001u, (int32_t)0x90000000u };
-    stats_update_i32(&st, a, 1);
-    stats_update_i32(&st, b, 2);
+    inl_stats_update_i32(&st, a, 1);
+    inl_stats_update_i32(&st, b, 2);
     const uint32_t lo = 0x80000001u, hi = 0xFFFFFFFFu;
     expect_min_max(INLAY_INT32, &lo, &hi, 4);
 }
@@ -89,8 +89,8 @@ START_TEST(test_unsigned_i64)
 {
     st.order = ORDER_UNSIGNED;
     const int64_t a[] = { 1, -1, INT64_MAX }, b[] = { 2 };
-    stats_update_i64(&st, a, 3);
-    stats_update_i64(&st, b, 1);
+    inl_stats_update_i64(&st, a, 3);
+    inl_stats_update_i64(&st, b, 1);
     const uint64_t lo = 1, hi = UINT64_MAX;
     expect_min_max(INLAY_INT64, &lo, &hi, 8);
 }
@@ -100,12 +100,12 @@ START_TEST(test_bool)
 {
     st.order = ORDER_UNSIGNED;
     const uint8_t f[] = { 0, 0 }, t[] = { 1, 1 };
-    stats_update_bool(&st, f, 2);
+    inl_stats_update_bool(&st, f, 2);
     expect_min_max(INLAY_BOOLEAN, "\0", "\0", 1);
-    stats_update_bool(&st, t, 2);
+    inl_stats_update_bool(&st, t, 2);
     expect_min_max(INLAY_BOOLEAN, "\0", "\1", 1);
-    stats_reset(&st);
-    stats_update_bool(&st, t, 2);
+    inl_stats_reset(&st);
+    inl_stats_update_bool(&st, t, 2);
     expect_min_max(INLAY_BOOLEAN, "\1", "\1", 1);
 }
 END_TEST
@@ -114,15 +114,15 @@ START_TEST(test_reset)
 {
     st.order = ORDER_SIGNED;
     const int32_t a[] = { -50, 50 }, b[] = { 1, 2 };
-    stats_update_i32(&st, a, 2);
+    inl_stats_update_i32(&st, a, 2);
     st.null_count = 3;
-    stats_reset(&st);
+    inl_stats_reset(&st);
     ck_assert(!st.has_minmax);
     ck_assert_uint_eq(st.null_count, 0);
     uint8_t lo[8], hi[8];
     size_t w;
-    ck_assert(!stats_min_max(&st, INLAY_INT32, lo, hi, &w));
-    stats_update_i32(&st, b, 2);
+    ck_assert(!inl_stats_min_max(&st, INLAY_INT32, lo, hi, &w));
+    inl_stats_update_i32(&st, b, 2);
     const int32_t l = 1, h = 2;
     expect_min_max(INLAY_INT32, &l, &h, 4);
 }
@@ -134,7 +134,7 @@ START_TEST(test_nan_ignored)
 {
     st.order = ORDER_FLOAT;
     const float a[] = { NAN, 1.0f, -2.0f, NAN };
-    stats_update_float(&st, a, 4);
+    inl_stats_update_float(&st, a, 4);
     const float lo = -2.0f, hi = 1.0f;
     expect_min_max(INLAY_FLOAT, &lo, &hi, 4);
 }
@@ -144,14 +144,14 @@ START_TEST(test_all_nan)
 {
     st.order = ORDER_FLOAT;
     const double a[] = { NAN, -NAN, NAN };
-    stats_update_double(&st, a, 3);
+    inl_stats_update_double(&st, a, 3);
     uint8_t lo[8], hi[8];
     size_t w;
     ck_assert(!st.has_minmax);
-    ck_assert(!stats_min_max(&st, INLAY_DOUBLE, lo, hi, &w));
+    ck_assert(!inl_stats_min_max(&st, INLAY_DOUBLE, lo, hi, &w));
     /* a later batch with numbers sets them; the NaNs are still ignored */
     const double b[] = { NAN, 3.0 };
-    stats_update_double(&st, b, 2);
+    inl_stats_update_double(&st, b, 2);
     const double three = 3.0;
     expect_min_max(INLAY_DOUBLE, &three, &three, 8);
 }
@@ -161,21 +161,21 @@ START_TEST(test_infinities)
 {
     st.order = ORDER_FLOAT;
     const double a[] = { NAN, INFINITY, -INFINITY, 0.5 };
-    stats_update_double(&st, a, 4);
+    inl_stats_update_double(&st, a, 4);
     const double lo = -INFINITY, hi = INFINITY;
     expect_min_max(INLAY_DOUBLE, &lo, &hi, 8);
 }
 END_TEST
 
-/* Min/max of one batch of floats, as stats_min_max emits them. */
+/* Min/max of one batch of floats, as inl_stats_min_max emits them. */
 static void float_bounds(const float *v, size_t n, float *lo, float *hi)
 {
-    stats_reset(&st);
+    inl_stats_reset(&st);
     st.order = ORDER_FLOAT;
-    stats_update_float(&st, v, n);
+    inl_stats_update_float(&st, v, n);
     uint8_t l[8], h[8];
     size_t w;
-    ck_assert(stats_min_max(&st, INLAY_FLOAT, l, h, &w));
+    ck_assert(inl_stats_min_max(&st, INLAY_FLOAT, l, h, &w));
     ck_assert_uint_eq(w, 4);
     memcpy(lo, l, 4);
     memcpy(hi, h, 4);
@@ -217,18 +217,18 @@ END_TEST
 START_TEST(test_zeros_double)
 {
     st.order = ORDER_FLOAT;
-    stats_update_double(&st, (const double[]){ 0.0, 7.0 }, 2);
+    inl_stats_update_double(&st, (const double[]){ 0.0, 7.0 }, 2);
     uint8_t l[8], h[8];
     size_t w;
-    ck_assert(stats_min_max(&st, INLAY_DOUBLE, l, h, &w));
+    ck_assert(inl_stats_min_max(&st, INLAY_DOUBLE, l, h, &w));
     double lo, hi;
     memcpy(&lo, l, 8);
     memcpy(&hi, h, 8);
     ck_assert_double_bits(lo, -0.0);
     ck_assert_double_bits(hi, 7.0);
-    stats_reset(&st);
-    stats_update_double(&st, (const double[]){ -1.0, -0.0 }, 2);
-    ck_assert(stats_min_max(&st, INLAY_DOUBLE, l, h, &w));
+    inl_stats_reset(&st);
+    inl_stats_update_double(&st, (const double[]){ -1.0, -0.0 }, 2);
+    ck_assert(inl_stats_min_max(&st, INLAY_DOUBLE, l, h, &w));
     memcpy(&lo, l, 8);
     memcpy(&hi, h, 8);
     ck_assert_double_bits(lo, -1.0);
@@ -240,7 +240,7 @@ END_TEST
 
 static void update_bytes(const char *p, size_t n)
 {
-    ck_assert_int_eq(stats_update_bytes(&st, &alloc, (const uint8_t *)p, n), 0);
+    ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, (const uint8_t *)p, n), 0);
 }
 
 #define EXPECT_BYTES_BOUNDS(min, minlen, max, maxlen)                         \
@@ -286,8 +286,8 @@ START_TEST(test_bytes_prefix)
     update_bytes("a", 1);
     update_bytes("a\0", 2);
     EXPECT_BYTES_BOUNDS("a", 1, "ab", 2);
-    ck_assert_int_lt(stats_compare_bytes(ORDER_BYTES, (const uint8_t *)"a", 1, (const uint8_t *)"a\0", 2), 0);
-    ck_assert_int_eq(stats_compare_bytes(ORDER_BYTES, (const uint8_t *)"", 0, (const uint8_t *)"", 0), 0);
+    ck_assert_int_lt(inl_stats_compare_bytes(ORDER_BYTES, (const uint8_t *)"a", 1, (const uint8_t *)"a\0", 2), 0);
+    ck_assert_int_eq(inl_stats_compare_bytes(ORDER_BYTES, (const uint8_t *)"", 0, (const uint8_t *)"", 0), 0);
 }
 END_TEST
 
@@ -303,7 +303,7 @@ START_TEST(test_decimal_bytes_fixed)
     update_bytes("\x00\x00", 2);    /* 0 */
     EXPECT_BYTES_BOUNDS("\x80\x00", 2, "\x7F\xFF", 2);
     /* and order among negatives */
-    ck_assert_int_lt(stats_compare_bytes(ORDER_DECIMAL_BYTES, (const uint8_t *)"\xFF\x00", 2,
+    ck_assert_int_lt(inl_stats_compare_bytes(ORDER_DECIMAL_BYTES, (const uint8_t *)"\xFF\x00", 2,
                                          (const uint8_t *)"\xFF\xFF", 2), 0);
 }
 END_TEST
@@ -329,17 +329,17 @@ static const uint8_t H_ONE[] = { 0x00, 0x3C }, H_MINUS_TWO[] = { 0x00, 0xC0 },
 
 START_TEST(test_half_to_float)
 {
-    ck_assert(stats_half_to_float(0x3C00) == 1.0f);
-    ck_assert(stats_half_to_float(0xC000) == -2.0f);
-    ck_assert(stats_half_to_float(0x7BFF) == 65504.0f);
-    ck_assert(stats_half_to_float(0x0001) == ldexpf(1.0f, -24));
-    ck_assert(stats_half_to_float(0x03FF) == ldexpf(1023.0f, -24));
-    ck_assert(stats_half_to_float(0x0400) == ldexpf(1.0f, -14));
-    ck_assert(stats_half_to_float(0x7C00) == INFINITY);
-    ck_assert(stats_half_to_float(0xFC00) == -INFINITY);
-    ck_assert(isnan(stats_half_to_float(0x7E00)));
-    ck_assert(isnan(stats_half_to_float(0x7C01)));
-    float nz = stats_half_to_float(0x8000);
+    ck_assert(inl_stats_half_to_float(0x3C00) == 1.0f);
+    ck_assert(inl_stats_half_to_float(0xC000) == -2.0f);
+    ck_assert(inl_stats_half_to_float(0x7BFF) == 65504.0f);
+    ck_assert(inl_stats_half_to_float(0x0001) == ldexpf(1.0f, -24));
+    ck_assert(inl_stats_half_to_float(0x03FF) == ldexpf(1023.0f, -24));
+    ck_assert(inl_stats_half_to_float(0x0400) == ldexpf(1.0f, -14));
+    ck_assert(inl_stats_half_to_float(0x7C00) == INFINITY);
+    ck_assert(inl_stats_half_to_float(0xFC00) == -INFINITY);
+    ck_assert(isnan(inl_stats_half_to_float(0x7E00)));
+    ck_assert(isnan(inl_stats_half_to_float(0x7C01)));
+    float nz = inl_stats_half_to_float(0x8000);
     ck_assert(nz == 0.0f && signbit(nz));
 }
 END_TEST
@@ -348,21 +348,21 @@ START_TEST(test_float16_order)
 {
     st.order = ORDER_FLOAT16;
     const uint8_t *v[] = { H_ONE, H_NAN, H_MINUS_TWO, H_TINY, H_MAX, H_ZERO };
-    for (size_t i = 0; i < 6; i++) ck_assert_int_eq(stats_update_bytes(&st, &alloc, v[i], 2), 0);
+    for (size_t i = 0; i < 6; i++) ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, v[i], 2), 0);
     EXPECT_BYTES_BOUNDS(H_MINUS_TWO, 2, H_MAX, 2);
-    ck_assert_int_eq(stats_update_bytes(&st, &alloc, H_INF, 2), 0);
+    ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, H_INF, 2), 0);
     EXPECT_BYTES_BOUNDS(H_MINUS_TWO, 2, H_INF, 2);
     /* byte order would put 0x0001 (tiny) above 0x3C00 (one) on the first byte: check value order */
-    ck_assert_int_lt(stats_compare_bytes(ORDER_FLOAT16, H_TINY, 2, H_ONE, 2), 0);
-    ck_assert_int_lt(stats_compare_bytes(ORDER_FLOAT16, H_MINUS_TWO, 2, H_MINUS_ZERO, 2), 0);
-    ck_assert_int_lt(stats_compare_bytes(ORDER_FLOAT16, H_MINUS_ZERO, 2, H_ZERO, 2), 0);
+    ck_assert_int_lt(inl_stats_compare_bytes(ORDER_FLOAT16, H_TINY, 2, H_ONE, 2), 0);
+    ck_assert_int_lt(inl_stats_compare_bytes(ORDER_FLOAT16, H_MINUS_TWO, 2, H_MINUS_ZERO, 2), 0);
+    ck_assert_int_lt(inl_stats_compare_bytes(ORDER_FLOAT16, H_MINUS_ZERO, 2, H_ZERO, 2), 0);
 }
 END_TEST
 
 START_TEST(test_float16_all_nan)
 {
     st.order = ORDER_FLOAT16;
-    ck_assert_int_eq(stats_update_bytes(&st, &alloc, H_NAN, 2), 0);
+    ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, H_NAN, 2), 0);
     ck_assert(!st.has_minmax);
 }
 END_TEST
@@ -370,8 +370,8 @@ END_TEST
 START_TEST(test_float16_zeros)
 {
     st.order = ORDER_FLOAT16;
-    ck_assert_int_eq(stats_update_bytes(&st, &alloc, H_ZERO, 2), 0);
-    ck_assert_int_eq(stats_update_bytes(&st, &alloc, H_MINUS_ZERO, 2), 0);
+    ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, H_ZERO, 2), 0);
+    ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, H_MINUS_ZERO, 2), 0);
     EXPECT_BYTES_BOUNDS(H_MINUS_ZERO, 2, H_ZERO, 2);
 }
 END_TEST
@@ -380,8 +380,8 @@ START_TEST(test_float16_zeros_reversed)
 {
     /* -0 first, then +0: still min -0, max +0 */
     st.order = ORDER_FLOAT16;
-    ck_assert_int_eq(stats_update_bytes(&st, &alloc, H_MINUS_ZERO, 2), 0);
-    ck_assert_int_eq(stats_update_bytes(&st, &alloc, H_ZERO, 2), 0);
+    ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, H_MINUS_ZERO, 2), 0);
+    ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, H_ZERO, 2), 0);
     EXPECT_BYTES_BOUNDS(H_MINUS_ZERO, 2, H_ZERO, 2);
 }
 END_TEST
@@ -389,11 +389,11 @@ END_TEST
 START_TEST(test_float16_compare_zeros)
 {
     /* a three-way comparison: -0 before +0, each equal to itself */
-    ck_assert_int_gt(stats_compare_bytes(ORDER_FLOAT16, H_ZERO, 2, H_MINUS_ZERO, 2), 0);
-    ck_assert_int_lt(stats_compare_bytes(ORDER_FLOAT16, H_MINUS_ZERO, 2, H_ZERO, 2), 0);
-    ck_assert_int_eq(stats_compare_bytes(ORDER_FLOAT16, H_ZERO, 2, H_ZERO, 2), 0);
-    ck_assert_int_eq(stats_compare_bytes(ORDER_FLOAT16, H_MINUS_ZERO, 2, H_MINUS_ZERO, 2), 0);
-    ck_assert_int_eq(stats_compare_bytes(ORDER_FLOAT16, H_ONE, 2, H_ONE, 2), 0);
+    ck_assert_int_gt(inl_stats_compare_bytes(ORDER_FLOAT16, H_ZERO, 2, H_MINUS_ZERO, 2), 0);
+    ck_assert_int_lt(inl_stats_compare_bytes(ORDER_FLOAT16, H_MINUS_ZERO, 2, H_ZERO, 2), 0);
+    ck_assert_int_eq(inl_stats_compare_bytes(ORDER_FLOAT16, H_ZERO, 2, H_ZERO, 2), 0);
+    ck_assert_int_eq(inl_stats_compare_bytes(ORDER_FLOAT16, H_MINUS_ZERO, 2, H_MINUS_ZERO, 2), 0);
+    ck_assert_int_eq(inl_stats_compare_bytes(ORDER_FLOAT16, H_ONE, 2, H_ONE, 2), 0);
 }
 END_TEST
 
@@ -402,8 +402,8 @@ START_TEST(test_bytes_nomem)
     test_alloc ta = { .fail_at = 1, .fail_after = true };
     inlay_allocator a = test_allocator(&ta);
     st.order = ORDER_BYTES;
-    ck_assert_int_eq(stats_update_bytes(&st, &a, (const uint8_t *)"abc", 3), -1);
-    stats_free(&st, &a);
+    ck_assert_int_eq(inl_stats_update_bytes(&st, &a, (const uint8_t *)"abc", 3), -1);
+    inl_stats_free(&st, &a);
     ck_assert_no_leak(&ta);
 }
 END_TEST

@@ -35,7 +35,7 @@
 
 static int parse_int(const char *s, int width, bool is_signed, int64_t *out)
 {
-    return textval_int(s, strlen(s), width, is_signed, out);
+    return inl_textval_int(s, strlen(s), width, is_signed, out);
 }
 
 #define ck_int_ok(s, width, sgn, want)                                                    \
@@ -146,14 +146,14 @@ START_TEST(test_int_forms)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         size_t n = strlen(bad[i]);
         int64_t v = 77;
-        ck_assert_msg(textval_int(bad[i], n, 64, true, &v) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
-        ck_assert_msg(textval_int(bad[i], n, 64, false, &v) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
+        ck_assert_msg(inl_textval_int(bad[i], n, 64, true, &v) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
+        ck_assert_msg(inl_textval_int(bad[i], n, 64, false, &v) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
         ck_assert_int_eq(v, 77);
     }
     /* a NUL inside the text is a character like any other */
     int64_t v = 77;
-    ck_assert_int_eq(textval_int("1\0", 2, 64, true, &v), TEXTVAL_SYNTAX);
-    ck_assert_int_eq(textval_int("12345678\0", 9, 64, true, &v), TEXTVAL_SYNTAX);
+    ck_assert_int_eq(inl_textval_int("1\0", 2, 64, true, &v), TEXTVAL_SYNTAX);
+    ck_assert_int_eq(inl_textval_int("12345678\0", 9, 64, true, &v), TEXTVAL_SYNTAX);
     ck_assert_int_eq(v, 77);
 }
 END_TEST
@@ -200,7 +200,7 @@ START_TEST(test_int_random)
                 int rc = want;
                 if (rc == TEXTVAL_OK && mag > (neg ? neg_max : pos_max)) rc = TEXTVAL_RANGE;
                 int64_t got = 0;
-                int got_rc = textval_int(text, n, bw, sgn, &got);
+                int got_rc = inl_textval_int(text, n, bw, sgn, &got);
                 expect(got_rc == rc, "\"%.*s\" width %d signed %d: %d, want %d", (int)n, text, bw, sgn,
                        got_rc, rc);
                 if (rc == TEXTVAL_OK) {
@@ -215,7 +215,7 @@ END_TEST
 
 /* ---- floating point ----------------------------------------------------------------------- */
 
-/* textval_double and textval_float on s[0..n) (with a digit after it) must
+/* inl_textval_double and inl_textval_float on s[0..n) (with a digit after it) must
  * agree bit for bit with strtod/strtof, or be TEXTVAL_RANGE where those
  * overflow. */
 static void agree_double(const char *s, size_t n)
@@ -228,7 +228,7 @@ static void agree_double(const char *s, size_t n)
     expect(end == copy + n, "strtod stops early in \"%s\"", copy);
     copy[n] = '7';
     double got = 0.5;
-    int rc = textval_double(copy, n, &got);
+    int rc = inl_textval_double(copy, n, &got);
     copy[n] = 0;
     bool word = strpbrk(copy, "iInN") != NULL;   /* inf or nan: no overflow */
     if (isinf(ref) && !word) {
@@ -241,7 +241,7 @@ static void agree_double(const char *s, size_t n)
     float ref_f = strtof(copy, NULL);
     float got_f = 0.5f;
     copy[n] = '7';
-    rc = textval_float(copy, n, &got_f);
+    rc = inl_textval_float(copy, n, &got_f);
     copy[n] = 0;
     if (isinf(ref_f) && !word) {
         expect(rc == TEXTVAL_RANGE, "\"%s\" overflows float but gives %d", copy, rc);
@@ -287,26 +287,26 @@ START_TEST(test_double_edges)
 
     /* nan and inf carry their sign */
     double d;
-    ck_assert_int_eq(textval_double("-nan", 4, &d), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_double("-nan", 4, &d), TEXTVAL_OK);
     ck_assert(isnan(d) && signbit(d));
-    ck_assert_int_eq(textval_double("nan", 3, &d), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_double("nan", 3, &d), TEXTVAL_OK);
     ck_assert(isnan(d) && !signbit(d));
-    ck_assert_int_eq(textval_double("-infinity", 9, &d), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_double("-infinity", 9, &d), TEXTVAL_OK);
     ck_assert(isinf(d) && d < 0);
     float f;
-    ck_assert_int_eq(textval_float("-NaN", 4, &f), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_float("-NaN", 4, &f), TEXTVAL_OK);
     ck_assert(isnan(f) && signbit(f));
-    ck_assert_int_eq(textval_float("Inf", 3, &f), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_float("Inf", 3, &f), TEXTVAL_OK);
     ck_assert(isinf(f) && f > 0);
-    ck_assert_int_eq(textval_double("-0", 2, &d), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_double("-0", 2, &d), TEXTVAL_OK);
     ck_assert(d == 0 && signbit(d));
-    ck_assert_int_eq(textval_double("-1e-400", 7, &d), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_double("-1e-400", 7, &d), TEXTVAL_OK);
     ck_assert(d == 0 && signbit(d));
-    ck_assert_int_eq(textval_double("1e400", 5, &d), TEXTVAL_RANGE);
-    ck_assert_int_eq(textval_double("-1e400", 6, &d), TEXTVAL_RANGE);
-    ck_assert_int_eq(textval_float("1e39", 4, &f), TEXTVAL_RANGE);
-    ck_assert_int_eq(textval_float("3.4028236e38", 12, &f), TEXTVAL_RANGE);
-    ck_assert_int_eq(textval_float("1e-50", 5, &f), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_double("1e400", 5, &d), TEXTVAL_RANGE);
+    ck_assert_int_eq(inl_textval_double("-1e400", 6, &d), TEXTVAL_RANGE);
+    ck_assert_int_eq(inl_textval_float("1e39", 4, &f), TEXTVAL_RANGE);
+    ck_assert_int_eq(inl_textval_float("3.4028236e38", 12, &f), TEXTVAL_RANGE);
+    ck_assert_int_eq(inl_textval_float("1e-50", 5, &f), TEXTVAL_OK);
     ck_assert(f == 0);
     /* a huge exponent on a long significand is settled without strtod */
     char big[1200];
@@ -332,8 +332,8 @@ START_TEST(test_double_syntax)
         double d = 0.25;
         float f = 0.25f;
         size_t n = strlen(bad[i]);
-        ck_assert_msg(textval_double(bad[i], n, &d) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
-        ck_assert_msg(textval_float(bad[i], n, &f) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
+        ck_assert_msg(inl_textval_double(bad[i], n, &d) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
+        ck_assert_msg(inl_textval_float(bad[i], n, &f) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
         ck_assert(d == 0.25 && f == 0.25f);
     }
 }
@@ -456,10 +456,10 @@ START_TEST(test_bool)
     static const char *no[] = { "false", "FALSE", "False", "fAlSe", "f", "F", "no", "NO", "No", "n", "N", "0" };
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
         bool v = false;
-        ck_assert_int_eq(textval_bool(yes[i], strlen(yes[i]), &v), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_bool(yes[i], strlen(yes[i]), &v), TEXTVAL_OK);
         ck_assert_msg(v, "%s", yes[i]);
         v = true;
-        ck_assert_int_eq(textval_bool(no[i], strlen(no[i]), &v), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_bool(no[i], strlen(no[i]), &v), TEXTVAL_OK);
         ck_assert_msg(!v, "%s", no[i]);
     }
     static const char *bad[] = {
@@ -469,13 +469,13 @@ START_TEST(test_bool)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         bool v = true;
-        ck_assert_msg(textval_bool(bad[i], strlen(bad[i]), &v) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
+        ck_assert_msg(inl_textval_bool(bad[i], strlen(bad[i]), &v) == TEXTVAL_SYNTAX, "\"%s\" accepted", bad[i]);
         ck_assert(v);
     }
     bool v = false;
-    ck_assert_int_eq(textval_bool("truex", 4, &v), TEXTVAL_OK);   /* only len bytes count */
+    ck_assert_int_eq(inl_textval_bool("truex", 4, &v), TEXTVAL_OK);   /* only len bytes count */
     ck_assert(v);
-    ck_assert_int_eq(textval_bool("1x", 1, &v), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_bool("1x", 1, &v), TEXTVAL_OK);
 }
 END_TEST
 
@@ -484,7 +484,7 @@ END_TEST
 static int dec(const char *s, int32_t p, int32_t scale, __int128 *v)
 {
     int64_t lo = 11, hi = 22;
-    int rc = textval_decimal(s, strlen(s), p, scale, &lo, &hi);
+    int rc = inl_textval_decimal(s, strlen(s), p, scale, &lo, &hi);
     if (rc != TEXTVAL_OK) {
         ck_assert_msg(lo == 11 && hi == 22, "\"%s\" wrote its output on failure", s);
         return rc;
@@ -586,23 +586,23 @@ START_TEST(test_decimal_limits)
 
     const char *nines38 = "99999999999999999999999999999999999999";
     int64_t lo, hi;
-    ck_assert_int_eq(textval_decimal(nines38, 38, 38, 0, &lo, &hi), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_decimal(nines38, 38, 38, 0, &lo, &hi), TEXTVAL_OK);
     ck_assert_uint_eq((uint64_t)lo, 0x098A223FFFFFFFFFULL);
     ck_assert_uint_eq((uint64_t)hi, 0x4B3B4CA85A86C47AULL);
     char text[80];
     snprintf(text, sizeof text, "-%s", nines38);
-    ck_assert_int_eq(textval_decimal(text, 39, 38, 0, &lo, &hi), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_decimal(text, 39, 38, 0, &lo, &hi), TEXTVAL_OK);
     ck_assert_uint_eq((uint64_t)lo, 0xF675DDC000000001ULL);
     ck_assert_uint_eq((uint64_t)hi, 0xB4C4B357A5793B85ULL);
     snprintf(text, sizeof text, "%s9", nines38);
-    ck_assert_int_eq(textval_decimal(text, 39, 38, 0, &lo, &hi), TEXTVAL_RANGE);
-    ck_assert_int_eq(textval_decimal(text, 39, 60, 0, &lo, &hi), TEXTVAL_RANGE);   /* capped at 38 */
+    ck_assert_int_eq(inl_textval_decimal(text, 39, 38, 0, &lo, &hi), TEXTVAL_RANGE);
+    ck_assert_int_eq(inl_textval_decimal(text, 39, 60, 0, &lo, &hi), TEXTVAL_RANGE);   /* capped at 38 */
     ck_dec_rc("1e38", 38, 0, TEXTVAL_RANGE);
     ck_dec_ok("1e37", 38, 0, (__int128)1000000000000000000LL * 1000000000000000000LL * 10);
     ck_dec_ok("-1", 38, 0, -1);
-    ck_assert_int_eq(textval_decimal("-1", 2, 38, 0, &lo, &hi), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_decimal("-1", 2, 38, 0, &lo, &hi), TEXTVAL_OK);
     ck_assert(lo == -1 && hi == -1);
-    ck_assert_int_eq(textval_decimal("5", 1, 38, 0, &lo, &hi), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_decimal("5", 1, 38, 0, &lo, &hi), TEXTVAL_OK);
     ck_assert(lo == 5 && hi == 0);
     /* 38 digits with the point inside, and trailing zeros past them */
     ck_dec_ok("1234567890123456789012345678.0123456789000000000000000", 38, 10,
@@ -668,15 +668,15 @@ START_TEST(test_decimal_random)
         }
         text[n] = '3';
         int64_t lo, hi;
-        expect(textval_decimal(text, n, p, scale, &lo, &hi) == TEXTVAL_OK, "\"%.*s\" (%d,%d)", (int)n,
+        expect(inl_textval_decimal(text, n, p, scale, &lo, &hi) == TEXTVAL_OK, "\"%.*s\" (%d,%d)", (int)n,
                text, p, scale);
         __int128 got = (__int128)(((unsigned __int128)(uint64_t)hi << 64) | (uint64_t)lo);
         expect(got == want, "\"%.*s\" (%d,%d) read wrong", (int)n, text, p, scale);
         /* one digit more precision than allowed, or one scale step short */
-        expect(textval_decimal(text, n, nd - 1, scale, &lo, &hi) == TEXTVAL_RANGE,
+        expect(inl_textval_decimal(text, n, nd - 1, scale, &lo, &hi) == TEXTVAL_RANGE,
                "\"%.*s\" fits precision %d", (int)n, text, nd - 1);
         if (scale > 0 && digits[nd - 1] != '0')
-            expect(textval_decimal(text, n, p, scale - 1, &lo, &hi) == TEXTVAL_RANGE,
+            expect(inl_textval_decimal(text, n, p, scale - 1, &lo, &hi) == TEXTVAL_RANGE,
                    "\"%.*s\" fits scale %d", (int)n, text, scale - 1);
     }
 }
@@ -686,7 +686,7 @@ END_TEST
 
 static int date_of(const char *s, int32_t *d)
 {
-    return textval_date(s, strlen(s), d);
+    return inl_textval_date(s, strlen(s), d);
 }
 
 #define ck_date(s, want)                                                                 \
@@ -781,7 +781,7 @@ END_TEST
 
 static int ts(const char *s, inlay_time_unit u, int64_t *v, bool *off)
 {
-    return textval_timestamp(s, strlen(s), u, v, off);
+    return inl_textval_timestamp(s, strlen(s), u, v, off);
 }
 
 #define ck_ts(s, u, want, want_off)                                                           \
@@ -836,7 +836,7 @@ START_TEST(test_timestamp_forms)
     ck_ts("1970-01-01T00:00:00+01:00", INLAY_MILLIS, -3600000, true);
     /* had_offset may be NULL */
     int64_t v;
-    ck_assert_int_eq(textval_timestamp("2024-03-10T01:30Z", 17, INLAY_MILLIS, &v, NULL), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_timestamp("2024-03-10T01:30Z", 17, INLAY_MILLIS, &v, NULL), TEXTVAL_OK);
     ck_assert_int_eq(v, base * 1000);
 
     static const char *bad[] = {
@@ -924,11 +924,11 @@ START_TEST(test_time)
     };
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         size_t n = strlen(ok[i].s);
-        ck_assert_int_eq(textval_time(ok[i].s, n, INLAY_MILLIS, &v), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_time(ok[i].s, n, INLAY_MILLIS, &v), TEXTVAL_OK);
         ck_assert_int_eq(v, ok[i].ms);
-        ck_assert_int_eq(textval_time(ok[i].s, n, INLAY_MICROS, &v), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_time(ok[i].s, n, INLAY_MICROS, &v), TEXTVAL_OK);
         ck_assert_int_eq(v, ok[i].us);
-        ck_assert_int_eq(textval_time(ok[i].s, n, INLAY_NANOS, &v), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_time(ok[i].s, n, INLAY_NANOS, &v), TEXTVAL_OK);
         ck_assert_int_eq(v, ok[i].ns);
     }
     static const char *bad[] = {
@@ -939,11 +939,11 @@ START_TEST(test_time)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         v = 42;
-        ck_assert_msg(textval_time(bad[i], strlen(bad[i]), INLAY_MICROS, &v) == TEXTVAL_SYNTAX,
+        ck_assert_msg(inl_textval_time(bad[i], strlen(bad[i]), INLAY_MICROS, &v) == TEXTVAL_SYNTAX,
                       "\"%s\" accepted", bad[i]);
         ck_assert_int_eq(v, 42);
     }
-    ck_assert_int_eq(textval_time("12:00", 5, (inlay_time_unit)3, &v), TEXTVAL_SYNTAX);
+    ck_assert_int_eq(inl_textval_time("12:00", 5, (inlay_time_unit)3, &v), TEXTVAL_SYNTAX);
 }
 END_TEST
 
@@ -1018,9 +1018,9 @@ START_TEST(test_classify_kinds)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         textval_class c;
-        textval_kind k = textval_classify(cases[i].s, strlen(cases[i].s), &c);
+        textval_kind k = inl_textval_classify(cases[i].s, strlen(cases[i].s), &c);
         ck_assert_msg(k == cases[i].kind, "\"%s\": kind %d, want %d", cases[i].s, k, cases[i].kind);
-        ck_assert_int_eq(textval_classify(cases[i].s, strlen(cases[i].s), NULL), k);
+        ck_assert_int_eq(inl_textval_classify(cases[i].s, strlen(cases[i].s), NULL), k);
     }
 }
 END_TEST
@@ -1028,54 +1028,54 @@ END_TEST
 START_TEST(test_classify_info)
 {
     textval_class c;
-    ck_assert_int_eq(textval_classify("-42", 3, &c), TEXTVAL_KIND_INT);
+    ck_assert_int_eq(inl_textval_classify("-42", 3, &c), TEXTVAL_KIND_INT);
     ck_assert(c.value == -42 && !c.big && !c.leading_zero);
-    ck_assert_int_eq(textval_classify("042", 3, &c), TEXTVAL_KIND_INT);
+    ck_assert_int_eq(inl_textval_classify("042", 3, &c), TEXTVAL_KIND_INT);
     ck_assert(c.value == 42 && c.leading_zero);
-    ck_assert_int_eq(textval_classify("-00", 3, &c), TEXTVAL_KIND_INT);
+    ck_assert_int_eq(inl_textval_classify("-00", 3, &c), TEXTVAL_KIND_INT);
     ck_assert(c.value == 0 && c.leading_zero);
-    ck_assert_int_eq(textval_classify("0", 1, &c), TEXTVAL_KIND_INT);
+    ck_assert_int_eq(inl_textval_classify("0", 1, &c), TEXTVAL_KIND_INT);
     ck_assert(c.value == 0 && !c.leading_zero);
-    ck_assert_int_eq(textval_classify("18446744073709551615", 20, &c), TEXTVAL_KIND_INT);
+    ck_assert_int_eq(inl_textval_classify("18446744073709551615", 20, &c), TEXTVAL_KIND_INT);
     ck_assert(c.value == -1 && c.big);
-    ck_assert_int_eq(textval_classify("9223372036854775807", 19, &c), TEXTVAL_KIND_INT);
+    ck_assert_int_eq(inl_textval_classify("9223372036854775807", 19, &c), TEXTVAL_KIND_INT);
     ck_assert(c.value == INT64_MAX && !c.big);
-    ck_assert_int_eq(textval_classify("-9223372036854775808", 20, &c), TEXTVAL_KIND_INT);
+    ck_assert_int_eq(inl_textval_classify("-9223372036854775808", 20, &c), TEXTVAL_KIND_INT);
     ck_assert(c.value == INT64_MIN && !c.big);
 
-    ck_assert_int_eq(textval_classify("-0012.3400", 10, &c), TEXTVAL_KIND_DOUBLE);
+    ck_assert_int_eq(inl_textval_classify("-0012.3400", 10, &c), TEXTVAL_KIND_DOUBLE);
     ck_assert_uint_eq(c.frac_digits, 4);
     ck_assert_uint_eq(c.sig_digits, 6);
     ck_assert(!c.exponent);
-    ck_assert_int_eq(textval_classify("0.000123e5", 10, &c), TEXTVAL_KIND_DOUBLE);
+    ck_assert_int_eq(inl_textval_classify("0.000123e5", 10, &c), TEXTVAL_KIND_DOUBLE);
     ck_assert_uint_eq(c.frac_digits, 6);
     ck_assert_uint_eq(c.sig_digits, 3);
     ck_assert(c.exponent);
-    ck_assert_int_eq(textval_classify("5.", 2, &c), TEXTVAL_KIND_DOUBLE);
+    ck_assert_int_eq(inl_textval_classify("5.", 2, &c), TEXTVAL_KIND_DOUBLE);
     ck_assert_uint_eq(c.frac_digits, 0);
     ck_assert_uint_eq(c.sig_digits, 1);
-    ck_assert_int_eq(textval_classify("inf", 3, &c), TEXTVAL_KIND_DOUBLE);
+    ck_assert_int_eq(inl_textval_classify("inf", 3, &c), TEXTVAL_KIND_DOUBLE);
     ck_assert(c.exponent);
 
-    ck_assert_int_eq(textval_classify("True", 4, &c), TEXTVAL_KIND_BOOL);
+    ck_assert_int_eq(inl_textval_classify("True", 4, &c), TEXTVAL_KIND_BOOL);
     ck_assert(c.truth);
-    ck_assert_int_eq(textval_classify("no", 2, &c), TEXTVAL_KIND_BOOL);
+    ck_assert_int_eq(inl_textval_classify("no", 2, &c), TEXTVAL_KIND_BOOL);
     ck_assert(!c.truth);
 
-    ck_assert_int_eq(textval_classify("2024-01-01T00:00:00.123456Z", 27, &c), TEXTVAL_KIND_TIMESTAMP);
+    ck_assert_int_eq(inl_textval_classify("2024-01-01T00:00:00.123456Z", 27, &c), TEXTVAL_KIND_TIMESTAMP);
     ck_assert(c.had_offset);
     ck_assert_uint_eq(c.frac_digits, 6);
-    ck_assert_int_eq(textval_classify("2024-01-01 00:00:00.1", 21, &c), TEXTVAL_KIND_TIMESTAMP);
+    ck_assert_int_eq(inl_textval_classify("2024-01-01 00:00:00.1", 21, &c), TEXTVAL_KIND_TIMESTAMP);
     ck_assert(!c.had_offset);
     ck_assert_uint_eq(c.frac_digits, 1);
-    ck_assert_int_eq(textval_classify("2024-01-01T00:00", 16, &c), TEXTVAL_KIND_TIMESTAMP);
+    ck_assert_int_eq(inl_textval_classify("2024-01-01T00:00", 16, &c), TEXTVAL_KIND_TIMESTAMP);
     ck_assert_uint_eq(c.frac_digits, 0);
-    ck_assert_int_eq(textval_classify("2024-01-01T00:00:00.123456789-0800", 34, &c), TEXTVAL_KIND_TIMESTAMP);
+    ck_assert_int_eq(inl_textval_classify("2024-01-01T00:00:00.123456789-0800", 34, &c), TEXTVAL_KIND_TIMESTAMP);
     ck_assert(c.had_offset);
     ck_assert_uint_eq(c.frac_digits, 9);
     /* a timestamp that fits no nanosecond column is still a timestamp */
-    ck_assert_int_eq(textval_classify("9999-01-01T00:00:00.123456789", 29, &c), TEXTVAL_KIND_TIMESTAMP);
-    ck_assert_int_eq(textval_classify("10:11:12.123", 12, &c), TEXTVAL_KIND_TIME);
+    ck_assert_int_eq(inl_textval_classify("9999-01-01T00:00:00.123456789", 29, &c), TEXTVAL_KIND_TIMESTAMP);
+    ck_assert_int_eq(inl_textval_classify("10:11:12.123", 12, &c), TEXTVAL_KIND_TIME);
     ck_assert_uint_eq(c.frac_digits, 3);
     ck_assert(!c.had_offset);
 
@@ -1084,24 +1084,24 @@ START_TEST(test_classify_info)
     big[0] = '1';
     memset(big + 1, '0', 400);
     memcpy(big + 401, ".0", 2);
-    ck_assert_int_eq(textval_classify(big, 403, &c), TEXTVAL_KIND_STRING);
+    ck_assert_int_eq(inl_textval_classify(big, 403, &c), TEXTVAL_KIND_STRING);
     memcpy(big + 300, ".0", 2);
-    ck_assert_int_eq(textval_classify(big, 302, &c), TEXTVAL_KIND_DOUBLE);
+    ck_assert_int_eq(inl_textval_classify(big, 302, &c), TEXTVAL_KIND_DOUBLE);
     ck_assert_uint_eq(c.sig_digits, 301);
     memcpy(big + 300, "e8", 2);   /* 1e307 */
-    ck_assert_int_eq(textval_classify(big, 302, &c), TEXTVAL_KIND_DOUBLE);
+    ck_assert_int_eq(inl_textval_classify(big, 302, &c), TEXTVAL_KIND_DOUBLE);
     memcpy(big + 300, "e10", 3);  /* 1e309 */
-    ck_assert_int_eq(textval_classify(big, 303, &c), TEXTVAL_KIND_STRING);
+    ck_assert_int_eq(inl_textval_classify(big, 303, &c), TEXTVAL_KIND_STRING);
     memcpy(big, "0.", 2);
     memset(big + 2, '0', 400);
     memcpy(big + 402, "1e700", 5);
-    ck_assert_int_eq(textval_classify(big, 407, &c), TEXTVAL_KIND_DOUBLE);
+    ck_assert_int_eq(inl_textval_classify(big, 407, &c), TEXTVAL_KIND_DOUBLE);
     ck_assert_uint_eq(c.sig_digits, 1);
     ck_assert_uint_eq(c.frac_digits, 401);
 
     /* the fields not named for a kind are zero */
     memset(&c, 0x5A, sizeof c);
-    ck_assert_int_eq(textval_classify("abc", 3, &c), TEXTVAL_KIND_STRING);
+    ck_assert_int_eq(inl_textval_classify("abc", 3, &c), TEXTVAL_KIND_STRING);
     ck_assert(c.value == 0 && !c.big && !c.truth && c.frac_digits == 0 && c.sig_digits == 0);
 }
 END_TEST
@@ -1140,7 +1140,7 @@ START_TEST(test_classify_agrees)
             break;
         }
         textval_class c;
-        textval_kind k = textval_classify(text, n, &c);
+        textval_kind k = inl_textval_classify(text, n, &c);
         int64_t i64;
         double d;
         bool b;
@@ -1149,34 +1149,34 @@ START_TEST(test_classify_agrees)
         const char *what = "";
         switch (k) {
         case TEXTVAL_KIND_INT:
-            if (textval_int(text, n, 64, !c.big, &i64) != TEXTVAL_OK || i64 != c.value) what = "int";
+            if (inl_textval_int(text, n, 64, !c.big, &i64) != TEXTVAL_OK || i64 != c.value) what = "int";
             break;
         case TEXTVAL_KIND_DOUBLE:
-            if (textval_double(text, n, &d) != TEXTVAL_OK || textval_int(text, n, 64, true, &i64) == TEXTVAL_OK)
+            if (inl_textval_double(text, n, &d) != TEXTVAL_OK || inl_textval_int(text, n, 64, true, &i64) == TEXTVAL_OK)
                 what = "double";
             break;
         case TEXTVAL_KIND_BOOL:
-            if (textval_bool(text, n, &b) != TEXTVAL_OK || b != c.truth) what = "bool";
+            if (inl_textval_bool(text, n, &b) != TEXTVAL_OK || b != c.truth) what = "bool";
             break;
         case TEXTVAL_KIND_DATE:
-            if (textval_date(text, n, &days) != TEXTVAL_OK) what = "date";
+            if (inl_textval_date(text, n, &days) != TEXTVAL_OK) what = "date";
             break;
         case TEXTVAL_KIND_TIMESTAMP:
-            if (textval_timestamp(text, n, INLAY_MILLIS, &i64, &off) != TEXTVAL_OK || off != c.had_offset ||
-                textval_date(text, n, &days) == TEXTVAL_OK)
+            if (inl_textval_timestamp(text, n, INLAY_MILLIS, &i64, &off) != TEXTVAL_OK || off != c.had_offset ||
+                inl_textval_date(text, n, &days) == TEXTVAL_OK)
                 what = "timestamp";
             break;
         case TEXTVAL_KIND_TIME:
-            if (textval_time(text, n, INLAY_NANOS, &i64) != TEXTVAL_OK) what = "time";
+            if (inl_textval_time(text, n, INLAY_NANOS, &i64) != TEXTVAL_OK) what = "time";
             break;
         case TEXTVAL_KIND_STRING:
             /* a number only when an integer too big for any integer column */
-            if ((textval_double(text, n, &d) == TEXTVAL_OK &&
-                 (textval_int(text, n, 64, true, &i64) != TEXTVAL_RANGE ||
-                  textval_int(text, n, 64, false, &i64) != TEXTVAL_RANGE)) ||
-                textval_date(text, n, &days) == TEXTVAL_OK ||
-                textval_timestamp(text, n, INLAY_MILLIS, &i64, &off) == TEXTVAL_OK ||
-                textval_time(text, n, INLAY_NANOS, &i64) == TEXTVAL_OK)
+            if ((inl_textval_double(text, n, &d) == TEXTVAL_OK &&
+                 (inl_textval_int(text, n, 64, true, &i64) != TEXTVAL_RANGE ||
+                  inl_textval_int(text, n, 64, false, &i64) != TEXTVAL_RANGE)) ||
+                inl_textval_date(text, n, &days) == TEXTVAL_OK ||
+                inl_textval_timestamp(text, n, INLAY_MILLIS, &i64, &off) == TEXTVAL_OK ||
+                inl_textval_time(text, n, INLAY_NANOS, &i64) == TEXTVAL_OK)
                 what = "string";
             break;
         }
@@ -1198,20 +1198,20 @@ static void parse_everything(const char *s, size_t n)
     textval_class c;
     static const int widths[] = { 8, 16, 32, 64 };
     for (int w = 0; w < 4; w++) {
-        (void)textval_int(s, n, widths[w], true, &i64);
-        (void)textval_int(s, n, widths[w], false, &i64);
+        (void)inl_textval_int(s, n, widths[w], true, &i64);
+        (void)inl_textval_int(s, n, widths[w], false, &i64);
     }
-    (void)textval_double(s, n, &d);
-    (void)textval_float(s, n, &f);
-    (void)textval_bool(s, n, &b);
-    (void)textval_decimal(s, n, 38, 4, &i64, &hi);
-    (void)textval_decimal(s, n, 9, 0, &i64, &hi);
-    (void)textval_date(s, n, &days);
+    (void)inl_textval_double(s, n, &d);
+    (void)inl_textval_float(s, n, &f);
+    (void)inl_textval_bool(s, n, &b);
+    (void)inl_textval_decimal(s, n, 38, 4, &i64, &hi);
+    (void)inl_textval_decimal(s, n, 9, 0, &i64, &hi);
+    (void)inl_textval_date(s, n, &days);
     for (int u = INLAY_MILLIS; u <= INLAY_NANOS; u++) {
-        (void)textval_timestamp(s, n, (inlay_time_unit)u, &i64, &b);
-        (void)textval_time(s, n, (inlay_time_unit)u, &i64);
+        (void)inl_textval_timestamp(s, n, (inlay_time_unit)u, &i64, &b);
+        (void)inl_textval_time(s, n, (inlay_time_unit)u, &i64);
     }
-    (void)textval_classify(s, n, &c);
+    (void)inl_textval_classify(s, n, &c);
 }
 
 START_TEST(test_guard_page)
@@ -1268,32 +1268,32 @@ START_TEST(test_no_read_past_len)
     int64_t lo, hi;
     memcpy(buf, "123456789012345678901234567890", 31);
     for (size_t n = 1; n <= 19; n++) {
-        ck_assert_int_eq(textval_int(buf, n, 64, true, &v), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_int(buf, n, 64, true, &v), TEXTVAL_OK);
         char tmp[32];
         memcpy(tmp, buf, n);
         tmp[n] = 0;
         ck_assert_int_eq(v, strtoll(tmp, NULL, 10));
-        ck_assert_int_eq(textval_double(buf, n, &d), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_double(buf, n, &d), TEXTVAL_OK);
         ck_assert(d == strtod(tmp, NULL));
-        ck_assert_int_eq(textval_float(buf, n, &f), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_float(buf, n, &f), TEXTVAL_OK);
         ck_assert(f == strtof(tmp, NULL));
-        ck_assert_int_eq(textval_decimal(buf, n, 38, 0, &lo, &hi), TEXTVAL_OK);
+        ck_assert_int_eq(inl_textval_decimal(buf, n, 38, 0, &lo, &hi), TEXTVAL_OK);
         ck_assert_int_eq(lo, v);
     }
     memcpy(buf, "2024-02-2912:00:00.5999", 23);
-    ck_assert_int_eq(textval_date(buf, 10, &days), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_date(buf, 10, &days), TEXTVAL_OK);
     ck_assert_int_eq(days, 19782);
-    ck_assert_int_eq(textval_time(buf + 10, 8, INLAY_MILLIS, &v), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_time(buf + 10, 8, INLAY_MILLIS, &v), TEXTVAL_OK);
     ck_assert_int_eq(v, 43200000);
-    ck_assert_int_eq(textval_time(buf + 10, 10, INLAY_MILLIS, &v), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_time(buf + 10, 10, INLAY_MILLIS, &v), TEXTVAL_OK);
     ck_assert_int_eq(v, 43200500);
     memcpy(buf, "2024-02-29T12:00:00+0530", 24);
     bool off;
-    ck_assert_int_eq(textval_timestamp(buf, 22, INLAY_MILLIS, &v, &off), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_timestamp(buf, 22, INLAY_MILLIS, &v, &off), TEXTVAL_OK);
     ck_assert_int_eq(v, (19782LL * 86400 + 43200 - 5 * 3600) * 1000);
-    ck_assert_int_eq(textval_timestamp(buf, 19, INLAY_MILLIS, &v, &off), TEXTVAL_OK);
+    ck_assert_int_eq(inl_textval_timestamp(buf, 19, INLAY_MILLIS, &v, &off), TEXTVAL_OK);
     ck_assert(!off);
-    ck_assert_int_eq(textval_timestamp(buf, 21, INLAY_MILLIS, &v, &off), TEXTVAL_SYNTAX);   /* "+0" */
+    ck_assert_int_eq(inl_textval_timestamp(buf, 21, INLAY_MILLIS, &v, &off), TEXTVAL_SYNTAX);   /* "+0" */
 }
 END_TEST
 

@@ -22,13 +22,13 @@ static tc t;
 static void setup(void)
 {
     memset(&out, 0, sizeof out);
-    alloc = mem_default();
-    tc_init(&t, &out, &alloc);
+    alloc = inl_mem_default();
+    inl_tc_init(&t, &out, &alloc);
 }
 
 static void teardown(void)
 {
-    buf_free(&out, &alloc);
+    inl_buf_free(&out, &alloc);
 }
 
 /* The encoder's output so far is exactly these bytes. */
@@ -43,60 +43,60 @@ static void teardown(void)
 
 START_TEST(test_short_delta)
 {
-    tc_field_i32(&t, 1, 0);      /* delta 1 */
-    tc_field_i32(&t, 2, 1);      /* delta 1 */
-    tc_field_i32(&t, 17, -1);    /* delta 15: the largest short form */
-    tc_field_i32(&t, 19, 0);     /* delta 2 */
-    tc_struct_end(&t);
+    inl_tc_field_i32(&t, 1, 0);      /* delta 1 */
+    inl_tc_field_i32(&t, 2, 1);      /* delta 1 */
+    inl_tc_field_i32(&t, 17, -1);    /* delta 15: the largest short form */
+    inl_tc_field_i32(&t, 19, 0);     /* delta 2 */
+    inl_tc_struct_end(&t);
     EXPECT(0x15, 0x00, 0x15, 0x02, 0xF5, 0x01, 0x25, 0x00, 0x00);
 }
 END_TEST
 
 START_TEST(test_long_delta)
 {
-    tc_field_i32(&t, 1, 0);
-    tc_field_i32(&t, 17, 0);     /* delta 16: long form, id 17 -> zigzag 34 */
-    tc_field_i32(&t, 18, 3);     /* back to a short delta from 17 */
-    tc_struct_end(&t);
+    inl_tc_field_i32(&t, 1, 0);
+    inl_tc_field_i32(&t, 17, 0);     /* delta 16: long form, id 17 -> zigzag 34 */
+    inl_tc_field_i32(&t, 18, 3);     /* back to a short delta from 17 */
+    inl_tc_struct_end(&t);
     EXPECT(0x15, 0x00, 0x05, 0x22, 0x00, 0x15, 0x06, 0x00);
 }
 END_TEST
 
 START_TEST(test_first_field_16)
 {
-    tc_field_i32(&t, 16, 0);     /* delta 16 from the implicit 0 */
+    inl_tc_field_i32(&t, 16, 0);     /* delta 16 from the implicit 0 */
     EXPECT(0x05, 0x20, 0x00);
 }
 END_TEST
 
 START_TEST(test_negative_field_id)
 {
-    tc_field_i32(&t, -1, 0);     /* zigzag(-1) = 1 */
-    tc_field_i32(&t, 1, 0);      /* delta 2 from -1: short form is valid */
-    tc_field_i32(&t, -300, 0);   /* zigzag(-300) = 599 = 0xD7 0x04 */
+    inl_tc_field_i32(&t, -1, 0);     /* zigzag(-1) = 1 */
+    inl_tc_field_i32(&t, 1, 0);      /* delta 2 from -1: short form is valid */
+    inl_tc_field_i32(&t, -300, 0);   /* zigzag(-300) = 599 = 0xD7 0x04 */
     EXPECT(0x05, 0x01, 0x00, 0x25, 0x00, 0x05, 0xD7, 0x04, 0x00);
 }
 END_TEST
 
 START_TEST(test_decreasing_and_repeated_ids)
 {
-    tc_field_i32(&t, 5, 0);
-    tc_field_i32(&t, 3, 0);      /* delta -2: long form */
-    tc_field_i32(&t, 3, 0);      /* delta 0: long form */
+    inl_tc_field_i32(&t, 5, 0);
+    inl_tc_field_i32(&t, 3, 0);      /* delta -2: long form */
+    inl_tc_field_i32(&t, 3, 0);      /* delta 0: long form */
     EXPECT(0x55, 0x00, 0x05, 0x06, 0x00, 0x05, 0x06, 0x00);
 }
 END_TEST
 
 START_TEST(test_big_field_jumps)
 {
-    tc_field_i32(&t, 300, 0);    /* zigzag 600 = 0xD8 0x04 */
-    tc_field_i32(&t, 301, 0);    /* delta 1 */
-    tc_field_i32(&t, INT16_MAX, 0);   /* zigzag 65534 = 0xFE 0xFF 0x03 */
+    inl_tc_field_i32(&t, 300, 0);    /* zigzag 600 = 0xD8 0x04 */
+    inl_tc_field_i32(&t, 301, 0);    /* delta 1 */
+    inl_tc_field_i32(&t, INT16_MAX, 0);   /* zigzag 65534 = 0xFE 0xFF 0x03 */
     EXPECT(0x05, 0xD8, 0x04, 0x00, 0x15, 0x00, 0x05, 0xFE, 0xFF, 0x03, 0x00);
     out.len = 0;
-    tc_init(&t, &out, &alloc);
-    tc_field_i32(&t, INT16_MIN, 0);   /* zigzag 65535 = 0xFF 0xFF 0x03 */
-    tc_field_i32(&t, 0, 0);           /* a jump of +32768 */
+    inl_tc_init(&t, &out, &alloc);
+    inl_tc_field_i32(&t, INT16_MIN, 0);   /* zigzag 65535 = 0xFF 0xFF 0x03 */
+    inl_tc_field_i32(&t, 0, 0);           /* a jump of +32768 */
     EXPECT(0x05, 0xFF, 0xFF, 0x03, 0x00, 0x05, 0x00, 0x00);
 }
 END_TEST
@@ -118,7 +118,7 @@ START_TEST(test_varint)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         out.len = 0;
-        tc_varint(&t, cases[i].v);
+        inl_tc_varint(&t, cases[i].v);
         ck_assert_bytes(out.data, out.len, cases[i].b, cases[i].n);
     }
 }
@@ -126,24 +126,24 @@ END_TEST
 
 START_TEST(test_zigzag)
 {
-    ck_assert_uint_eq(tc_zigzag64(0), 0);
-    ck_assert_uint_eq(tc_zigzag64(-1), 1);
-    ck_assert_uint_eq(tc_zigzag64(1), 2);
-    ck_assert_uint_eq(tc_zigzag64(-2), 3);
-    ck_assert_uint_eq(tc_zigzag64(INT32_MAX), 0xFFFFFFFEu);
-    ck_assert_uint_eq(tc_zigzag64(INT32_MIN), 0xFFFFFFFFu);
-    ck_assert_uint_eq(tc_zigzag64(INT64_MAX), UINT64_MAX - 1);
-    ck_assert_uint_eq(tc_zigzag64(INT64_MIN), UINT64_MAX);
+    ck_assert_uint_eq(inl_tc_zigzag64(0), 0);
+    ck_assert_uint_eq(inl_tc_zigzag64(-1), 1);
+    ck_assert_uint_eq(inl_tc_zigzag64(1), 2);
+    ck_assert_uint_eq(inl_tc_zigzag64(-2), 3);
+    ck_assert_uint_eq(inl_tc_zigzag64(INT32_MAX), 0xFFFFFFFEu);
+    ck_assert_uint_eq(inl_tc_zigzag64(INT32_MIN), 0xFFFFFFFFu);
+    ck_assert_uint_eq(inl_tc_zigzag64(INT64_MAX), UINT64_MAX - 1);
+    ck_assert_uint_eq(inl_tc_zigzag64(INT64_MIN), UINT64_MAX);
 }
 END_TEST
 
 START_TEST(test_i32_extremes)
 {
-    tc_field_i32(&t, 1, INT32_MAX);
-    tc_field_i32(&t, 2, INT32_MIN);
-    tc_field_i32(&t, 3, -1);
-    tc_field_i32(&t, 4, 64);
-    tc_field_i32(&t, 5, -64);
+    inl_tc_field_i32(&t, 1, INT32_MAX);
+    inl_tc_field_i32(&t, 2, INT32_MIN);
+    inl_tc_field_i32(&t, 3, -1);
+    inl_tc_field_i32(&t, 4, 64);
+    inl_tc_field_i32(&t, 5, -64);
     EXPECT(0x15, 0xFE, 0xFF, 0xFF, 0xFF, 0x0F,
            0x15, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F,
            0x15, 0x01,
@@ -154,10 +154,10 @@ END_TEST
 
 START_TEST(test_i64_extremes)
 {
-    tc_field_i64(&t, 1, INT64_MAX);
-    tc_field_i64(&t, 2, INT64_MIN);
-    tc_field_i64(&t, 3, 0);
-    tc_field_i64(&t, 4, -4294967296LL);   /* zigzag 2^33 - 1 */
+    inl_tc_field_i64(&t, 1, INT64_MAX);
+    inl_tc_field_i64(&t, 2, INT64_MIN);
+    inl_tc_field_i64(&t, 3, 0);
+    inl_tc_field_i64(&t, 4, -4294967296LL);   /* zigzag 2^33 - 1 */
     EXPECT(0x16, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01,
            0x16, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01,
            0x16, 0x00,
@@ -167,19 +167,19 @@ END_TEST
 
 START_TEST(test_i16_field)
 {
-    tc_field_i16(&t, 1, -300);
-    tc_field_i16(&t, 2, INT16_MAX);
-    tc_field_i16(&t, 3, INT16_MIN);
-    tc_field_i16(&t, 4, 0);
+    inl_tc_field_i16(&t, 1, -300);
+    inl_tc_field_i16(&t, 2, INT16_MAX);
+    inl_tc_field_i16(&t, 3, INT16_MIN);
+    inl_tc_field_i16(&t, 4, 0);
     EXPECT(0x14, 0xD7, 0x04, 0x14, 0xFE, 0xFF, 0x03, 0x14, 0xFF, 0xFF, 0x03, 0x14, 0x00);
 }
 END_TEST
 
 START_TEST(test_byte_field)
 {
-    tc_field_byte(&t, 1, -1);
-    tc_field_byte(&t, 2, 127);
-    tc_field_byte(&t, 5, INT8_MIN);
+    inl_tc_field_byte(&t, 1, -1);
+    inl_tc_field_byte(&t, 2, 127);
+    inl_tc_field_byte(&t, 5, INT8_MIN);
     EXPECT(0x13, 0xFF, 0x13, 0x7F, 0x33, 0x80);
 }
 END_TEST
@@ -188,20 +188,20 @@ END_TEST
 
 START_TEST(test_bool_fields)
 {
-    tc_field_bool(&t, 1, true);
-    tc_field_bool(&t, 2, false);
-    tc_field_bool(&t, 20, true);    /* long form: the value is still the type nibble */
-    tc_field_bool(&t, 21, false);
-    tc_struct_end(&t);
+    inl_tc_field_bool(&t, 1, true);
+    inl_tc_field_bool(&t, 2, false);
+    inl_tc_field_bool(&t, 20, true);    /* long form: the value is still the type nibble */
+    inl_tc_field_bool(&t, 21, false);
+    inl_tc_struct_end(&t);
     EXPECT(0x11, 0x12, 0x01, 0x28, 0x12, 0x00);
 }
 END_TEST
 
 START_TEST(test_binary)
 {
-    tc_field_binary(&t, 1, "abc", 3);
-    tc_field_binary(&t, 2, NULL, 0);
-    tc_field_string(&t, 5, "\xC3\xA9");
+    inl_tc_field_binary(&t, 1, "abc", 3);
+    inl_tc_field_binary(&t, 2, NULL, 0);
+    inl_tc_field_string(&t, 5, "\xC3\xA9");
     EXPECT(0x18, 0x03, 'a', 'b', 'c', 0x18, 0x00, 0x38, 0x02, 0xC3, 0xA9);
 }
 END_TEST
@@ -210,7 +210,7 @@ START_TEST(test_long_binary)
 {
     uint8_t data[200];
     for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 7);
-    tc_field_binary(&t, 4, data, sizeof data);
+    inl_tc_field_binary(&t, 4, data, sizeof data);
     ck_assert_int_eq(t.err, 0);
     static const uint8_t head[] = { 0x48, 0xC8, 0x01 };
     ck_assert_uint_eq(out.len, sizeof head + sizeof data);
@@ -223,16 +223,16 @@ END_TEST
 
 START_TEST(test_nested_structs)
 {
-    tc_field_i32(&t, 1, 1);
-    tc_field_struct(&t, 2);
-    tc_field_i32(&t, 1, 5);          /* ids restart inside a struct */
-    tc_field_struct(&t, 20);         /* long form, nested again */
-    tc_field_bool(&t, 1, true);
-    tc_struct_end(&t);
-    tc_field_i64(&t, 3, 7);          /* 3 after 20 in this struct: long form */
-    tc_struct_end(&t);
-    tc_field_i32(&t, 3, 9);          /* the outer struct resumes from id 2 */
-    tc_struct_end(&t);
+    inl_tc_field_i32(&t, 1, 1);
+    inl_tc_field_struct(&t, 2);
+    inl_tc_field_i32(&t, 1, 5);          /* ids restart inside a struct */
+    inl_tc_field_struct(&t, 20);         /* long form, nested again */
+    inl_tc_field_bool(&t, 1, true);
+    inl_tc_struct_end(&t);
+    inl_tc_field_i64(&t, 3, 7);          /* 3 after 20 in this struct: long form */
+    inl_tc_struct_end(&t);
+    inl_tc_field_i32(&t, 3, 9);          /* the outer struct resumes from id 2 */
+    inl_tc_struct_end(&t);
     EXPECT(0x15, 0x02,
            0x1C,
            0x15, 0x0A,
@@ -249,9 +249,9 @@ END_TEST
 
 START_TEST(test_depth_limit)
 {
-    for (int i = 0; i < TC_MAX_DEPTH - 1; i++) tc_field_struct(&t, 1);
+    for (int i = 0; i < TC_MAX_DEPTH - 1; i++) inl_tc_field_struct(&t, 1);
     ck_assert_int_eq(t.err, 0);
-    tc_field_struct(&t, 1);
+    inl_tc_field_struct(&t, 1);
     ck_assert_int_eq(t.err, 1);
 }
 END_TEST
@@ -260,11 +260,11 @@ END_TEST
 
 START_TEST(test_short_list)
 {
-    tc_field_list(&t, 1, TC_I32, 3);
-    tc_list_i32(&t, 1);
-    tc_list_i32(&t, -1);
-    tc_list_i32(&t, 300);
-    tc_field_list(&t, 3, TC_I32, 0);
+    inl_tc_field_list(&t, 1, TC_I32, 3);
+    inl_tc_list_i32(&t, 1);
+    inl_tc_list_i32(&t, -1);
+    inl_tc_list_i32(&t, 300);
+    inl_tc_field_list(&t, 3, TC_I32, 0);
     EXPECT(0x19, 0x35, 0x02, 0x01, 0xD8, 0x04, 0x29, 0x05);
 }
 END_TEST
@@ -274,9 +274,9 @@ START_TEST(test_list_14_15)
     /* 14 elements still fit the size nibble; 15 take the 0xF marker + varint */
     for (uint32_t n = 14; n <= 15; n++) {
         out.len = 0;
-        tc_init(&t, &out, &alloc);
-        tc_field_list(&t, 1, TC_I32, n);
-        for (uint32_t i = 0; i < n; i++) tc_list_i32(&t, (int32_t)i);
+        inl_tc_init(&t, &out, &alloc);
+        inl_tc_field_list(&t, 1, TC_I32, n);
+        for (uint32_t i = 0; i < n; i++) inl_tc_list_i32(&t, (int32_t)i);
         uint8_t want[20];
         size_t k = 0;
         want[k++] = 0x19;
@@ -295,8 +295,8 @@ END_TEST
 
 START_TEST(test_long_list)
 {
-    tc_field_list(&t, 1, TC_I32, 300);
-    for (int i = 0; i < 300; i++) tc_list_i32(&t, 0);
+    inl_tc_field_list(&t, 1, TC_I32, 300);
+    for (int i = 0; i < 300; i++) inl_tc_list_i32(&t, 0);
     ck_assert_int_eq(t.err, 0);
     static const uint8_t head[] = { 0x19, 0xF5, 0xAC, 0x02 };
     ck_assert_uint_eq(out.len, sizeof head + 300);
@@ -306,24 +306,24 @@ END_TEST
 
 START_TEST(test_list_of_binary)
 {
-    tc_field_list(&t, 2, TC_BINARY, 2);
-    tc_list_binary(&t, "a", 1);
-    tc_list_binary(&t, "bc", 2);
+    inl_tc_field_list(&t, 2, TC_BINARY, 2);
+    inl_tc_list_binary(&t, "a", 1);
+    inl_tc_list_binary(&t, "bc", 2);
     EXPECT(0x29, 0x28, 0x01, 'a', 0x02, 'b', 'c');
 }
 END_TEST
 
 START_TEST(test_list_of_structs)
 {
-    tc_field_list(&t, 1, TC_STRUCT, 2);
-    tc_list_struct(&t);
-    tc_field_i32(&t, 1, 1);
-    tc_struct_end(&t);
-    tc_list_struct(&t);
-    tc_field_i32(&t, 2, 2);          /* each element starts from id 0 */
-    tc_struct_end(&t);
-    tc_field_i32(&t, 3, 3);          /* the enclosing struct resumes from 1 */
-    tc_struct_end(&t);
+    inl_tc_field_list(&t, 1, TC_STRUCT, 2);
+    inl_tc_list_struct(&t);
+    inl_tc_field_i32(&t, 1, 1);
+    inl_tc_struct_end(&t);
+    inl_tc_list_struct(&t);
+    inl_tc_field_i32(&t, 2, 2);          /* each element starts from id 0 */
+    inl_tc_struct_end(&t);
+    inl_tc_field_i32(&t, 3, 3);          /* the enclosing struct resumes from 1 */
+    inl_tc_struct_end(&t);
     EXPECT(0x19, 0x2C, 0x15, 0x02, 0x00, 0x25, 0x04, 0x00, 0x25, 0x06, 0x00);
 }
 END_TEST
@@ -336,14 +336,14 @@ START_TEST(test_nomem_first)
     inlay_allocator a = test_allocator(&ta);
     buf b = { 0 };
     tc t2;
-    tc_init(&t2, &b, &a);
-    tc_field_i32(&t2, 1, 5);
+    inl_tc_init(&t2, &b, &a);
+    inl_tc_field_i32(&t2, 1, 5);
     ck_assert_int_eq(t2.err, 1);
-    tc_field_i32(&t2, 2, 5);
-    tc_struct_end(&t2);
+    inl_tc_field_i32(&t2, 2, 5);
+    inl_tc_struct_end(&t2);
     ck_assert_int_eq(t2.err, 1);
     ck_assert_uint_eq(b.len, 0);
-    buf_free(&b, &a);
+    inl_buf_free(&b, &a);
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -355,18 +355,18 @@ START_TEST(test_nomem_sticky)
     inlay_allocator a = test_allocator(&ta);
     buf b = { 0 };
     tc t2;
-    tc_init(&t2, &b, &a);
+    inl_tc_init(&t2, &b, &a);
     uint8_t data[100] = { 0 };
-    tc_field_binary(&t2, 1, data, sizeof data);
-    tc_field_binary(&t2, 2, data, sizeof data);
+    inl_tc_field_binary(&t2, 1, data, sizeof data);
+    inl_tc_field_binary(&t2, 2, data, sizeof data);
     ck_assert_int_eq(t2.err, 0);
     size_t len = b.len;
-    tc_field_binary(&t2, 3, data, sizeof data);   /* needs more than 256 bytes */
+    inl_tc_field_binary(&t2, 3, data, sizeof data);   /* needs more than 256 bytes */
     ck_assert_int_eq(t2.err, 1);
-    tc_field_i32(&t2, 4, 1);                      /* would fit, but the error is sticky */
+    inl_tc_field_i32(&t2, 4, 1);                      /* would fit, but the error is sticky */
     ck_assert_int_eq(t2.err, 1);
     ck_assert_uint_le(b.len, len + 3);            /* no bytes after the failure point */
-    buf_free(&b, &a);
+    inl_buf_free(&b, &a);
     ck_assert_no_leak(&ta);
 }
 END_TEST
@@ -403,23 +403,23 @@ static void walk(uint64_t *rng, int depth, tc *enc, tr *dec)
         }
         switch (kind) {
         case 0:
-            if (enc) tc_field_i16(enc, id, (int16_t)v);
+            if (enc) inl_tc_field_i16(enc, id, (int16_t)v);
             else { ck_assert_int_eq(type, TR_I16); ck_assert_int_eq(tr_zigzag(dec), (int16_t)v); }
             break;
         case 1:
-            if (enc) tc_field_i32(enc, id, (int32_t)v);
+            if (enc) inl_tc_field_i32(enc, id, (int32_t)v);
             else { ck_assert_int_eq(type, TR_I32); ck_assert_int_eq(tr_zigzag(dec), (int32_t)v); }
             break;
         case 2:
-            if (enc) tc_field_i64(enc, id, v);
+            if (enc) inl_tc_field_i64(enc, id, v);
             else { ck_assert_int_eq(type, TR_I64); ck_assert_int_eq(tr_zigzag(dec), v); }
             break;
         case 3:
-            if (enc) tc_field_bool(enc, id, v & 1);
+            if (enc) inl_tc_field_bool(enc, id, v & 1);
             else ck_assert_int_eq(type, (v & 1) ? TR_TRUE : TR_FALSE);
             break;
         case 4:
-            if (enc) tc_field_byte(enc, id, (int8_t)v);
+            if (enc) inl_tc_field_byte(enc, id, (int8_t)v);
             else { ck_assert_int_eq(type, TR_BYTE); ck_assert_int_eq((int8_t)tr_byte(dec), (int8_t)v); }
             break;
         case 5: {
@@ -427,7 +427,7 @@ static void walk(uint64_t *rng, int depth, tc *enc, tr *dec)
             size_t n = (size_t)(v & 0xff) % sizeof data;
             for (size_t i = 0; i < n; i++) data[i] = (uint8_t)rng_next(rng);
             if (enc) {
-                tc_field_binary(enc, id, data, n);
+                inl_tc_field_binary(enc, id, data, n);
             } else {
                 size_t len;
                 ck_assert_int_eq(type, TR_BINARY);
@@ -440,7 +440,7 @@ static void walk(uint64_t *rng, int depth, tc *enc, tr *dec)
             uint32_t n = (uint32_t)((uint64_t)v % 40);
             int elem = -1;
             uint32_t count = 0;
-            if (enc) tc_field_list(enc, id, TC_I32, n);
+            if (enc) inl_tc_field_list(enc, id, TC_I32, n);
             else {
                 ck_assert_int_eq(type, TR_LIST);
                 tr_list(dec, &elem, &count);
@@ -449,13 +449,13 @@ static void walk(uint64_t *rng, int depth, tc *enc, tr *dec)
             }
             for (uint32_t i = 0; i < n; i++) {
                 int32_t x = (int32_t)rng_next(rng);
-                if (enc) tc_list_i32(enc, x);
+                if (enc) inl_tc_list_i32(enc, x);
                 else ck_assert_int_eq(tr_zigzag(dec), x);
             }
             break;
         }
         case 7:
-            if (enc) tc_field_struct(enc, id);
+            if (enc) inl_tc_field_struct(enc, id);
             else ck_assert_int_eq(type, TR_STRUCT);
             walk(rng, depth + 1, enc, dec);
             break;
@@ -463,7 +463,7 @@ static void walk(uint64_t *rng, int depth, tc *enc, tr *dec)
             uint32_t n = (uint32_t)((uint64_t)v % 4);
             int elem = -1;
             uint32_t count = 0;
-            if (enc) tc_field_list(enc, id, TC_STRUCT, n);
+            if (enc) inl_tc_field_list(enc, id, TC_STRUCT, n);
             else {
                 ck_assert_int_eq(type, TR_LIST);
                 tr_list(dec, &elem, &count);
@@ -471,7 +471,7 @@ static void walk(uint64_t *rng, int depth, tc *enc, tr *dec)
                 ck_assert_uint_eq(count, n);
             }
             for (uint32_t i = 0; i < n; i++) {
-                if (enc) tc_list_struct(enc);
+                if (enc) inl_tc_list_struct(enc);
                 walk(rng, depth + 1, enc, dec);
             }
             break;
@@ -479,7 +479,7 @@ static void walk(uint64_t *rng, int depth, tc *enc, tr *dec)
         }
     }
     if (enc) {
-        tc_struct_end(enc);
+        inl_tc_struct_end(enc);
     } else {
         int16_t i;
         int ty;
@@ -492,7 +492,7 @@ START_TEST(test_random_structs)
 {
     for (uint64_t seed = 1; seed <= 500; seed++) {
         out.len = 0;
-        tc_init(&t, &out, &alloc);
+        inl_tc_init(&t, &out, &alloc);
         uint64_t rng = seed * 0x9E3779B97F4A7C15ULL;
         walk(&rng, 0, &t, NULL);
         ck_assert_int_eq(t.err, 0);

@@ -2,7 +2,7 @@
  * check_timeconv.c — unit conversion of time arrays (runtime/timeconv.c)
  * and inlay_writer_append_time (runtime/writer.c) on top of it.
  *
- * timeconv_run is checked by hand for each kind of step (multiply, floor
+ * inl_timeconv_run is checked by hand for each kind of step (multiply, floor
  * toward negative infinity, narrowing to int32, the overflow bounds of
  * each) and then against a 128-bit reference for every pair of units.
  * append_time is checked through files read back with chunk_reader.h:
@@ -43,12 +43,12 @@ static bool fits(__int128 x, bool narrow)
     return narrow ? x >= INT32_MIN && x <= INT32_MAX : x >= INT64_MIN && x <= INT64_MAX;
 }
 
-/* ---- timeconv_run by hand ------------------------------------------------------------------- */
+/* ---- inl_timeconv_run by hand ------------------------------------------------------------------- */
 
 START_TEST(test_unit_ns)
 {
     for (int u = INLAY_UNIT_DAYS; u <= INLAY_UNIT_NANOS; u++)
-        ck_assert_int_eq(timeconv_unit_ns((inlay_unit)u), NS[u]);
+        ck_assert_int_eq(inl_timeconv_unit_ns((inlay_unit)u), NS[u]);
 }
 END_TEST
 
@@ -58,18 +58,18 @@ START_TEST(test_multiply)
     const int64_t lim = INT64_MAX / 1000000;    /* 9223372036854 */
     const int64_t v[] = { 0, 1, -1, 86400, 1700000000, lim, -lim };
     int64_t out[7];
-    ck_assert_uint_eq(timeconv_run(out, false, v, 7, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, NULL), 7);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, v, 7, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, NULL), 7);
     for (int i = 0; i < 7; i++) ck_assert_int_eq(out[i], v[i] * 1000000);
 
     const int64_t over[] = { 1, 2, lim + 1, INT64_MAX };
-    ck_assert_uint_eq(timeconv_run(out, false, over, 4, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, NULL), 2);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, over, 4, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, NULL), 2);
     const int64_t under[] = { -lim - 1 };
-    ck_assert_uint_eq(timeconv_run(out, false, under, 1, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, NULL), 0);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, under, 1, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, NULL), 0);
     const int64_t min[] = { 5, INT64_MIN };
-    ck_assert_uint_eq(timeconv_run(out, false, min, 2, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, NULL), 1);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, min, 2, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, NULL), 1);
     /* days -> nanos: 106751 days fit, 106752 do not */
     const int64_t days[] = { 106751, -106751, 106752 };
-    ck_assert_uint_eq(timeconv_run(out, false, days, 3, INLAY_UNIT_DAYS, INLAY_UNIT_NANOS, NULL), 2);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, days, 3, INLAY_UNIT_DAYS, INLAY_UNIT_NANOS, NULL), 2);
     ck_assert_int_eq(out[0], 106751 * 86400000000000LL);
     ck_assert_int_eq(out[1], -106751 * 86400000000000LL);
 }
@@ -81,12 +81,12 @@ START_TEST(test_floor)
     const int64_t v[] = { -1, -999, -1000, -1001, 0, 999, 1000, 1999, INT64_MIN, INT64_MAX };
     const int64_t want[] = { -1, -1, -1, -2, 0, 0, 1, 1, -9223372036854776LL, 9223372036854775LL };
     int64_t out[10];
-    ck_assert_uint_eq(timeconv_run(out, false, v, 10, INLAY_UNIT_NANOS, INLAY_UNIT_MICROS, NULL), 10);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, v, 10, INLAY_UNIT_NANOS, INLAY_UNIT_MICROS, NULL), 10);
     for (int i = 0; i < 10; i++) ck_assert_int_eq(out[i], want[i]);
     /* seconds -> days */
     const int64_t s[] = { -1, 0, 86399, 86400, -86400, -86401, 1700000000 };
     const int64_t d[] = { -1, 0, 0, 1, -1, -2, 19675 };
-    ck_assert_uint_eq(timeconv_run(out, false, s, 7, INLAY_UNIT_SECONDS, INLAY_UNIT_DAYS, NULL), 7);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, s, 7, INLAY_UNIT_SECONDS, INLAY_UNIT_DAYS, NULL), 7);
     for (int i = 0; i < 7; i++) ck_assert_int_eq(out[i], d[i]);
 }
 END_TEST
@@ -98,39 +98,39 @@ START_TEST(test_narrow)
     const int64_t s[] = { -1, 0, 86399, 86400, -86401, (int64_t)INT32_MIN * 86400,
                           ((int64_t)INT32_MAX + 1) * 86400 - 1 };
     const int32_t d[] = { -1, 0, 0, 1, -2, INT32_MIN, INT32_MAX };
-    ck_assert_uint_eq(timeconv_run(out, true, s, 7, INLAY_UNIT_SECONDS, INLAY_UNIT_DAYS, NULL), 7);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, s, 7, INLAY_UNIT_SECONDS, INLAY_UNIT_DAYS, NULL), 7);
     for (int i = 0; i < 7; i++) ck_assert_int_eq(out[i], d[i]);
     const int64_t s_over[] = { 0, ((int64_t)INT32_MAX + 1) * 86400 };
-    ck_assert_uint_eq(timeconv_run(out, true, s_over, 2, INLAY_UNIT_SECONDS, INLAY_UNIT_DAYS, NULL), 1);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, s_over, 2, INLAY_UNIT_SECONDS, INLAY_UNIT_DAYS, NULL), 1);
     const int64_t s_under[] = { (int64_t)INT32_MIN * 86400 - 1 };
-    ck_assert_uint_eq(timeconv_run(out, true, s_under, 1, INLAY_UNIT_SECONDS, INLAY_UNIT_DAYS, NULL), 0);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, s_under, 1, INLAY_UNIT_SECONDS, INLAY_UNIT_DAYS, NULL), 0);
 
     /* micros -> TIME(ms) */
     const int64_t us[] = { 0, 1500, 1999, 86399999999LL, 43200000000LL, (int64_t)INT32_MAX * 1000 + 999 };
     const int32_t ms[] = { 0, 1, 1, 86399999, 43200000, INT32_MAX };
-    ck_assert_uint_eq(timeconv_run(out, true, us, 6, INLAY_UNIT_MICROS, INLAY_UNIT_MILLIS, NULL), 6);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, us, 6, INLAY_UNIT_MICROS, INLAY_UNIT_MILLIS, NULL), 6);
     for (int i = 0; i < 6; i++) ck_assert_int_eq(out[i], ms[i]);
     const int64_t us_over[] = { 1, 2, 3, ((int64_t)INT32_MAX + 1) * 1000 };
-    ck_assert_uint_eq(timeconv_run(out, true, us_over, 4, INLAY_UNIT_MICROS, INLAY_UNIT_MILLIS, NULL), 3);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, us_over, 4, INLAY_UNIT_MICROS, INLAY_UNIT_MILLIS, NULL), 3);
 
     /* days -> millis narrowed: 24 days fit in int32 milliseconds, 25 do not */
     const int64_t days[] = { 24, -24, 25 };
-    ck_assert_uint_eq(timeconv_run(out, true, days, 3, INLAY_UNIT_DAYS, INLAY_UNIT_MILLIS, NULL), 2);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, days, 3, INLAY_UNIT_DAYS, INLAY_UNIT_MILLIS, NULL), 2);
     ck_assert_int_eq(out[0], 24 * 86400000);
     ck_assert_int_eq(out[1], -24 * 86400000);
     const int64_t neg[] = { -25 };
-    ck_assert_uint_eq(timeconv_run(out, true, neg, 1, INLAY_UNIT_DAYS, INLAY_UNIT_MILLIS, NULL), 0);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, neg, 1, INLAY_UNIT_DAYS, INLAY_UNIT_MILLIS, NULL), 0);
 
     /* the same unit: a copy, narrowed with a check */
     const int64_t same[] = { INT32_MAX, INT32_MIN, (int64_t)INT32_MAX + 1 };
-    ck_assert_uint_eq(timeconv_run(out, true, same, 3, INLAY_UNIT_DAYS, INLAY_UNIT_DAYS, NULL), 2);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, same, 3, INLAY_UNIT_DAYS, INLAY_UNIT_DAYS, NULL), 2);
     ck_assert_int_eq(out[0], INT32_MAX);
     ck_assert_int_eq(out[1], INT32_MIN);
     const int64_t same_low[] = { (int64_t)INT32_MIN - 1 };
-    ck_assert_uint_eq(timeconv_run(out, true, same_low, 1, INLAY_UNIT_MILLIS, INLAY_UNIT_MILLIS, NULL), 0);
+    ck_assert_uint_eq(inl_timeconv_run(out, true, same_low, 1, INLAY_UNIT_MILLIS, INLAY_UNIT_MILLIS, NULL), 0);
     int64_t wide[3];
     const int64_t ext[] = { INT64_MIN, INT64_MAX, 0 };
-    ck_assert_uint_eq(timeconv_run(wide, false, ext, 3, INLAY_UNIT_NANOS, INLAY_UNIT_NANOS, NULL), 3);
+    ck_assert_uint_eq(inl_timeconv_run(wide, false, ext, 3, INLAY_UNIT_NANOS, INLAY_UNIT_NANOS, NULL), 3);
     ck_assert_int_eq(wide[0], INT64_MIN);
     ck_assert_int_eq(wide[1], INT64_MAX);
 }
@@ -143,31 +143,31 @@ START_TEST(test_validity)
     const uint8_t rows_0_2_4 = 0x15, all = 0x1F, rows_0_1 = 0x03;
     int64_t out[5];
     int32_t out32[5];
-    ck_assert_uint_eq(timeconv_run(out, false, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, &rows_0_2_4), 5);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, &rows_0_2_4), 5);
     ck_assert_int_eq(out[0], 1000000);
     ck_assert_int_eq(out[2], 3000000);
     ck_assert_int_eq(out[4], 5000000);
-    ck_assert_uint_eq(timeconv_run(out, false, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, &all), 1);
-    ck_assert_uint_eq(timeconv_run(out, false, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, &rows_0_1), 1);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, &all), 1);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, &rows_0_1), 1);
     const uint8_t row_3 = 0x08;
-    ck_assert_uint_eq(timeconv_run(out, false, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, &row_3), 3);
+    ck_assert_uint_eq(inl_timeconv_run(out, false, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, &row_3), 3);
     /* the floor path, narrowed: micros -> millis */
-    ck_assert_uint_eq(timeconv_run(out32, true, v, 5, INLAY_UNIT_MICROS, INLAY_UNIT_MILLIS, &rows_0_2_4), 5);
+    ck_assert_uint_eq(inl_timeconv_run(out32, true, v, 5, INLAY_UNIT_MICROS, INLAY_UNIT_MILLIS, &rows_0_2_4), 5);
     ck_assert_int_eq(out32[0], 0);
     ck_assert_int_eq(out32[4], 0);
-    ck_assert_uint_eq(timeconv_run(out32, true, v, 5, INLAY_UNIT_MICROS, INLAY_UNIT_MILLIS, &row_3), 3);
+    ck_assert_uint_eq(inl_timeconv_run(out32, true, v, 5, INLAY_UNIT_MICROS, INLAY_UNIT_MILLIS, &row_3), 3);
     /* the multiply path, narrowed: seconds -> millis */
-    ck_assert_uint_eq(timeconv_run(out32, true, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MILLIS, &rows_0_2_4), 5);
+    ck_assert_uint_eq(inl_timeconv_run(out32, true, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MILLIS, &rows_0_2_4), 5);
     ck_assert_int_eq(out32[2], 3000);
-    ck_assert_uint_eq(timeconv_run(out32, true, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MILLIS, &all), 1);
+    ck_assert_uint_eq(inl_timeconv_run(out32, true, v, 5, INLAY_UNIT_SECONDS, INLAY_UNIT_MILLIS, &all), 1);
     /* across bytes of the bitmap */
     static int64_t many[20];
     static const uint8_t bits[3] = { 0xFF, 0xFF, 0x0B };   /* row 18 null, row 19 not */
     many[18] = INT64_MAX;
     int64_t out20[20];
-    ck_assert_uint_eq(timeconv_run(out20, false, many, 20, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, bits), 20);
+    ck_assert_uint_eq(inl_timeconv_run(out20, false, many, 20, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, bits), 20);
     many[19] = INT64_MIN;
-    ck_assert_uint_eq(timeconv_run(out20, false, many, 20, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, bits), 19);
+    ck_assert_uint_eq(inl_timeconv_run(out20, false, many, 20, INLAY_UNIT_SECONDS, INLAY_UNIT_MICROS, bits), 19);
 }
 END_TEST
 
@@ -211,7 +211,7 @@ START_TEST(test_every_pair)
             size_t want = N;
             for (size_t i = 0; i < N && want == N; i++)
                 if (!fits(reference(v[i], from, to), narrow)) want = i;
-            size_t got = timeconv_run(narrow ? (void *)out32 : (void *)out, narrow, v, N, from, to, NULL);
+            size_t got = inl_timeconv_run(narrow ? (void *)out32 : (void *)out, narrow, v, N, from, to, NULL);
             ck_assert_msg(got == want, "%d -> %d %s: first misfit %zu, want %zu", from, to,
                           narrow ? "narrow" : "wide", got, want);
             for (size_t i = 0; i < want; i++) {

@@ -42,9 +42,9 @@ static const seq invalid[] = {
 START_TEST(test_utf8_sequences)
 {
     for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++)
-        ck_assert_msg(utf8_valid((const uint8_t *)valid[i].bytes, valid[i].len), "%s rejected", valid[i].what);
+        ck_assert_msg(inl_utf8_valid((const uint8_t *)valid[i].bytes, valid[i].len), "%s rejected", valid[i].what);
     for (size_t i = 0; i < sizeof invalid / sizeof invalid[0]; i++)
-        ck_assert_msg(!utf8_valid((const uint8_t *)invalid[i].bytes, invalid[i].len), "%s accepted", invalid[i].what);
+        ck_assert_msg(!inl_utf8_valid((const uint8_t *)invalid[i].bytes, invalid[i].len), "%s accepted", invalid[i].what);
 }
 END_TEST
 
@@ -64,7 +64,7 @@ START_TEST(test_utf8_every_offset)
                     memset(text, 'x', pre);
                     memcpy(text + pre, set[i].bytes, set[i].len);
                     memset(text + pre + set[i].len, 'y', post);
-                    bool ok = utf8_valid(text, pre + set[i].len + post);
+                    bool ok = inl_utf8_valid(text, pre + set[i].len + post);
                     if (ok != !pass && !wrong++)
                         snprintf(first, sizeof first, "%s with %zu bytes before, %zu after", set[i].what, pre, post);
                 }
@@ -77,12 +77,12 @@ START_TEST(test_utf8_ascii_lengths)
 {
     uint8_t text[40];
     memset(text, 'a', sizeof text);
-    for (size_t n = 0; n <= sizeof text; n++) ck_assert(utf8_valid(text, n));
+    for (size_t n = 0; n <= sizeof text; n++) ck_assert(inl_utf8_valid(text, n));
     /* a high byte at every position of every length */
     for (size_t n = 1; n <= sizeof text; n++)
         for (size_t at = 0; at < n; at++) {
             text[at] = 0x80;
-            ck_assert_msg(!utf8_valid(text, n), "0x80 at %zu of %zu accepted", at, n);
+            ck_assert_msg(!inl_utf8_valid(text, n), "0x80 at %zu of %zu accepted", at, n);
             text[at] = 'a';
         }
 }
@@ -99,9 +99,9 @@ START_TEST(test_utf8_long_text)
         memcpy(text + n, parts[i % 5], l);
         n += l;
     }
-    ck_assert(utf8_valid((const uint8_t *)text, n));
+    ck_assert(inl_utf8_valid((const uint8_t *)text, n));
     text[n - 3] = (char)0xC3;
-    ck_assert(!utf8_valid((const uint8_t *)text, n - 2));    /* truncated at the end */
+    ck_assert(!inl_utf8_valid((const uint8_t *)text, n - 2));    /* truncated at the end */
 }
 END_TEST
 

@@ -36,10 +36,10 @@ START_TEST(test_levels_in_range)
 {
     const column *c = column_of(inlay_type_physical(INLAY_INT32), 3, 1);
     static const int16_t def[] = { 0, 1, 2, 3, 3 }, rep[] = { 0, 1, 0, 1, 1 };
-    ck_assert_int_eq(validate_levels(c, def, rep, 5, &err), 0);
-    ck_assert_int_eq(validate_levels(c, NULL, NULL, 5, &err), 0);
-    ck_assert_int_eq(validate_levels(c, def, NULL, 5, &err), 0);
-    ck_assert_int_eq(validate_levels(c, NULL, NULL, 0, &err), 0);
+    ck_assert_int_eq(inl_validate_levels(c, def, rep, 5, &err), 0);
+    ck_assert_int_eq(inl_validate_levels(c, NULL, NULL, 5, &err), 0);
+    ck_assert_int_eq(inl_validate_levels(c, def, NULL, 5, &err), 0);
+    ck_assert_int_eq(inl_validate_levels(c, NULL, NULL, 0, &err), 0);
 }
 END_TEST
 
@@ -47,16 +47,16 @@ START_TEST(test_def_out_of_range)
 {
     const column *c = column_of(inlay_type_physical(INLAY_INT32), 1, 0);
     static const int16_t high[] = { 0, 1, 2, 1 }, low[] = { 1, -1 };
-    ck_assert_int_eq(validate_levels(c, high, NULL, 4, &err), INLAY_ERR_LEVEL);
+    ck_assert_int_eq(inl_validate_levels(c, high, NULL, 4, &err), INLAY_ERR_LEVEL);
     ck_assert_int_eq(err.status, INLAY_ERR_LEVEL);
     ck_assert_uint_eq(err.row, 2);
     ck_assert_ptr_nonnull(strstr(err.msg, "definition level 2"));
-    ck_assert_int_eq(validate_levels(c, low, NULL, 2, &err), INLAY_ERR_LEVEL);
+    ck_assert_int_eq(inl_validate_levels(c, low, NULL, 2, &err), INLAY_ERR_LEVEL);
     ck_assert_uint_eq(err.row, 1);
     /* a required column: only 0 */
     c = column_of(inlay_type_physical(INLAY_INT32), 0, 0);
     static const int16_t one[] = { 0, 0, 1 };
-    ck_assert_int_eq(validate_levels(c, one, NULL, 3, &err), INLAY_ERR_LEVEL);
+    ck_assert_int_eq(inl_validate_levels(c, one, NULL, 3, &err), INLAY_ERR_LEVEL);
     ck_assert_uint_eq(err.row, 2);
 }
 END_TEST
@@ -65,12 +65,12 @@ START_TEST(test_rep_out_of_range)
 {
     const column *c = column_of(inlay_type_physical(INLAY_INT32), 2, 1);
     static const int16_t def[] = { 2, 2, 2 }, rep[] = { 0, 1, 2 }, mid[] = { 1, 0, 0 }, neg[] = { 0, -1, 0 };
-    ck_assert_int_eq(validate_levels(c, def, rep, 3, &err), INLAY_ERR_LEVEL);
+    ck_assert_int_eq(inl_validate_levels(c, def, rep, 3, &err), INLAY_ERR_LEVEL);
     ck_assert_uint_eq(err.row, 2);
     ck_assert_ptr_nonnull(strstr(err.msg, "repetition level 2"));
-    ck_assert_int_eq(validate_levels(c, def, mid, 3, &err), INLAY_ERR_LEVEL);   /* must start a row */
+    ck_assert_int_eq(inl_validate_levels(c, def, mid, 3, &err), INLAY_ERR_LEVEL);   /* must start a row */
     ck_assert_uint_eq(err.row, 0);
-    ck_assert_int_eq(validate_levels(c, def, neg, 3, &err), INLAY_ERR_LEVEL);
+    ck_assert_int_eq(inl_validate_levels(c, def, neg, 3, &err), INLAY_ERR_LEVEL);
     ck_assert_uint_eq(err.row, 1);
 }
 END_TEST
@@ -81,13 +81,13 @@ END_TEST
 static int i32(inlay_type t, int32_t v)
 {
     const column *c = column_of(t, 0, 0);
-    return validate_values(c, &v, 1, &err);
+    return inl_validate_values(c, &v, 1, &err);
 }
 
 static int i64(inlay_type t, int64_t v)
 {
     const column *c = column_of(t, 0, 0);
-    return validate_values(c, &v, 1, &err);
+    return inl_validate_values(c, &v, 1, &err);
 }
 
 START_TEST(test_int_ranges)
@@ -151,9 +151,9 @@ START_TEST(test_first_bad_entry)
 {
     const column *c = column_of(inlay_type_int(8, true), 0, 0);
     static const int32_t v[] = { 1, 2, 300, 400 };
-    ck_assert_int_eq(validate_values(c, v, 4, &err), INLAY_ERR_VALUE);
+    ck_assert_int_eq(inl_validate_values(c, v, 4, &err), INLAY_ERR_VALUE);
     ck_assert_uint_eq(err.row, 2);
-    ck_assert_int_eq(validate_values(c, v, 2, &err), 0);     /* only n values are looked at */
+    ck_assert_int_eq(inl_validate_values(c, v, 2, &err), 0);     /* only n values are looked at */
 }
 END_TEST
 
@@ -163,11 +163,11 @@ START_TEST(test_fixed_width)
     const inlay_bytes ok[] = { { "abc", 3 }, { "\0\0\0", 3 } };
     const inlay_bytes bad[] = { { "abc", 3 }, { "ab", 2 } };
     const inlay_bytes empty[] = { { NULL, 0 } };
-    ck_assert_int_eq(validate_values(c, ok, 2, &err), 0);
-    ck_assert_int_eq(validate_values(c, bad, 2, &err), INLAY_ERR_VALUE);
+    ck_assert_int_eq(inl_validate_values(c, ok, 2, &err), 0);
+    ck_assert_int_eq(inl_validate_values(c, bad, 2, &err), INLAY_ERR_VALUE);
     ck_assert_uint_eq(err.row, 1);
     ck_assert_ptr_nonnull(strstr(err.msg, "3"));
-    ck_assert_int_eq(validate_values(c, empty, 1, &err), INLAY_ERR_VALUE);
+    ck_assert_int_eq(inl_validate_values(c, empty, 1, &err), INLAY_ERR_VALUE);
 }
 END_TEST
 
@@ -175,8 +175,8 @@ START_TEST(test_null_data)
 {
     const column *c = column_of(inlay_type_binary(), 0, 0);
     const inlay_bytes v[] = { { NULL, 0 }, { NULL, 1 } };
-    ck_assert_int_eq(validate_values(c, v, 1, &err), 0);      /* empty: data may be NULL */
-    ck_assert_int_eq(validate_values(c, v, 2, &err), INLAY_ERR_VALUE);
+    ck_assert_int_eq(inl_validate_values(c, v, 1, &err), 0);      /* empty: data may be NULL */
+    ck_assert_int_eq(inl_validate_values(c, v, 2, &err), INLAY_ERR_VALUE);
     ck_assert_uint_eq(err.row, 1);
 }
 END_TEST
@@ -184,12 +184,12 @@ END_TEST
 START_TEST(test_text_columns)
 {
     const inlay_bytes v[] = { { "ok", 2 }, { "\xFF", 1 } };
-    ck_assert_int_eq(validate_values(column_of(inlay_type_string(), 0, 0), v, 2, &err), INLAY_ERR_VALUE);
+    ck_assert_int_eq(inl_validate_values(column_of(inlay_type_string(), 0, 0), v, 2, &err), INLAY_ERR_VALUE);
     ck_assert_uint_eq(err.row, 1);
-    ck_assert_int_eq(validate_values(column_of(inlay_type_json(), 0, 0), v, 2, &err), INLAY_ERR_VALUE);
-    ck_assert_int_eq(validate_values(column_of(inlay_type_enum(), 0, 0), v, 2, &err), INLAY_ERR_VALUE);
-    ck_assert_int_eq(validate_values(column_of(inlay_type_binary(), 0, 0), v, 2, &err), 0);
-    ck_assert_int_eq(validate_values(column_of(inlay_type_decimal(5, 0, INLAY_BYTE_ARRAY, 0), 0, 0), v, 2, &err), 0);
+    ck_assert_int_eq(inl_validate_values(column_of(inlay_type_json(), 0, 0), v, 2, &err), INLAY_ERR_VALUE);
+    ck_assert_int_eq(inl_validate_values(column_of(inlay_type_enum(), 0, 0), v, 2, &err), INLAY_ERR_VALUE);
+    ck_assert_int_eq(inl_validate_values(column_of(inlay_type_binary(), 0, 0), v, 2, &err), 0);
+    ck_assert_int_eq(inl_validate_values(column_of(inlay_type_decimal(5, 0, INLAY_BYTE_ARRAY, 0), 0, 0), v, 2, &err), 0);
 }
 END_TEST
 

@@ -16,12 +16,12 @@ static inlay_allocator alloc;
 static void setup(void)
 {
     memset(&out, 0, sizeof out);
-    alloc = mem_default();
+    alloc = inl_mem_default();
 }
 
 static void teardown(void)
 {
-    buf_free(&out, &alloc);
+    inl_buf_free(&out, &alloc);
 }
 
 #endif
