@@ -134,10 +134,7 @@ local function inferred_fields(path, opts, rows)
   local cols, sample = inlay._infer(path, o, rows)
   local fields = {}
   for i, c in ipairs(cols) do
-    local t = c[2]
-    if t == "timestamp" then t = inlay.timestamp(c.unit, { utc = c.utc })
-    elseif t == "time" then t = inlay.time(c.unit) end
-    fields[i] = { c[1], t, optional = c.optional or nil }
+    fields[i] = { c[1], c[2], optional = c.optional or nil }
   end
   return fields, sample
 end

@@ -40,7 +40,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "linlay.h"
+#include "lnested.h"
 
 typedef struct nbuf {
     uint8_t *valid;          /* validity bits, LSB first (nodes that may be null) */
@@ -69,7 +69,7 @@ struct lnest {
 typedef struct cx {
     lua_State *L;
     lnest *ns;
-    struct lwriter *lw;
+    lconv *cv;
     size_t *apos;            /* write/row: the row's end in the arena; NULL for write_columns */
     uint64_t row;            /* for messages */
 } cx;
@@ -113,22 +113,12 @@ static inline void set_valid(nbuf *b, size_t k, bool present)
     else b->valid[k >> 3] &= (uint8_t)~m;
 }
 
-static bool derived_bytes(li_kind k)
-{
-    return k == K_UUID || k == K_FLOAT16 || k == K_DECBIG;
-}
-
-static bool bytes_kind(li_kind k)
-{
-    return k == K_BYTES || k == K_FIXED || derived_bytes(k);
-}
-
 static void setup_node(lnest *ns, const lnode *n, bool *ok)
 {
     nbuf *b = &ns->b[n->id];
     if (n->kind == N_LEAF) {
-        b->esize = li_elem_size(n->f.kind);
-        b->width = derived_bytes(n->f.kind) ? (size_t)n->f.width : 0;
+        b->esize = li_elem_size(&n->f);
+        b->width = li_derived_bytes(n->f.kind) ? (size_t)n->f.width : 0;
     } else if (n->kind == N_STRUCT) {
         b->seen = mem(ns, NULL, 0, 2 * (size_t)n->nchildren * sizeof *b->seen);
         if (!b->seen) *ok = false;
@@ -312,17 +302,13 @@ static void put_leaf(cx *c, const lnode *n, int idx, int t)
     int present = 1;
     if (LI_UNLIKELY(!put_fast(L, &n->f, b->vals, k, idx, t))) {
         lcol col = { .vals = b->vals, .bytes = b->bytes };
-        present = li_put_value(L, c->lw, &n->f, &col, k, c->row, idx, t);
+        present = li_put_value(L, c->cv, &n->f, &col, k, c->row, idx, t);
     }
-    if (present && bytes_kind(n->f.kind)) {
+    if (present && li_is_bytes(n->f.kind)) {
         inlay_bytes *v = &((inlay_bytes *)b->vals)[k];
-        if (n->f.utf8 && LI_UNLIKELY(!inlay_utf8_valid(v->data, v->len)))
-            li_error(L, "column '%s' row %I: invalid UTF-8 in a text column", n->f.name, (LUAI_UACINT)c->row);
-        if (LI_UNLIKELY(v->len > INT32_MAX))
-            li_error(L, "column '%s' row %I: value of %I bytes is too long (max %d)", n->f.name,
-                     (LUAI_UACINT)c->row, (LUAI_UACINT)v->len, INT32_MAX);
+        li_check_bytes(L, &n->f, c->row, v);
         if (c->apos) {
-            v->data = (const void *)(uintptr_t)li_arena_put(L, c->lw, c->apos, v->data, v->len);
+            v->data = (const void *)(uintptr_t)li_arena_put(L, c->cv, c->apos, v->data, v->len);
         } else if (b->width) {   /* a uuid's raw bytes may still point into its Lua string */
             uint8_t *dst = b->bytes + k * b->width;
             if (v->data != dst) memcpy(dst, v->data, b->width);
@@ -493,10 +479,9 @@ static void check_stack(lua_State *L, const lnest *ns)
 
 /* ---- calls ---------------------------------------------------------------------------- */
 
-void li_nest_stage(lua_State *L, lnest *ns, struct lwriter *lw, const lfield *f, int idx, uint64_t row,
-                   size_t *apos)
+void li_nest_stage(lua_State *L, lnest *ns, lconv *cv, const lfield *f, int idx, uint64_t row, size_t *apos)
 {
-    cx c = { L, ns, lw, apos, row };
+    cx c = { L, ns, cv, apos, row };
     ns->staged = true;
     check_stack(L, ns);
     idx = lua_absindex(L, idx);
@@ -570,10 +555,9 @@ static void flat_list(cx *c, const lfield *f, int tab, size_t n, uint64_t first_
     lua_settop(L, offs - 1);
 }
 
-void li_nest_column(lua_State *L, lnest *ns, struct lwriter *lw, const lfield *f, int tab, size_t n,
-                    uint64_t first_row)
+void li_nest_column(lua_State *L, lnest *ns, lconv *cv, const lfield *f, int tab, size_t n, uint64_t first_row)
 {
-    cx c = { L, ns, lw, NULL, 0 };
+    cx c = { L, ns, cv, NULL, 0 };
     ns->staged = false;
     check_stack(L, ns);
     tab = lua_absindex(L, tab);
@@ -617,7 +601,7 @@ static void fill(lnest *ns, const lnode *n, const uint8_t *arena)
     a->offsets = n->kind == N_LIST || n->kind == N_MAP ? b->off : NULL;
     a->values = n->kind == N_LEAF ? b->vals : NULL;
     a->children = n->nchildren ? &ns->arr[n->first] : NULL;
-    if (n->kind == N_LEAF && bytes_kind(n->f.kind) && (ns->staged || b->width)) {
+    if (n->kind == N_LEAF && li_is_bytes(n->f.kind) && (ns->staged || b->width)) {
         const uint8_t *base = ns->staged ? arena : b->bytes;
         inlay_bytes *v = b->vals;
         for (size_t k = 0; k < b->len; k++)

@@ -28,10 +28,11 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "linlay.h"
+#include "lschema.h"
 
 /* ---- type objects --------------------------------------------------------- */
 
+enum { T_TIMESTAMP, T_TIME, T_DECIMAL, T_FIXED, T_LIST, T_STRUCT, T_MAP };
 
 typedef struct ltype {
     int which;
@@ -138,7 +139,7 @@ static int nested_ctor(lua_State *L, int which)
     return 1;
 }
 
-int li_type_ctor(lua_State *L, int which)
+static int type_ctor(lua_State *L, int which)
 {
     if (which >= T_LIST) return nested_ctor(L, which);
     ltype tmp;
@@ -256,95 +257,35 @@ static int type_tostring(lua_State *L)
 
 /* ---- resolving a field's type ----------------------------------------------- */
 
-typedef struct named_type {
-    const char *name;
-    li_kind kind;
-    int bits;        /* integers: width; 0 otherwise */
-    bool is_signed;
-} named_type;
-
-static const named_type named_types[] = {
-    { "boolean", K_BOOL, 0, false },
-    { "int8", K_INT32, 8, true },     { "int16", K_INT32, 16, true },
-    { "int32", K_INT32, 32, true },   { "int64", K_INT64, 64, true },
-    { "uint8", K_INT32, 8, false },   { "uint16", K_INT32, 16, false },
-    { "uint32", K_INT32, 32, false }, { "uint64", K_UINT64, 64, false },
-    { "float", K_FLOAT, 0, false },   { "double", K_DOUBLE, 0, false },
-    { "float16", K_FLOAT16, 0, false },
-    { "string", K_BYTES, 0, false },  { "binary", K_BYTES, 0, false },
-    { "json", K_BYTES, 0, false },    { "enum", K_BYTES, 0, false },
-    { "uuid", K_UUID, 0, false },     { "date", K_INT32, 0, false },
-    { NULL, K_BOOL, 0, false },
-};
-
-static inlay_type named_inlay_type(const named_type *n)
-{
-    const char *s = n->name;
-    if (n->bits) return inlay_type_int(n->bits, n->is_signed);
-    if (!strcmp(s, "boolean")) return inlay_type_boolean();
-    if (!strcmp(s, "float")) return inlay_type_float();
-    if (!strcmp(s, "double")) return inlay_type_double();
-    if (!strcmp(s, "float16")) return inlay_type_float16();
-    if (!strcmp(s, "string")) return inlay_type_string();
-    if (!strcmp(s, "binary")) return inlay_type_binary();
-    if (!strcmp(s, "json")) return inlay_type_json();
-    if (!strcmp(s, "enum")) return inlay_type_enum();
-    if (!strcmp(s, "uuid")) return inlay_type_uuid();
-    return inlay_type_date();
-}
-
-/* Smallest FIXED_LEN_BYTE_ARRAY width holding `precision` decimal digits:
- * floor((8n - 1) log10 2) >= precision. */
-static int32_t decimal_width(int precision)
-{
-    int32_t n = 1;
-    while ((int32_t)((8.0 * n - 1) * 0.30102999566398120) < precision) n++;
-    return n;
-}
-
 static LI_NORETURN void field_error(lua_State *L, const char *path, const char *fmt, const char *a)
 {
     lua_pushfstring(L, fmt, a);
     li_error(L, "field '%s': %s", path, lua_tostring(L, -1));
 }
 
-/* Fill f (kind, ranges, name for messages) and *t from the type at idx. */
+/* The core type of the type at idx (a name or a type object), with f's
+ * conversion set from it. */
 static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inlay_type *t)
 {
-    f->lo = INT64_MIN;
-    f->hi = INT64_MAX;
     if (lua_type(L, idx) == LUA_TSTRING) {
-        const char *s = lua_tostring(L, idx);
-        for (const named_type *n = named_types; n->name; n++) {
-            if (strcmp(s, n->name)) continue;
-            f->kind = n->kind;
-            *t = named_inlay_type(n);
-            snprintf(f->type_name, sizeof f->type_name, "%s", n->name);
-            if (n->kind == K_INT32 && n->bits) {
-                f->lo = n->is_signed ? -((int64_t)1 << (n->bits - 1)) : 0;
-                f->hi = n->is_signed ? ((int64_t)1 << (n->bits - 1)) - 1 : ((int64_t)1 << n->bits) - 1;
-            } else if (n->kind == K_INT32) {   /* date: days, any int32 */
-                f->lo = INT32_MIN;
-                f->hi = INT32_MAX;
-                f->time_unit1 = INLAY_UNIT_DAYS + 1;
-            }
-            f->width = n->kind == K_UUID ? 16 : n->kind == K_FLOAT16 ? 2 : 0;
-            f->utf8 = !strcmp(s, "string") || !strcmp(s, "json") || !strcmp(s, "enum");
-            return;
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        if (!inlay_type_parse(s, len, t)) {
+            if (!strcmp(s, "list"))
+                field_error(L, path, "type '%s' needs an element type: use inlay.list(T)", s);
+            if (!strcmp(s, "map"))
+                field_error(L, path, "type '%s' needs a key and a value type: use inlay.map(K, V)", s);
+            if (!strcmp(s, "struct"))
+                field_error(L, path, "type '%s' needs its fields: use inlay.struct { { name, type }, ... }", s);
+            if (!strcmp(s, "timestamp") || !strcmp(s, "time"))
+                field_error(L, path, "type '%s' needs a unit: use inlay.%s(\"us\") (or \"ms\", \"ns\")", s);
+            if (!strcmp(s, "decimal"))
+                field_error(L, path, "type '%s' needs a precision: use inlay.decimal(precision, scale)", s);
+            if (!strcmp(s, "fixed")) field_error(L, path, "type '%s' needs a width: use inlay.fixed(bytes)", s);
+            field_error(L, path, "unknown type '%s'", s);
         }
-        if (!strcmp(s, "list"))
-            field_error(L, path, "type '%s' needs an element type: use inlay.list(T)", s);
-        if (!strcmp(s, "map"))
-            field_error(L, path, "type '%s' needs a key and a value type: use inlay.map(K, V)", s);
-        if (!strcmp(s, "struct"))
-            field_error(L, path, "type '%s' needs its fields: use inlay.struct { { name, type }, ... }", s);
-        if (!strcmp(s, "timestamp") || !strcmp(s, "time"))
-            field_error(L, path, "type '%s' needs a unit: use inlay.%s(\"us\") (or \"ms\", \"ns\")", s);
-        if (!strcmp(s, "decimal"))
-            field_error(L, path, "type '%s' needs a precision: use inlay.decimal(precision, scale)", s);
-        if (!strcmp(s, "fixed"))
-            field_error(L, path, "type '%s' needs a width: use inlay.fixed(bytes)", s);
-        field_error(L, path, "unknown type '%s'", s);
+        li_field_set_type(f, t);
+        return;
     }
     ltype *ty = luaL_testudata(L, idx, LI_TYPE);
     if (!ty) {
@@ -355,50 +296,17 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
     if (ty->which >= T_LIST)   /* the callers build nested types themselves */
         field_error(L, path, "a %s is not a primitive type here", ty->which == T_LIST ? "list"
                                                                 : ty->which == T_MAP ? "map" : "struct");
-    static const char *const units[] = { "ms", "us", "ns" };
-    static const int64_t per_day[] = { 86400000LL, 86400000000LL, 86400000000000LL };
     switch (ty->which) {
-    case T_TIMESTAMP:
-        f->kind = K_INT64;
-        *t = inlay_type_timestamp((inlay_time_unit)ty->unit, ty->utc);
-        f->time_unit1 = INLAY_UNIT_MILLIS + ty->unit + 1;
-        snprintf(f->type_name, sizeof f->type_name, "timestamp(%s%s)", units[ty->unit],
-                 ty->utc ? ", utc" : "");
-        return;
-    case T_TIME:
-        f->kind = ty->unit == INLAY_MILLIS ? K_INT32 : K_INT64;
-        f->lo = 0;
-        f->hi = per_day[ty->unit] - 1;
-        *t = inlay_type_time((inlay_time_unit)ty->unit, ty->utc);
-        f->time_unit1 = INLAY_UNIT_MILLIS + ty->unit + 1;
-        snprintf(f->type_name, sizeof f->type_name, "time(%s%s)", units[ty->unit],
-                 ty->utc ? ", utc" : "");
-        return;
+    case T_TIMESTAMP: *t = inlay_type_timestamp((inlay_time_unit)ty->unit, ty->utc); break;
+    case T_TIME: *t = inlay_type_time((inlay_time_unit)ty->unit, ty->utc); break;
     case T_DECIMAL: {
-        int p = (int)ty->a, s = (int)ty->b;
-        f->precision = p;
-        f->scale = s;
-        if (p <= 9) {
-            f->kind = K_DEC32;
-            *t = inlay_type_decimal(p, s, INLAY_INT32, 0);
-        } else if (p <= 18) {
-            f->kind = K_DEC64;
-            *t = inlay_type_decimal(p, s, INLAY_INT64, 0);
-        } else {
-            f->kind = K_DECBIG;
-            f->width = decimal_width(p);
-            *t = inlay_type_decimal(p, s, INLAY_FIXED_LEN_BYTE_ARRAY, f->width);
-        }
-        snprintf(f->type_name, sizeof f->type_name, "decimal(%d,%d)", p, s);
-        return;
+        const int32_t p = (int32_t)ty->a, sc = (int32_t)ty->b;
+        *t = inlay_type_decimal(p, sc, p <= 9 ? INLAY_INT32 : p <= 18 ? INLAY_INT64 : INLAY_FIXED_LEN_BYTE_ARRAY, 0);
+        break;
     }
-    default:
-        f->kind = K_FIXED;
-        f->width = (int32_t)ty->a;
-        *t = inlay_type_fixed(f->width);
-        snprintf(f->type_name, sizeof f->type_name, "fixed(%d)", (int)f->width);
-        return;
+    default: *t = inlay_type_fixed((int32_t)ty->a); break;
     }
+    li_field_set_type(f, t);
 }
 
 /* Per-field options: optional, encoding, statistics, bloom_filter, over
@@ -904,19 +812,15 @@ static int schema_columns(lua_State *L)
     return 1;
 }
 
-size_t li_elem_size(li_kind k)
-{
-    switch (k) {
-    case K_BOOL: return sizeof(bool);
-    case K_INT32: case K_DEC32: return sizeof(int32_t);
-    case K_INT64: case K_UINT64: case K_DEC64: return sizeof(int64_t);
-    case K_FLOAT: return sizeof(float);
-    case K_DOUBLE: return sizeof(double);
-    default: return sizeof(inlay_bytes);
-    }
-}
+static int m_timestamp(lua_State *L) { return type_ctor(L, T_TIMESTAMP); }
+static int m_time(lua_State *L) { return type_ctor(L, T_TIME); }
+static int m_decimal(lua_State *L) { return type_ctor(L, T_DECIMAL); }
+static int m_fixed(lua_State *L) { return type_ctor(L, T_FIXED); }
+static int m_list(lua_State *L) { return type_ctor(L, T_LIST); }
+static int m_struct(lua_State *L) { return type_ctor(L, T_STRUCT); }
+static int m_map(lua_State *L) { return type_ctor(L, T_MAP); }
 
-int li_open_types(lua_State *L)
+void li_open_schema(lua_State *L)
 {
     static const luaL_Reg type_meta[] = {
         { "__tostring", type_tostring },
@@ -932,6 +836,17 @@ int li_open_types(lua_State *L)
         { "columns", schema_columns },
         { NULL, NULL },
     };
+    static const luaL_Reg funcs[] = {
+        { "schema", li_schema_new },
+        { "timestamp", m_timestamp },
+        { "time", m_time },
+        { "decimal", m_decimal },
+        { "fixed", m_fixed },
+        { "list", m_list },
+        { "struct", m_struct },
+        { "map", m_map },
+        { NULL, NULL },
+    };
     luaL_newmetatable(L, LI_TYPE);
     luaL_setfuncs(L, type_meta, 0);
     lua_pop(L, 1);
@@ -940,5 +855,5 @@ int li_open_types(lua_State *L)
     luaL_newlib(L, schema_methods);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
-    return 0;
+    luaL_setfuncs(L, funcs, 0);
 }

@@ -27,9 +27,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "linlay.h"
+#include "lsource.h"
+#include "lwriter.h"
 
 #define LI_SOURCE "inlay.source"
 
@@ -85,7 +87,7 @@ static void free_view(lsource *s)
     if (s->block) {
         for (int i = 0; i < s->ncols; i++) {
             resize(s, s->vidx[i], s->vidx_cap * sizeof(uint32_t), 0);
-            const size_t es = li_elem_size(s->schema->fields[i].kind);
+            const size_t es = li_elem_size(&s->schema->fields[i]);
             resize(s, s->gather_vals[i], s->gather_cap * es, 0);
             resize(s, s->gather_def[i], s->gather_cap * sizeof(int16_t), 0);
         }
@@ -210,7 +212,7 @@ static void read_options(lua_State *L, int t, inlay_source_options *o)
 }
 
 /* inlay._source_open(path, schema, opts) -> source */
-int li_source_open(lua_State *L)
+static int source_open(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     const lschema *sch = li_check_schema(L, 2);
@@ -800,11 +802,11 @@ static inlay_column_batch gather(lua_State *L, lsource *s, int c)
     inlay_column_batch out = *b;
     out.count = s->n;
     if (s->identity) return out;
-    const size_t es = li_elem_size(s->schema->fields[c].kind);
+    const size_t es = li_elem_size(&s->schema->fields[c]);
     if (s->gather_cap < s->n) {
         size_t ncap = s->n;
         for (int k = 0; k < s->ncols; k++) {
-            const size_t ek = li_elem_size(s->schema->fields[k].kind);
+            const size_t ek = li_elem_size(&s->schema->fields[k]);
             void *v = resize(s, s->gather_vals[k], s->gather_cap * ek, ncap * ek);
             if (!v) li_error(L, "out of memory");
             s->gather_vals[k] = v;
@@ -873,9 +875,9 @@ static int s_write(lua_State *L)
 
 /* ---- inference ------------------------------------------------------------------------------ */
 
-/* inlay._infer(path, opts, rows) -> { { name, type, optional = bool, unit =, utc = }, ... } where
- * type is a type name ("int8", "double", "timestamp", "time", ...) */
-int li_source_infer(lua_State *L)
+/* inlay._infer(path, opts, rows) -> { { name, type, optional = bool }, ... } where type is
+ * the type's name ("int8", "double", "timestamp(us, utc)", ...) */
+static int source_infer(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -926,28 +928,10 @@ int li_source_infer(lua_State *L)
         lua_createtable(L, 2, 3);
         lua_pushstring(L, name);
         lua_rawseti(L, -2, 1);
-        const char *tn;
-        char tmp[16];
-        switch (t.logical) {
-        case INLAY_LOGICAL_INT:
-            snprintf(tmp, sizeof tmp, "%sint%d", t.is_signed ? "" : "u", (int)t.bit_width);
-            tn = tmp;
-            break;
-        case INLAY_LOGICAL_DATE: tn = "date"; break;
-        case INLAY_LOGICAL_TIMESTAMP: tn = "timestamp"; break;
-        case INLAY_LOGICAL_TIME: tn = "time"; break;
-        case INLAY_LOGICAL_JSON: tn = "json"; break;
-        case INLAY_LOGICAL_STRING: tn = "string"; break;
-        default: tn = t.physical == INLAY_BOOLEAN ? "boolean" : t.physical == INLAY_DOUBLE ? "double" : "string"; break;
-        }
+        char tn[40];
+        inlay_type_name(&t, tn, sizeof tn);
         lua_pushstring(L, tn);
         lua_rawseti(L, -2, 2);
-        if (t.logical == INLAY_LOGICAL_TIMESTAMP || t.logical == INLAY_LOGICAL_TIME) {
-            lua_pushstring(L, t.unit == INLAY_NANOS ? "ns" : t.unit == INLAY_MILLIS ? "ms" : "us");
-            lua_setfield(L, -2, "unit");
-            lua_pushboolean(L, t.utc);
-            lua_setfield(L, -2, "utc");
-        }
         lua_pushboolean(L, rep == INLAY_OPTIONAL);
         lua_setfield(L, -2, "optional");
         lua_rawseti(L, -2, i + 1);
@@ -957,12 +941,35 @@ int li_source_infer(lua_State *L)
     return nres;
 }
 
-int li_open_source(lua_State *L)
+/* inlay._now() -> monotonic nanoseconds, for progress lines */
+static int m_now(lua_State *L)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    lua_pushinteger(L, (lua_Integer)ts.tv_sec * 1000000000 + ts.tv_nsec);
+    return 1;
+}
+
+/* inlay._isatty(fd) -> whether the descriptor is a terminal (progress lines) */
+static int m_isatty(lua_State *L)
+{
+    lua_pushboolean(L, isatty((int)luaL_checkinteger(L, 1)));
+    return 1;
+}
+
+void li_open_source(lua_State *L)
 {
     static const luaL_Reg methods[] = {
         { "_next", s_next },   { "_cols", s_cols },   { "_n", s_n },         { "_stats", s_stats },
         { "_close", s_close }, { "_schema", s_schema }, { "_array", s_array }, { "_keep", s_keep },
         { "_map", s_map },     { "_write", s_write },  { NULL, NULL },
+    };
+    static const luaL_Reg funcs[] = {
+        { "_source_open", source_open },
+        { "_infer", source_infer },
+        { "_now", m_now },
+        { "_isatty", m_isatty },
+        { NULL, NULL },
     };
     luaL_newmetatable(L, LI_SOURCE);
     luaL_newlib(L, methods);
@@ -972,5 +979,5 @@ int li_open_source(lua_State *L)
     lua_pushcfunction(L, s_gc);
     lua_setfield(L, -2, "__close");
     lua_pop(L, 1);
-    return 0;
+    luaL_setfuncs(L, funcs, 0);
 }

@@ -8,25 +8,21 @@
  * buffering any of it. The scratch arrays grow to the largest batch seen
  * and are reused, so a steady stream of calls allocates nothing.
  *
- * write_columns converts its whole batch and makes ONE append call. Its
- * strings are not copied: their inlay_bytes point into the Lua strings,
- * which the caller's arrays keep alive until the core has copied what it
- * keeps (the memo table copies only values it has not seen).
+ * write_columns converts its whole batch (lconv.c's column loops) and
+ * makes ONE append call. Its strings are not copied: their inlay_bytes
+ * point into the Lua strings, which the caller's arrays keep alive until
+ * the core has copied what it keeps (the memo table copies only values it
+ * has not seen).
  *
  * write and row stage their row at the end of the scratch arrays and
  * append every ROW_BATCH rows (and before write_columns and close), since
  * an append call has a fixed cost well above that of one row. The row's
- * strings are copied into the writer's arena, because the Lua values need
+ * strings are copied into the conversion's arena, because the Lua values need
  * not live until the flush. A row is staged only when all its values
  * convert, and it is checked here for everything the core would reject
  * (UTF-8 in text columns included), so a bad value is still reported by the
  * call that gave it, that call leaves nothing behind, and the flush cannot
  * fail on input. A writer dropped without close drops its staged rows too.
- *
- * write_columns reads each column in one C loop: lua_rawgeti pushes the
- * value (and returns its type, so the expected type costs no extra call),
- * one lua_to* reads it, and the stack is cut back every 32 values instead
- * of popping each one.
  *
  * Lifetime, as liolib.c does for files: the userdata is created closed
  * (w == NULL) before anything is opened, so an error at any point leaves it
@@ -44,18 +40,13 @@
  * included, so once the flat append has passed the core's checks the
  * nested ones cannot fail on input: the call stays all-or-nothing.
  */
-#include <math.h>
 #include <stdbool.h>
 #include <string.h>
-#include <stdlib.h>
 
-#include "linlay.h"
+#include "lnested.h"
+#include "lwriter.h"
 
 enum { WS_CLOSED_NEW, WS_OPEN, WS_CLOSED, WS_ABORTED };
-
-/* How many pushed values write_columns leaves on the stack before cutting
- * it back. */
-#define STACK_RUN 32
 
 /* Rows write/row stage before one append call. */
 #define ROW_BATCH 1024
@@ -69,26 +60,16 @@ typedef struct lwriter {
     lcol *cols;                 /* ncols entries; with batches and seen, one block */
     inlay_column_batch *batches;   /* indexed by lfield.slot */
     unsigned char *seen;
-    inlay_allocator alloc;
-    const void *null_ud;        /* inlay.null */
+    lconv cv;                   /* inlay.null, the allocator, the arena of staged rows' bytes */
     lnest *nest;                /* scratch of the nested fields; NULL without any */
     uint64_t nrows;             /* rows accepted so far, staged ones included */
     size_t nbuf;                /* rows staged by write/row */
-    uint8_t *arena;             /* their bytes values; inlay_bytes hold offsets until the flush */
-    size_t arena_len, arena_cap;
-    int64_t *times;             /* write_columns: a column given in another time unit, before conversion */
-    size_t times_cap;
     uint64_t rows, row_groups, bytes;   /* totals kept after close */
 } lwriter;
 
 static void flush_rows(lua_State *L, lwriter *lw);
 
 /* ---- memory ----------------------------------------------------------------- */
-
-static void *mem_resize(lwriter *lw, void *p, size_t osize, size_t nsize)
-{
-    return lw->alloc.fn(lw->alloc.ud, p, osize, nsize);
-}
 
 static size_t block_size(int ncols)
 {
@@ -98,21 +79,11 @@ static size_t block_size(int ncols)
 static void free_scratch(lwriter *lw)
 {
     if (!lw->cols) return;
-    for (int i = 0; i < lw->ncols; i++) {   /* the schema may be finalized already: not used here */
-        lcol *c = &lw->cols[i];
-        if (c->vals) mem_resize(lw, c->vals, c->vcap * c->esize, 0);
-        if (c->def) mem_resize(lw, c->def, c->dcap * sizeof(int16_t), 0);
-        if (c->bytes) mem_resize(lw, c->bytes, c->bcap, 0);
-    }
-    mem_resize(lw, lw->cols, block_size(lw->ncols), 0);
+    for (int i = 0; i < lw->ncols; i++) li_col_free(&lw->cv, &lw->cols[i]);   /* the schema may be gone */
+    li_resize(&lw->cv, lw->cols, block_size(lw->ncols), 0);
     li_nest_free(lw->nest);
+    li_conv_free(&lw->cv);
     lw->nest = NULL;
-    if (lw->arena) mem_resize(lw, lw->arena, lw->arena_cap, 0);
-    if (lw->times) mem_resize(lw, lw->times, lw->times_cap * sizeof *lw->times, 0);
-    lw->times = NULL;
-    lw->times_cap = 0;
-    lw->arena = NULL;
-    lw->arena_len = lw->arena_cap = 0;
     lw->nbuf = 0;
     lw->cols = NULL;
     lw->batches = NULL;
@@ -122,48 +93,24 @@ static void free_scratch(lwriter *lw)
 static int alloc_scratch(lwriter *lw)
 {
     size_t size = block_size(lw->ncols);
-    char *p = mem_resize(lw, NULL, 0, size);
+    char *p = li_resize(&lw->cv, NULL, 0, size);
     if (!p) return 0;
     memset(p, 0, size);
     lw->cols = (lcol *)p;
     lw->batches = (inlay_column_batch *)(p + (size_t)lw->ncols * sizeof(lcol));
     lw->seen = (unsigned char *)(lw->batches + lw->ncols);
-    for (int i = 0; i < lw->ncols; i++) {
-        const lfield *f = &lw->schema->fields[i];
-        lw->cols[i].esize = li_elem_size(f->kind);
-        if (f->kind == K_UUID || f->kind == K_FLOAT16 || f->kind == K_DECBIG)
-            lw->cols[i].bwidth = (size_t)f->width;
-    }
     if (lw->schema->nnodes) {
-        lw->nest = li_nest_new(lw->schema, lw->alloc, lw->null_ud);
+        lw->nest = li_nest_new(lw->schema, lw->cv.alloc, lw->cv.null_ud);
         if (!lw->nest) return 0;
     }
     return 1;
 }
 
-static int grow(lwriter *lw, void **p, size_t *cap, size_t want, size_t elem)
-{
-    if (*cap >= want) return 1;
-    size_t ncap = *cap * 2 > want ? *cap * 2 : want;
-    void *q = mem_resize(lw, *p, *cap * elem, ncap * elem);
-    if (!q) return 0;
-    *p = q;
-    *cap = ncap;
-    return 1;
-}
-
-/* Room for n rows in every column. */
+/* Room for n rows in every flat column (lnested.c keeps the nested ones'). */
 static void reserve(lua_State *L, lwriter *lw, size_t n)
 {
-    for (int i = 0; i < lw->ncols; i++) {
-        lcol *c = &lw->cols[i];
-        if (LI_LIKELY(c->vcap >= n && c->dcap >= n && c->bcap >= n * c->bwidth)) continue;
-        if (lw->schema->fields[i].node) continue;   /* lnested.c's */
-        if (!grow(lw, &c->vals, &c->vcap, n, c->esize) ||
-            !grow(lw, (void **)&c->def, &c->dcap, n, sizeof(int16_t)) ||
-            (c->bwidth && !grow(lw, (void **)&c->bytes, &c->bcap, n * c->bwidth, 1)))
-            li_error(L, "out of memory");
-    }
+    for (int i = 0; i < lw->ncols; i++)
+        if (!lw->schema->fields[i].node) li_col_reserve(L, &lw->cv, &lw->schema->fields[i], &lw->cols[i], n);
 }
 
 /* ---- the userdata --------------------------------------------------------------- */
@@ -301,190 +248,6 @@ static int w_schema(lua_State *L)
     return 1;
 }
 
-/* ---- errors in values ---------------------------------------------------------- */
-
-/* "got ..." for the value at idx: nil, inlay.null or its type name. */
-static const char *describe(lua_State *L, int idx, int t, const lwriter *lw)
-{
-    if (t == LUA_TNONE || t == LUA_TNIL) return "nil";
-    if (t == LUA_TUSERDATA && lua_touserdata(L, idx) == lw->null_ud) return "inlay.null";
-    return luaL_typename(L, idx);
-}
-
-static LI_NORETURN LI_NOINLINE void bad_value(lua_State *L, const lwriter *lw, const lfield *f,
-                                              uint64_t row, const char *expected, int idx, int t)
-{
-    const char *got = describe(L, idx, t, lw);
-    li_error(L, "column '%s' row %I: expected %s, got %s", f->name, (LUAI_UACINT)row, expected, got);
-}
-
-static LI_NORETURN LI_NOINLINE void bad_text(lua_State *L, const lfield *f, uint64_t row,
-                                             const char *expected, int idx, const char *why)
-{
-    size_t len;
-    const char *s = lua_tolstring(L, idx, &len);
-    li_error(L, "column '%s' row %I: expected %s, got \"%s%s\"%s%s%s", f->name, (LUAI_UACINT)row,
-             expected, lua_pushlstring(L, s, len > 40 ? 40 : len), len > 40 ? "..." : "",
-             why ? " (" : "", why ? why : "", why ? ")" : "");
-}
-
-static LI_NORETURN LI_NOINLINE void bad_int(lua_State *L, const lwriter *lw, const lfield *f,
-                                            uint64_t row, int idx, lua_Integer v, int ok)
-{
-    if (!ok)
-        li_error(L, "column '%s' row %I: expected integer, got %s", f->name, (LUAI_UACINT)row,
-                 luaL_tolstring(L, idx, NULL));
-    lua_pushfstring(L, "%s (%I..%I)", f->type_name, (LUAI_UACINT)f->lo, (LUAI_UACINT)f->hi);
-    li_error(L, "column '%s' row %I: expected %s, got %I", f->name, (LUAI_UACINT)row,
-             lua_tostring(L, -1), (LUAI_UACINT)v);
-}
-
-/* ---- one value ------------------------------------------------------------------- */
-
-static bool is_null(lua_State *L, int idx, int t, const lwriter *lw)
-{
-    return t == LUA_TNIL || t == LUA_TNONE ||
-           (t == LUA_TUSERDATA && lua_touserdata(L, idx) == lw->null_ud);
-}
-
-static void put_decimal(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, size_t k,
-                        uint64_t row, int idx, int t)
-{
-    uint8_t tmp[8];
-    int width = f->kind == K_DEC32 ? 4 : f->kind == K_DEC64 ? 8 : f->width;
-    uint8_t *out = f->kind == K_DECBIG ? c->bytes + k * (size_t)width : tmp;
-    const char *why;
-    if (t == LUA_TNUMBER) {
-        if (lua_isinteger(L, idx))
-            why = li_decimal_from_integer(lua_tointeger(L, idx), f->precision, f->scale, out, width);
-        else
-            why = li_decimal_from_number(lua_tonumber(L, idx), f->precision, f->scale, out, width);
-        if (why) {
-            const char *got = luaL_tolstring(L, idx, NULL);
-            li_error(L, "column '%s' row %I: expected %s, got %s (%s)", f->name, (LUAI_UACINT)row,
-                     f->type_name, got, why);
-        }
-    } else if (t == LUA_TSTRING) {
-        size_t len;
-        const char *s = lua_tolstring(L, idx, &len);
-        why = li_decimal_from_text(s, len, f->precision, f->scale, 0, out, width);
-        if (why) bad_text(L, f, row, f->type_name, idx, why);
-    } else {
-        bad_value(L, lw, f, row, "a number or a decimal string", idx, t);
-    }
-    if (f->kind == K_DEC32) ((int32_t *)c->vals)[k] = (int32_t)li_be_to_i64(tmp, 4);
-    else if (f->kind == K_DEC64) ((int64_t *)c->vals)[k] = li_be_to_i64(tmp, 8);
-    else ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ out, (size_t)width };
-}
-
-static void put_uint64(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, size_t k,
-                       uint64_t row, int idx, int t)
-{
-    uint64_t u;
-    if (t == LUA_TNUMBER) {
-        int ok;
-        lua_Integer v = lua_tointegerx(L, idx, &ok);
-        if (ok && v >= 0) u = (uint64_t)v;
-        else {
-            double d = lua_tonumber(L, idx);
-            if (!(d >= 0 && d < 0x1p64 && d == floor(d))) {
-                const char *got = luaL_tolstring(L, idx, NULL);
-                li_error(L, "column '%s' row %I: expected uint64 (0..18446744073709551615), got %s",
-                         f->name, (LUAI_UACINT)row, got);
-            }
-            u = (uint64_t)d;
-        }
-    } else if (t == LUA_TSTRING) {
-        size_t len;
-        const char *s = lua_tolstring(L, idx, &len);
-        if (!li_parse_u64(s, len, &u)) bad_text(L, f, row, "uint64 (0..18446744073709551615)", idx, NULL);
-    } else {
-        bad_value(L, lw, f, row, "integer", idx, t);
-    }
-    memcpy((int64_t *)c->vals + k, &u, sizeof u);
-}
-
-/* Convert the value at idx (of type t) into slot k of column c. Returns 1
- * when a value was stored, 0 for a null; raises when the value does not fit. */
-static int put_value(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, size_t k,
-                     uint64_t row, int idx, int t)
-{
-    if (is_null(L, idx, t, lw)) {
-        if (!f->optional) bad_value(L, lw, f, row, f->type_name, idx, t);
-        return 0;
-    }
-    switch (f->kind) {
-    case K_BOOL:
-        if (t != LUA_TBOOLEAN) bad_value(L, lw, f, row, "boolean", idx, t);
-        ((bool *)c->vals)[k] = lua_toboolean(L, idx);
-        return 1;
-    case K_INT32: case K_INT64: {
-        if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "integer", idx, t);
-        int ok;
-        lua_Integer v = lua_tointegerx(L, idx, &ok);
-        if (!ok || v < f->lo || v > f->hi) bad_int(L, lw, f, row, idx, v, ok);
-        if (f->kind == K_INT32) ((int32_t *)c->vals)[k] = (int32_t)(uint32_t)v;
-        else ((int64_t *)c->vals)[k] = v;
-        return 1;
-    }
-    case K_UINT64:
-        put_uint64(L, lw, f, c, k, row, idx, t);
-        return 1;
-    case K_FLOAT:
-        if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "number", idx, t);
-        ((float *)c->vals)[k] = li_to_float(lua_tonumber(L, idx));
-        return 1;
-    case K_DOUBLE:
-        if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "number", idx, t);
-        ((double *)c->vals)[k] = lua_tonumber(L, idx);
-        return 1;
-    case K_FLOAT16: {
-        if (t != LUA_TNUMBER) bad_value(L, lw, f, row, "number", idx, t);
-        uint16_t h = inlay_float16_bits(lua_tonumber(L, idx));
-        uint8_t *out = c->bytes + 2 * k;
-        out[0] = (uint8_t)h;
-        out[1] = (uint8_t)(h >> 8);
-        ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ out, 2 };
-        return 1;
-    }
-    case K_BYTES: case K_FIXED: {
-        if (t != LUA_TSTRING) bad_value(L, lw, f, row, "string", idx, t);
-        size_t len;
-        const char *s = lua_tolstring(L, idx, &len);
-        if (f->kind == K_FIXED && len != (size_t)f->width) {
-            lua_pushfstring(L, "%s (%d bytes)", f->type_name, (int)f->width);
-            li_error(L, "column '%s' row %I: expected %s, got a string of %I bytes", f->name,
-                     (LUAI_UACINT)row, lua_tostring(L, -1), (LUAI_UACINT)len);
-        }
-        ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ s, len };
-        return 1;
-    }
-    case K_UUID: {
-        if (t != LUA_TSTRING) bad_value(L, lw, f, row, "uuid (16 bytes or 36-character text)", idx, t);
-        size_t len;
-        const char *s = lua_tolstring(L, idx, &len);
-        if (len == 16) {
-            ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ s, 16 };
-        } else {
-            uint8_t *out = c->bytes + 16 * k;
-            if (len != 36) bad_value(L, lw, f, row, "uuid (16 bytes or 36-character text)", idx, t);
-            if (!inlay_uuid_parse(s, len, out)) bad_text(L, f, row, "uuid", idx, "not a uuid");
-            ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ out, 16 };
-        }
-        return 1;
-    }
-    default:
-        put_decimal(L, lw, f, c, k, row, idx, t);
-        return 1;
-    }
-}
-
-int li_put_value(lua_State *L, const lwriter *lw, const lfield *f, lcol *c, size_t k, uint64_t row, int idx,
-                 int t)
-{
-    return put_value(L, lw, f, c, k, row, idx, t);
-}
-
 /* ---- appending -------------------------------------------------------------------- */
 
 /* The flat field whose leaf column is `col`, or -1 (a nested field's). */
@@ -547,11 +310,6 @@ static void stage(lwriter *lw, int i, size_t n, bool nulls)
 
 /* ---- rows staged by write and row --------------------------------------------------- */
 
-static bool is_bytes(li_kind k)
-{
-    return k == K_BYTES || k == K_FIXED || k == K_UUID || k == K_FLOAT16 || k == K_DECBIG;
-}
-
 /* Append the staged rows. Their bytes values hold arena offsets until now. */
 static void flush_rows(lua_State *L, lwriter *lw)
 {
@@ -561,44 +319,22 @@ static void flush_rows(lua_State *L, lwriter *lw)
     for (int i = 0; i < lw->ncols; i++) {
         lcol *c = &lw->cols[i];
         if (LI_UNLIKELY(lw->schema->fields[i].node)) continue;
-        if (is_bytes(lw->schema->fields[i].kind)) {
+        if (li_is_bytes(lw->schema->fields[i].kind)) {
             inlay_bytes *v = c->vals;
-            for (size_t k = 0; k < c->nvals; k++) v[k].data = lw->arena + (uintptr_t)v[k].data;
+            for (size_t k = 0; k < c->nvals; k++) v[k].data = lw->cv.arena + (uintptr_t)v[k].data;
         }
         stage(lw, i, n, c->nulls > 0);
         c->nvals = c->nulls = 0;
     }
     lw->nbuf = 0;
-    lw->arena_len = 0;
+    lw->cv.arena_len = 0;
     int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
     if (LI_UNLIKELY(st != INLAY_OK)) {   /* only the environment can fail here */
         lw->nrows -= n;
         if (lw->nest) li_nest_reset(lw->nest);
         append_failed(L, lw, 0);
     }
-    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, lw->arena);
-}
-
-/* Room for a row's bytes in the arena, whose contents move on growth (the
- * staged values hold offsets). */
-static void arena_reserve(lua_State *L, lwriter *lw, size_t need)
-{
-    if (LI_LIKELY(need <= lw->arena_cap)) return;
-    size_t cap = lw->arena_cap ? lw->arena_cap : 4096;
-    while (cap < need) cap *= 2;
-    uint8_t *p = mem_resize(lw, lw->arena, lw->arena_cap, cap);
-    if (!p) li_error(L, "out of memory");
-    lw->arena = p;
-    lw->arena_cap = cap;
-}
-
-size_t li_arena_put(lua_State *L, lwriter *lw, size_t *apos, const void *p, size_t len)
-{
-    size_t off = *apos;
-    arena_reserve(L, lw, off + len);
-    if (len) memcpy(lw->arena + off, p, len);
-    *apos = off + len;
-    return off;
+    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, lw->cv.arena);
 }
 
 /* Stage the value at idx as column i of the row being built: its value in
@@ -609,25 +345,17 @@ static void stage_value(lua_State *L, lwriter *lw, int i, int idx, int t, uint64
 {
     const lfield *f = &lw->schema->fields[i];
     if (LI_UNLIKELY(f->node)) {
-        li_nest_stage(L, lw->nest, lw, f, idx, row, apos);
+        li_nest_stage(L, lw->nest, &lw->cv, f, idx, row, apos);
         return;
     }
     lcol *c = &lw->cols[i];
     size_t k = c->nvals;
-    int present = put_value(L, lw, f, c, k, row, idx, t);
+    int present = li_put_value(L, &lw->cv, f, c, k, row, idx, t);
     c->def[lw->nbuf] = (int16_t)present;
-    if (present && is_bytes(f->kind)) {
+    if (present && li_is_bytes(f->kind)) {
         inlay_bytes *b = &((inlay_bytes *)c->vals)[k];
-        if (f->utf8 && LI_UNLIKELY(!inlay_utf8_valid(b->data, b->len)))
-            li_error(L, "column '%s' row %I: invalid UTF-8 in a text column", f->name, (LUAI_UACINT)row);
-        if (LI_UNLIKELY(b->len > INT32_MAX))
-            li_error(L, "column '%s' row %I: value of %I bytes is too long (max %d)", f->name,
-                     (LUAI_UACINT)row, (LUAI_UACINT)b->len, INT32_MAX);
-        size_t off = *apos;
-        arena_reserve(L, lw, off + b->len);
-        if (b->len) memcpy(lw->arena + off, b->data, b->len);
-        b->data = (const void *)(uintptr_t)off;
-        *apos = off + b->len;
+        li_check_bytes(L, f, row, b);
+        b->data = (const void *)(uintptr_t)li_arena_put(L, &lw->cv, apos, b->data, b->len);
     }
 }
 
@@ -642,7 +370,7 @@ static void commit_row(lua_State *L, lwriter *lw, size_t apos)
         c->nvals += (size_t)present;
         c->nulls += (size_t)!present;
     }
-    lw->arena_len = apos;
+    lw->cv.arena_len = apos;
     lw->nbuf++;
     lw->nrows++;
     if (lw->nbuf == ROW_BATCH) flush_rows(L, lw);
@@ -665,7 +393,7 @@ static int w_row(lua_State *L)
         li_error(L, "row %I: %d values for %d columns", (LUAI_UACINT)(lw->nrows + 1), nargs, lw->ncols);
     ready_rows(L, lw);
     uint64_t row = lw->nrows + 1;
-    size_t apos = lw->arena_len;
+    size_t apos = lw->cv.arena_len;
     for (int i = 0; i < lw->ncols; i++) stage_value(L, lw, i, i + 2, lua_type(L, i + 2), row, &apos);
     commit_row(L, lw, apos);
     return 0;
@@ -679,7 +407,7 @@ static int w_write(lua_State *L)
     lua_settop(L, 2);
     ready_rows(L, lw);
     uint64_t row = lw->nrows + 1;
-    size_t apos = lw->arena_len;
+    size_t apos = lw->cv.arena_len;
     const lschema *s = lw->schema;
     memset(lw->seen, 0, (size_t)lw->ncols);
     lua_pushnil(L);
@@ -708,154 +436,6 @@ static int w_write(lua_State *L)
     return 0;
 }
 
-/* Convert n entries of the array at `tab` into column i. Returns whether
- * any was null. The hot loops: the expected type is checked from
- * lua_rawgeti's result; anything else (nulls, integral floats for a float
- * column...) goes through put_value. */
-static bool convert_column(lua_State *L, lwriter *lw, int i, int tab, size_t n)
-{
-    const lfield *f = &lw->schema->fields[i];
-    lcol *c = &lw->cols[i];
-    int16_t *def = c->def;
-    const int base = lua_gettop(L);
-    size_t k = 0;
-
-/* A required column needs no levels (a null raises), so its loop stores none. */
-#define LOOP_BODY(TYPE, STORE, OPTIONAL)                                                 \
-    for (size_t j = 0; j < n; j++) {                                                     \
-        int t_ = lua_rawgeti(L, tab, (lua_Integer)j + 1);                                \
-        if (LI_LIKELY(t_ == (TYPE))) {                                                   \
-            STORE;                                                                       \
-            if (OPTIONAL) def[j] = 1;                                                    \
-            k++;                                                                         \
-        } else {                                                                         \
-            int p_ = put_value(L, lw, f, c, k, j + 1, -1, t_);                           \
-            if (OPTIONAL) def[j] = (int16_t)p_;                                          \
-            k += (size_t)p_;                                                             \
-        }                                                                                \
-        if ((j % STACK_RUN) == STACK_RUN - 1) lua_settop(L, base);                       \
-    }
-#define COLUMN_LOOP(TYPE, STORE)                                                         \
-    if (f->optional) { LOOP_BODY(TYPE, STORE, 1) } else { LOOP_BODY(TYPE, STORE, 0) }
-
-    switch (f->kind) {
-    case K_INT64: {
-        int64_t *out = c->vals;
-        const int64_t lo = f->lo, hi = f->hi;
-        COLUMN_LOOP(LUA_TNUMBER, {
-            int ok;
-            lua_Integer v = lua_tointegerx(L, -1, &ok);
-            if (LI_UNLIKELY(!ok || v < lo || v > hi)) bad_int(L, lw, f, j + 1, -1, v, ok);
-            out[k] = v;
-        })
-        break;
-    }
-    case K_INT32: {
-        int32_t *out = c->vals;
-        const int64_t lo = f->lo, hi = f->hi;
-        COLUMN_LOOP(LUA_TNUMBER, {
-            int ok;
-            lua_Integer v = lua_tointegerx(L, -1, &ok);
-            if (LI_UNLIKELY(!ok || v < lo || v > hi)) bad_int(L, lw, f, j + 1, -1, v, ok);
-            out[k] = (int32_t)(uint32_t)v;
-        })
-        break;
-    }
-    case K_DOUBLE: {
-        double *out = c->vals;
-        COLUMN_LOOP(LUA_TNUMBER, out[k] = lua_tonumberx(L, -1, NULL))
-        break;
-    }
-    case K_FLOAT: {
-        float *out = c->vals;
-        COLUMN_LOOP(LUA_TNUMBER, out[k] = li_to_float(lua_tonumberx(L, -1, NULL)))
-        break;
-    }
-    case K_BOOL: {
-        bool *out = c->vals;
-        COLUMN_LOOP(LUA_TBOOLEAN, out[k] = lua_toboolean(L, -1))
-        break;
-    }
-    case K_BYTES: {
-        inlay_bytes *out = c->vals;
-        COLUMN_LOOP(LUA_TSTRING, out[k].data = lua_tolstring(L, -1, &out[k].len))
-        break;
-    }
-    default:
-        for (size_t j = 0; j < n; j++) {
-            int t = lua_rawgeti(L, tab, (lua_Integer)j + 1);
-            int p = put_value(L, lw, f, c, k, j + 1, -1, t);
-            def[j] = (int16_t)p;
-            k += (size_t)p;
-            if ((j % STACK_RUN) == STACK_RUN - 1) lua_settop(L, base);
-        }
-        break;
-    }
-#undef COLUMN_LOOP
-#undef LOOP_BODY
-    lua_settop(L, base);
-    return k != n;
-}
-
-static const char *const unit_names[] = { "days", "s", "ms", "us", "ns", NULL };
-
-/* A date, time or timestamp column whose batch gives integers in another
- * unit: read them as int64 in one loop, then convert the whole array in one
- * pass (inlay_time_convert: the unit decided once, not per value). */
-static bool convert_time_column(lua_State *L, lwriter *lw, int i, int tab, size_t n)
-{
-    const lfield *f = &lw->schema->fields[i];
-    lcol *c = &lw->cols[i];
-    const inlay_unit from = (inlay_unit)(c->from_unit1 - 1), to = (inlay_unit)(f->time_unit1 - 1);
-    if (!grow(lw, (void **)&lw->times, &lw->times_cap, n, sizeof *lw->times))
-        li_error(L, "out of memory");
-    /* nulls and bad values go through put_value as for an int64 column */
-    lfield g = *f;
-    g.kind = K_INT64;
-    g.lo = INT64_MIN;
-    g.hi = INT64_MAX;
-    snprintf(g.type_name, sizeof g.type_name, "integer (%s)", unit_names[from]);
-    lcol t = *c;
-    t.vals = lw->times;
-    int64_t *tmp = lw->times;
-    int16_t *def = c->def;
-    const int base = lua_gettop(L);
-    size_t k = 0;
-    for (size_t j = 0; j < n; j++) {
-        int tp = lua_rawgeti(L, tab, (lua_Integer)j + 1), ok = 0;
-        lua_Integer v = tp == LUA_TNUMBER ? lua_tointegerx(L, -1, &ok) : 0;
-        if (LI_LIKELY(ok)) {
-            tmp[k++] = v;
-            def[j] = 1;
-        } else {
-            int p = put_value(L, lw, &g, &t, k, j + 1, -1, tp);
-            def[j] = (int16_t)p;
-            k += (size_t)p;
-        }
-        if ((j % STACK_RUN) == STACK_RUN - 1) lua_settop(L, base);
-    }
-    lua_settop(L, base);
-    const bool narrow = c->esize == sizeof(int32_t);
-    size_t bad = inlay_time_convert(c->vals, narrow, tmp, k, from, to);
-    if (bad == k) {   /* fits the storage; a TIME must also lie within the day */
-        for (bad = 0; bad < k; bad++) {
-            int64_t v = narrow ? ((int32_t *)c->vals)[bad] : ((int64_t *)c->vals)[bad];
-            if (v < f->lo || v > f->hi) break;
-        }
-    }
-    if (bad < k) {
-        size_t row = 0, seen = 0;   /* the row of the bad-th value present */
-        for (; row < n; row++)
-            if (!f->optional || def[row]) {
-                if (seen == bad) break;
-                seen++;
-            }
-        li_error(L, "column '%s' row %I: %I %s does not fit %s", f->name, (LUAI_UACINT)(row + 1),
-                 (LUAI_UACINT)tmp[bad], unit_names[from], f->type_name);
-    }
-    return k != n;
-}
-
 /* write_columns' options: { units = { column = "days" | "s" | "ms" | "us" | "ns" } }
  * sets each column's from_unit1 (0 for the columns not named). */
 static void columns_options(lua_State *L, lwriter *lw, int idx)
@@ -882,8 +462,8 @@ static void columns_options(lua_State *L, lwriter *lw, int idx)
                          f->type_name);
             const char *u = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
             int which = -1;
-            for (int k = 0; unit_names[k]; k++)
-                if (!strcmp(u, unit_names[k])) which = k;
+            for (int k = 0; li_unit_names[k]; k++)
+                if (!strcmp(u, li_unit_names[k])) which = k;
             if (which < 0)
                 li_error(L, "column '%s': unknown unit %s (days, s, ms, us or ns)", f->name,
                          luaL_tolstring(L, -1, NULL));
@@ -894,9 +474,8 @@ static void columns_options(lua_State *L, lwriter *lw, int idx)
     }
 }
 
-/* The body of write_columns; append = false converts only (for the
- * benchmark's breakdown). */
-static int write_columns(lua_State *L, bool append)
+/* w:write_columns(cols [, n [, opts]]) */
+static int w_write_columns(lua_State *L)
 {
     lwriter *lw = check_open(L);
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -938,7 +517,7 @@ static int write_columns(lua_State *L, bool append)
     flush_rows(L, lw);   /* the staged rows come first, and the scratch is needed */
     reserve(L, lw, (size_t)n);
     if (LI_UNLIKELY(lw->nest)) li_nest_reset(lw->nest);
-    luaL_checkstack(L, STACK_RUN + 8, "write_columns");
+    luaL_checkstack(L, LI_STACK_RUN + 8, "write_columns");
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &s->fields[i];
         bool nulls;
@@ -953,21 +532,19 @@ static int write_columns(lua_State *L, bool append)
             memset(lw->cols[i].def, 0, (size_t)n * sizeof(int16_t));
             nulls = true;
         } else if (LI_UNLIKELY(f->node)) {
-            li_nest_column(L, lw->nest, lw, f, lua_gettop(L), (size_t)n, 0);
+            li_nest_column(L, lw->nest, &lw->cv, f, lua_gettop(L), (size_t)n, 0);
             lua_pop(L, 1);
             continue;
         } else if (lw->cols[i].from_unit1) {
-            nulls = convert_time_column(L, lw, i, lua_gettop(L), (size_t)n);
+            nulls = li_convert_time_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), (size_t)n);
         } else {
-            nulls = convert_column(L, lw, i, lua_gettop(L), (size_t)n);
+            nulls = li_convert_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), (size_t)n);
         }
         lua_pop(L, 1);
         stage(lw, i, (size_t)n, nulls);
     }
-    if (append) {
-        append_staged(L, lw, lw->nrows, (size_t)n);
-        lw->nrows += (uint64_t)n;
-    }
+    append_staged(L, lw, lw->nrows, (size_t)n);
+    lw->nrows += (uint64_t)n;
     return 0;
 }
 
@@ -987,14 +564,14 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
     flush_rows(L, lw);
     reserve(L, lw, n);
     if (LI_UNLIKELY(lw->nest)) li_nest_reset(lw->nest);
-    luaL_checkstack(L, STACK_RUN + 8, "write_source");
+    luaL_checkstack(L, LI_STACK_RUN + 8, "write_source");
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &lw->schema->fields[i];
         lw->cols[i].from_unit1 = 0;
         if (LI_UNLIKELY(f->node)) {   /* nested: only from Lua values */
             lua_pushlstring(L, f->name, f->name_len);
             if (lua_rawget(L, arrays) == LUA_TTABLE) {
-                li_nest_column(L, lw->nest, lw, f, lua_gettop(L), n, first_row);
+                li_nest_column(L, lw->nest, &lw->cv, f, lua_gettop(L), n, first_row);
             } else {
                 if (!f->optional) li_error(L, "column '%s': no values for it (it is required)", f->name);
                 li_nest_nulls(L, lw->nest, f, n);
@@ -1011,7 +588,7 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
         bool nulls;
         lua_pushlstring(L, f->name, f->name_len);
         if (lua_rawget(L, arrays) == LUA_TTABLE) {
-            nulls = convert_column(L, lw, i, lua_gettop(L), n);
+            nulls = li_convert_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), n);
         } else {
             if (!f->optional) li_error(L, "column '%s': no values for it (it is required)", f->name);
             memset(lw->cols[i].def, 0, n * sizeof(int16_t));
@@ -1039,59 +616,6 @@ const lschema *li_writer_schema(lua_State *L, int widx)
 {
     lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
     return lw->schema;
-}
-
-static int w_write_columns(lua_State *L)
-{
-    return write_columns(L, true);
-}
-
-int li_bench_convert_columns(lua_State *L)
-{
-    return write_columns(L, false);
-}
-
-/* inlay._bench_read_columns(cols, n [, read]): the floor under
- * write_columns. Every array of cols is walked with lua_rawgeti, the stack
- * cut back as write_columns does. With `read`, each value is also read out
- * with the lua_to* of its type (lua_tointegerx for integers, lua_tonumberx,
- * lua_tolstring, lua_toboolean), as the least a reader that keeps the value
- * must do; without, the value is only pushed. */
-int li_bench_read_columns(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer n = luaL_checkinteger(L, 2);
-    int read = lua_toboolean(L, 3);
-    lua_settop(L, 3);
-    luaL_checkstack(L, STACK_RUN + 8, "read_columns");
-    lua_Integer acc = 0;
-    double dacc = 0;
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {
-        int tab = lua_gettop(L);
-        /* the column's kind, from its first value */
-        int kind = lua_rawgeti(L, tab, 1);
-        if (kind == LUA_TNUMBER && lua_isinteger(L, -1)) kind = -1;
-        lua_settop(L, tab);
-        for (lua_Integer j = 0; j < n; j++) {
-            int t = lua_rawgeti(L, tab, j + 1);
-            if (read) {
-                size_t len;
-                switch (kind) {
-                case -1: acc += lua_tointegerx(L, -1, NULL); break;
-                case LUA_TNUMBER: dacc += lua_tonumberx(L, -1, NULL); break;
-                case LUA_TSTRING: acc += (lua_Integer)(uintptr_t)lua_tolstring(L, -1, &len) + (lua_Integer)len; break;
-                default: acc += lua_toboolean(L, -1); break;
-                }
-            } else {
-                acc += t;
-            }
-            if ((j % STACK_RUN) == STACK_RUN - 1) lua_settop(L, tab);
-        }
-        lua_settop(L, tab - 1);
-    }
-    lua_pushinteger(L, acc + (lua_Integer)dacc);
-    return 1;
 }
 
 /* ---- opening ----------------------------------------------------------------------- */
@@ -1200,7 +724,7 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
 }
 
 /* inlay.open(path, schema, opts) -> writer */
-int li_writer_open(lua_State *L)
+static int writer_open(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     if (lua_istable(L, 2)) {   /* a schema given as its table */
@@ -1227,10 +751,9 @@ int li_writer_open(lua_State *L)
     lw->schema = s;
     lw->ncols = s->nfields;
     lw->nflat = s->nflat;
-    lw->alloc.fn = lua_getallocf(L, &lw->alloc.ud);
-    lw->null_ud = li_null_pointer(L);
+    li_conv_init(&lw->cv, L);
     if (!alloc_scratch(lw)) li_error(L, "out of memory");
-    o.alloc = lw->alloc;
+    o.alloc = lw->cv.alloc;
     int st = inlay_writer_open_file(&lw->w, path, s->s, &o);
     if (st != INLAY_OK) {
         lua_pushstring(L, lw->w ? inlay_writer_errmsg(lw->w) : inlay_strerror(st));
@@ -1243,7 +766,7 @@ int li_writer_open(lua_State *L)
     return 1;
 }
 
-int li_open_writer(lua_State *L)
+void li_open_writer(lua_State *L)
 {
     static const luaL_Reg meta[] = {
         { "__gc", w_gc },
@@ -1269,5 +792,6 @@ int li_open_writer(lua_State *L)
     luaL_setfuncs(L, methods, 1);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
-    return 0;
+    lua_pushcfunction(L, writer_open);
+    lua_setfield(L, -2, "open");
 }

@@ -30,7 +30,7 @@
 
 #include <inlay.h>
 
-LUAMOD_API int luaopen_inlay(lua_State *L);
+#include "linit.h"
 
 static const char *progname = "inlay";
 static lua_State *globalL;
@@ -525,8 +525,7 @@ static int pmain(lua_State *L)
     int script;
     luaL_checkversion(L);
     if (argv[1] && strcmp(argv[1], "convert") == 0) {   /* inlay._convert (inlay.lua) does the work */
-        luaL_openlibs(L);
-        luaL_requiref(L, "inlay", luaopen_inlay, 1);
+        li_open_libs(L);
         lua_getfield(L, -1, "_convert");
         lua_createtable(L, argc, 0);
         for (int i = 2; i < argc; i++) {
@@ -555,8 +554,7 @@ static int pmain(lua_State *L)
             return 1;
         }
     }
-    luaL_openlibs(L);
-    luaL_requiref(L, "inlay", luaopen_inlay, 1);
+    li_open_libs(L);
     lua_pop(L, 1);
     lua_getglobal(L, "os");
     lua_pushcfunction(L, os_exit);

@@ -89,7 +89,7 @@ inlay_type inlay_type_decimal(int32_t precision, int32_t scale, inlay_physical p
     inlay_type t = logical(p, INLAY_LOGICAL_DECIMAL);
     t.precision = precision;
     t.scale = scale;
-    if (p == INLAY_FIXED_LEN_BYTE_ARRAY) t.type_length = width;
+    if (p == INLAY_FIXED_LEN_BYTE_ARRAY) t.type_length = width > 0 ? width : inl_decimal_width(precision);
     return t;
 }
 
@@ -233,12 +233,16 @@ bool inl_type_int_range(const inlay_type *t, int64_t *lo, int64_t *hi)
 int32_t inl_decimal_max_precision(int32_t width)
 {
     if (width <= 0) return 0;
-    return (int32_t)((8.0 * width - 1) * 0.30102999566398120);   /* floor(log10(2^(8n-1) - 1)) */
+    const double digits = (8.0 * width - 1) * 0.30102999566398120;   /* floor(log10(2^(8n-1) - 1)) */
+    return digits >= INT32_MAX ? INT32_MAX : (int32_t)digits;
 }
 
 int32_t inl_decimal_width(int32_t precision)
 {
-    int32_t n = 1;
+    if (precision <= 0) return 1;
+    int32_t n = (int32_t)(((double)precision / 0.30102999566398120 + 1) / 8);   /* close; then exact */
+    if (n < 1) n = 1;
+    while (n > 1 && inl_decimal_max_precision(n - 1) >= precision) n--;
     while (inl_decimal_max_precision(n) < precision) n++;
     return n;
 }
@@ -407,10 +411,30 @@ bool inl_type_parse(const char *name, size_t len, inlay_type *out)
         take(&p, end, " ");
         if (!take_int(&p, end, &b) || !take(&p, end, ")") || p != end) return false;
         if (a < 1 || b > a || a > inl_decimal_max_precision(32)) return false;
-        *out = a <= 9 ? inlay_type_decimal(a, b, INLAY_INT32, 0)
-             : a <= 18 ? inlay_type_decimal(a, b, INLAY_INT64, 0)
-             : inlay_type_decimal(a, b, INLAY_FIXED_LEN_BYTE_ARRAY, inl_decimal_width(a));
+        *out = inlay_type_decimal(a, b, a <= 9 ? INLAY_INT32 : a <= 18 ? INLAY_INT64 : INLAY_FIXED_LEN_BYTE_ARRAY, 0);
         return true;
     }
     return false;
 }
+
+/* ---- the public face ------------------------------------------------------ */
+
+size_t inlay_type_name(const inlay_type *t, char *buf, size_t cap)
+{
+    if (!t) return 0;
+    return inl_type_name(t, buf, cap);
+}
+
+bool inlay_type_parse(const char *name, size_t len, inlay_type *out)
+{
+    return name && out && inl_type_parse(name, len, out);
+}
+
+size_t inlay_type_value_size(const inlay_type *t) { return t ? inl_type_value_size(t) : 0; }
+
+bool inlay_type_int_range(const inlay_type *t, int64_t *lo, int64_t *hi)
+{
+    return t && lo && hi && inl_type_int_range(t, lo, hi);
+}
+
+bool inlay_type_is_utf8(const inlay_type *t) { return t && inl_type_is_utf8(t); }

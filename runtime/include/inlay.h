@@ -184,10 +184,68 @@ INLAY_API inlay_type inlay_type_date(void);                      /* INT32 days s
 INLAY_API inlay_type inlay_type_time(inlay_time_unit u, bool utc);      /* INT32 (ms) or INT64 (us, ns) */
 INLAY_API inlay_type inlay_type_timestamp(inlay_time_unit u, bool utc); /* INT64 since the epoch */
 /* DECIMAL(precision, scale) on INT32 (precision 1..9), INT64 (1..18) or
- * FIXED_LEN_BYTE_ARRAY (width bytes; precision up to what width holds).
+ * FIXED_LEN_BYTE_ARRAY (width bytes, precision up to what width holds;
+ * width 0: the narrowest that holds precision, 16 bytes for 38 digits).
  * Values are unscaled integers; on FIXED_LEN_BYTE_ARRAY, big-endian two's
  * complement. */
 INLAY_API inlay_type inlay_type_decimal(int32_t precision, int32_t scale, inlay_physical p, int32_t width);
+
+/* What a type is, from the one table the library itself uses. */
+
+/* The type's name as scripts write it: "int8", "uint64", "string",
+ * "timestamp(us, utc)", "time(ms)", "decimal(10,2)", "fixed(16)", "uuid"...
+ * (an INT32 or INT64 without annotation prints as "int32", "int64"). Into
+ * buf, cap bytes, NUL-terminated when cap > 0; returns the length the whole
+ * name needs, as snprintf. */
+INLAY_API size_t inlay_type_name(const inlay_type *t, char *buf, size_t cap);
+
+/* The type a name names: what inlay_type_name prints ("int32" is
+ * INT(32, signed)); "decimal(p,s)" is on INT32 up to precision 9, INT64 up
+ * to 18, else the narrowest FIXED_LEN_BYTE_ARRAY. Returns false when the
+ * name names no type. */
+INLAY_API bool inlay_type_parse(const char *name, size_t len, inlay_type *out);
+
+/* Bytes per entry of the array the append call of a column of this type
+ * takes: sizeof(bool), int32_t, int64_t, float, double or inlay_bytes. */
+INLAY_API size_t inlay_type_value_size(const inlay_type *t);
+
+/* The values an INT32 or INT64 column of this type accepts, as integers
+ * (not as the bits stored): int8 -128..127, uint32 0..4294967295,
+ * DECIMAL(5,2) -99999..99999 unscaled, TIME(ms) 0..86399999. Returns false
+ * for uint64 (past int64) and for other physical types. */
+INLAY_API bool inlay_type_int_range(const inlay_type *t, int64_t *lo, int64_t *hi);
+
+/* True for STRING, JSON and ENUM, whose values must be valid UTF-8. */
+INLAY_API bool inlay_type_is_utf8(const inlay_type *t);
+
+/*======================================================================
+ *  Values from text
+ *
+ *  The parsers the CSV and NDJSON sources use, for hosts that hold values
+ *  as text. Pure functions of (s, len): s need not be NUL-terminated and
+ *  is not read past s[len - 1]; no locale, no allocation, no trimming.
+ *  Each returns INLAY_OK, or INLAY_ERR_VALUE with *why (why may be NULL)
+ *  set to a static reason; outputs are written only on INLAY_OK.
+ *====================================================================*/
+
+/* [+-]digits, range-checked for bit_width (1..64) bits, signed or not
+ * ("-0" is the only negative an unsigned type takes). An unsigned 64-bit
+ * value past INT64_MAX comes back as the same bits. Reasons: "not a
+ * number", "out of range". */
+INLAY_API int inlay_parse_int(const char *s, size_t len, int bit_width, bool is_signed, int64_t *out,
+                              const char **why);
+
+/* [+-](digits[.digits] | .digits | digits.)[(e|E)[+-]digits] as the
+ * unscaled value of DECIMAL(precision, scale), big-endian two's complement
+ * in out[0..width) (width 1..32: 4 and 8 give the INT32 and INT64 forms'
+ * bits, other widths the FIXED_LEN_BYTE_ARRAY form). Exact: digits past the
+ * scale must be zeros, unless `round`, which rounds half away from zero.
+ * Reasons: "not a decimal number", "more fractional digits than the
+ * scale", "too many digits" (more than precision, or than width holds).
+ * INLAY_ERR_ARGUMENT for a precision below 1 or a scale outside
+ * 0..precision. */
+INLAY_API int inlay_parse_decimal(const char *s, size_t len, int32_t precision, int32_t scale, bool round,
+                                  uint8_t *out, size_t width, const char **why);
 
 /*======================================================================
  *  Schema

@@ -154,7 +154,7 @@ static int kind_of(const inlay_type *t, skind *k)
     case INLAY_LOGICAL_DECIMAL:
         if (t->physical == INLAY_INT32) { *k = SK_DEC32; return 0; }
         if (t->physical == INLAY_INT64) { *k = SK_DEC64; return 0; }
-        if (t->precision > 38) return -1;   /* beyond the 128-bit parser */
+        if (t->physical == INLAY_BYTE_ARRAY || t->type_length > 32) return -1;
         *k = SK_DECFIXED;
         return 0;
     case INLAY_LOGICAL_UUID: *k = SK_UUID; return 0;
@@ -287,22 +287,21 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
         *(int64_t *)slot = v;
         break;
     }
-    case SK_DEC32: case SK_DEC64: case SK_DECFIXED: {
+    case SK_DEC32: case SK_DEC64: {
         int64_t lo = 0, hi = 0;
         r = inl_textval_decimal(p, len, c->type.precision, c->type.scale, &lo, &hi);
         if (r != TEXTVAL_OK) break;
         if (c->kind == SK_DEC32) *(int32_t *)slot = (int32_t)lo;
-        else if (c->kind == SK_DEC64) *(int64_t *)slot = lo;
-        else {
-            uint8_t be[16];   /* big-endian two's complement, the low `width` bytes */
-            for (int i = 0; i < 8; i++) {
-                be[7 - i] = (uint8_t)((uint64_t)hi >> (8 * i));
-                be[15 - i] = (uint8_t)((uint64_t)lo >> (8 * i));
-            }
-            const int w = c->type.type_length;
-            return put_bytes(s, c, be + 16 - w, (size_t)w);
-        }
+        else *(int64_t *)slot = lo;
         break;
+    }
+    case SK_DECFIXED: {
+        uint8_t be[32];   /* big-endian two's complement, as the column stores it */
+        const size_t w = (size_t)c->type.type_length;
+        r = inl_textval_decimal_bytes(p, len, c->type.precision, c->type.scale, false, be, w);
+        if (r == TEXTVAL_SCALE) r = TEXTVAL_RANGE;
+        if (r != TEXTVAL_OK) break;
+        return put_bytes(s, c, be, w);
     }
     }
     if (r == TEXTVAL_OK) return 0;

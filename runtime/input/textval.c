@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "types.h"
 
 typedef const unsigned char *cursor;
 
@@ -839,6 +840,142 @@ int inl_textval_decimal(const char *s, size_t len, int32_t precision, int32_t sc
     *unscaled_lo = (int64_t)u128_lo(v);
     *unscaled_hi = (int64_t)u128_hi(v);
     return TEXTVAL_OK;
+}
+
+/* ---- decimals of any width ----------------------------------------------- */
+
+enum { WIDE_DIGITS = 80 };   /* significant digits kept; more than 76 never fit */
+
+/* out = out * 10 + d over `width` big-endian bytes. */
+static void be_muladd(uint8_t *out, size_t width, unsigned d)
+{
+    unsigned carry = d;
+    for (size_t i = width; i-- > 0;) {
+        unsigned v = out[i] * 10u + carry;
+        out[i] = (uint8_t)v;
+        carry = v >> 8;
+    }
+}
+
+static void be_negate(uint8_t *out, size_t width)
+{
+    unsigned carry = 1;
+    for (size_t i = width; i-- > 0;) {
+        unsigned v = (uint8_t)~out[i] + carry;
+        out[i] = (uint8_t)v;
+        carry = v >> 8;
+    }
+}
+
+/* The significant digits (leading zeros dropped) of the number's integer
+ * and fraction parts, at most WIDE_DIGITS; *extra counts the ones past
+ * that, *dropped_nonzero says whether any of them was not a zero. */
+static int wide_digits(const numscan *ns, char *digits, int64_t *extra, bool *dropped_nonzero)
+{
+    int nd = 0;
+    *extra = 0;
+    *dropped_nonzero = false;
+    for (int part = 0; part < 2; part++) {
+        cursor p = part ? ns->frac_p : ns->int_p, end = part ? ns->frac_end : ns->int_end;
+        for (; p < end; p++) {
+            char c = (char)*p;
+            if (nd == 0 && c == '0') continue;
+            if (nd < WIDE_DIGITS) {
+                digits[nd++] = c;
+            } else {
+                (*extra)++;
+                *dropped_nonzero |= c != '0';
+            }
+        }
+    }
+    return nd;
+}
+
+int inl_textval_decimal_bytes(const char *s, size_t len, int32_t precision, int32_t scale, bool round,
+                              uint8_t *out, size_t width)
+{
+    numscan ns;
+    if (scan_number((cursor)s, (cursor)s + len, &ns) != TEXTVAL_OK) return TEXTVAL_SYNTAX;
+    if (width < 1 || width > 32) return TEXTVAL_RANGE;
+    const int32_t fits = inl_decimal_max_precision((int32_t)width);
+    if (precision > fits) precision = fits;
+    char digits[WIDE_DIGITS + 1];
+    int64_t extra;
+    bool dropped_nonzero;
+    int nd = wide_digits(&ns, digits, &extra, &dropped_nonzero);
+    /* value = digits * 10^(exp - fraction digits + extra); shift it to the scale */
+    int64_t shift = ns.exp - (int64_t)(ns.frac_end - ns.frac_p) + extra + scale;
+    if (shift < 0) {
+        const int64_t drop = -shift;
+        bool up = false;
+        if (drop > nd) {   /* every kept digit falls off */
+            if (!round && (nd || dropped_nonzero)) return TEXTVAL_SCALE;
+            nd = 0;
+        } else {
+            if (!round) {
+                for (int64_t k = nd - drop; k < nd; k++)
+                    if (digits[k] != '0') return TEXTVAL_SCALE;
+                if (dropped_nonzero) return TEXTVAL_SCALE;
+            }
+            up = round && digits[nd - drop] >= '5';
+            nd -= (int)drop;
+        }
+        if (up) {   /* half away from zero: the magnitude goes up */
+            int k = nd - 1;
+            while (k >= 0 && digits[k] == '9') digits[k--] = '0';
+            if (k >= 0) {
+                digits[k]++;
+            } else {
+                memmove(digits + 1, digits, (size_t)nd);
+                digits[0] = '1';
+                nd++;
+            }
+        }
+        shift = 0;
+    } else if (dropped_nonzero) {
+        return TEXTVAL_RANGE;
+    }
+    if (nd == 0) shift = 0;
+    if (nd + shift > precision) return TEXTVAL_RANGE;
+    memset(out, 0, width);
+    for (int k = 0; k < nd; k++) be_muladd(out, width, (unsigned)(digits[k] - '0'));
+    for (int64_t k = 0; k < shift; k++) be_muladd(out, width, 0);
+    if (ns.neg && nd) be_negate(out, width);
+    return TEXTVAL_OK;
+}
+
+/* ---- the public parsers ------------------------------------------------------ */
+
+static int public_status(int r, const char **why, const char *range_reason)
+{
+    if (why) {
+        *why = r == TEXTVAL_OK ? NULL
+             : r == TEXTVAL_SYNTAX ? "not a number"
+             : r == TEXTVAL_SCALE ? "more fractional digits than the scale"
+             : range_reason;
+    }
+    return r == TEXTVAL_OK ? INLAY_OK : INLAY_ERR_VALUE;
+}
+
+int inlay_parse_int(const char *s, size_t len, int bit_width, bool is_signed, int64_t *out, const char **why)
+{
+    if (!s || !out || bit_width < 1 || bit_width > 64) return public_status(TEXTVAL_SYNTAX, why, NULL);
+    return public_status(inl_textval_int(s, len, bit_width, is_signed, out), why, "out of range");
+}
+
+int inlay_parse_decimal(const char *s, size_t len, int32_t precision, int32_t scale, bool round, uint8_t *out,
+                        size_t width, const char **why)
+{
+    if (!s || !out || precision < 1 || scale < 0 || scale > precision) {
+        if (why) *why = "bad precision or scale";
+        return INLAY_ERR_ARGUMENT;
+    }
+    int r = inl_textval_decimal_bytes(s, len, precision, scale, round, out, width);
+    if (r == TEXTVAL_SYNTAX && why) {
+        *why = "not a decimal number";
+        return INLAY_ERR_VALUE;
+    }
+    return public_status(r, why, "too many digits");
 }
 
 /* ==== dates and times ==================================================== */

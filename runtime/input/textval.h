@@ -32,6 +32,7 @@ enum {
     TEXTVAL_OK = 0,
     TEXTVAL_SYNTAX = -1,   /* cannot be parsed as the type */
     TEXTVAL_RANGE = -2,    /* well formed, out of the column's range */
+    TEXTVAL_SCALE = -3,    /* a decimal with non-zero digits past the scale (when not rounding) */
 };
 
 /* [+-]digits. '+' is always allowed; '-' on an unsigned column only in
@@ -62,6 +63,16 @@ int inl_textval_bool(const char *s, size_t len, bool *out);
  * *hi:*lo (hi is the sign extension of lo when it fits 64 bits). */
 int inl_textval_decimal(const char *s, size_t len, int32_t precision, int32_t scale,
                     int64_t *unscaled_lo, int64_t *unscaled_hi);
+
+/* The same syntax, for a DECIMAL of any width: the unscaled value as
+ * big-endian two's complement in out[0..width) (width 1..32, precision up
+ * to what width holds, 76 digits at 32 bytes), as FIXED_LEN_BYTE_ARRAY
+ * decimals store it. Digits past the scale are refused (TEXTVAL_SCALE) or,
+ * with `round`, rounded half away from zero ("2.675" at scale 2 is 268).
+ * More than `precision` digits before the scale is TEXTVAL_RANGE. out is
+ * written only on TEXTVAL_OK. */
+int inl_textval_decimal_bytes(const char *s, size_t len, int32_t precision, int32_t scale, bool round,
+                              uint8_t *out, size_t width);
 
 /* YYYY-MM-DD, or [+-]YYYY[YY]-MM-DD (4 to 6 year digits after a sign) for
  * far years; proleptic Gregorian, year 0 = 1 BC. Month and day are checked

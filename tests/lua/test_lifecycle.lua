@@ -5,6 +5,7 @@
 
 local T = dofile((arg[0]:match("^(.*)/") or ".") .. "/testlib.lua")
 local inlay = require "inlay"
+local probe = require "inlay.probe"   -- allocation counts (run by inlay-probe)
 
 local s = inlay.schema {
   { "id", "int64" },
@@ -129,7 +130,7 @@ end)
 
 T.case("steady writing allocates nothing per value", function()
   local dir = T.tmpdir("alloc")
-  inlay._alloc_stats()   -- installs the counting allocator (the writer allocates through it)
+  probe.alloc_stats()   -- installs the counting allocator (the writer allocates through it)
   local w = inlay.open(dir .. "/a.parquet", inlay.schema {
     { "id", "int64" }, { "cat", "string" }, { "v", "double", optional = true }, { "ok", "boolean" },
   })
@@ -147,17 +148,17 @@ T.case("steady writing allocates nothing per value", function()
   local allocs, reallocs = 0, 0
   for b = 4, 60 do
     batch(b)   -- outside the count: the strings are made here
-    local a0, r0 = inlay._alloc_stats()
+    local a0, r0 = probe.alloc_stats()
     w:write_columns(cols)
-    local a1, r1 = inlay._alloc_stats()
+    local a1, r1 = probe.alloc_stats()
     allocs, reallocs = allocs + (a1 - a0), reallocs + (r1 - r0)
     rows = rows + n
   end
-  local a0, r0 = inlay._alloc_stats()
+  local a0, r0 = probe.alloc_stats()
   for i = 1, 5000 do w:row(i, "c1", 0.5, true) end
   local row = { id = 1, cat = "c2", v = 1.5, ok = false }
   for i = 1, 5000 do row.id = i; w:write(row) end
-  local a1, r1 = inlay._alloc_stats()
+  local a1, r1 = probe.alloc_stats()
   -- the core allocates when a page or row group is sealed, not per value
   T.ok(allocs + reallocs < 60, string.format("%d allocations and %d reallocations for %d rows", allocs, reallocs, rows))
   T.ok((a1 - a0) + (r1 - r0) < 10, string.format("%d allocations for 10000 single rows", (a1 - a0) + (r1 - r0)))

@@ -1,0 +1,56 @@
+/*
+ * lerror.c — errors and inlay.null (see lerror.h).
+ */
+#include <stdarg.h>
+
+#include "lerror.h"
+
+#define NULL_KEY "inlay.null"
+
+void li_error(lua_State *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lua_pushliteral(L, "inlay: ");
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    lua_error(L);
+    for (;;) {}   /* lua_error does not return */
+}
+
+static int null_tostring(lua_State *L)
+{
+    lua_pushliteral(L, "inlay.null");
+    return 1;
+}
+
+void li_push_null(lua_State *L)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, NULL_KEY) != LUA_TNIL) return;
+    lua_pop(L, 1);
+    lua_newuserdatauv(L, 1, 0);
+    if (luaL_newmetatable(L, NULL_KEY)) {
+        lua_pushcfunction(L, null_tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushliteral(L, "inlay.null cannot be changed");
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, NULL_KEY);
+}
+
+const void *li_null_pointer(lua_State *L)
+{
+    li_push_null(L);
+    const void *p = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return p;
+}
+
+void li_open_null(lua_State *L)
+{
+    li_push_null(L);
+    lua_setfield(L, -2, "null");
+}

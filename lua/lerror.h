@@ -1,0 +1,39 @@
+/*
+ * lerror.h — the leaf of the Lua binding: how it raises errors, and
+ * inlay.null, the value that stands for a null where nil cannot (inside a
+ * list, or to say "null" explicitly). Every other file of the binding
+ * includes this one; it includes nothing of theirs.
+ *
+ * The binding sees the core only through inlay.h.
+ */
+#ifndef LERROR_H
+#define LERROR_H
+
+#include <inlay.h>
+#include <lauxlib.h>
+#include <lua.h>
+
+#if defined(__GNUC__)
+#define LI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define LI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LI_NOINLINE __attribute__((noinline))
+#define LI_NORETURN __attribute__((noreturn))
+#else
+#define LI_LIKELY(x) (x)
+#define LI_UNLIKELY(x) (x)
+#define LI_NOINLINE
+#define LI_NORETURN
+#endif
+
+/* Raises "inlay: " .. the formatted message (lua_pushfstring's formats). */
+LI_NORETURN void li_error(lua_State *L, const char *fmt, ...);
+
+/* Pushes inlay.null, creating it on first use. */
+void li_push_null(lua_State *L);
+/* Its identity, for comparing a userdata against it. */
+const void *li_null_pointer(lua_State *L);
+
+/* Sets `null` in the module table on top of the stack. */
+void li_open_null(lua_State *L);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * lwriter.h — the "inlay.writer" userdata: an inlay_writer plus the
+ * scratch Lua values are converted into before one
+ * inlay_writer_append_columns() call (see lwriter.c).
+ */
+#ifndef LWRITER_H
+#define LWRITER_H
+
+#include "lschema.h"
+
+#define LI_WRITER "inlay.writer"
+
+/* Registers the writer metatable and sets `open` in the module table on
+ * top of the stack. */
+void li_open_writer(lua_State *L);
+
+/* For pipelines (lsource.c): one append of n rows to the writer at index
+ * widx whose columns come from C arrays (ext[i].values set: passed through
+ * as they are) or from Lua arrays in the table at index `arrays`, keyed by
+ * column name; a column in neither is all null. The row in messages is
+ * first_row + the index in the batch. */
+void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
+                            uint64_t first_row);
+/* The schema of the writer at widx. */
+const lschema *li_writer_schema(lua_State *L, int widx);
+
+#endif
