@@ -370,4 +370,31 @@ T.case("write_columns converts date, time and timestamp columns from another uni
   T.eq(got.d[3], nil, "d null")
 end)
 
+T.case("a type's printed name reads back as the same type", function()
+  local s = schema_of(columns)
+  local fields = {}
+  for i, c in ipairs(s:columns()) do
+    T.eq(type(c.type), "string", "the type of " .. c.name .. " prints as a string")
+    fields[i] = { c.name, c.type, optional = c.optional }
+  end
+  local again = inlay.schema(fields)
+  T.eq(tostring(again), tostring(s), "the schema made from the printed names")
+  -- names with parameters, written and read back by DuckDB
+  local path = T.tmpdir("typenames") .. "/names.parquet"
+  local w = inlay.open(path, inlay.schema {
+    { "ts", "timestamp(us, utc)" }, { "t", "time(ms)" }, { "d", "decimal(9,2)" }, { "f", "fixed(3)" },
+    { "w", "decimal(30,3)" },
+  })
+  w:row(1700000000123456, 1000, "12.5", "abc", "-123456789012345678901234567.891")
+  w:close()
+  local got = T.duckdb(path)
+  T.eq(table.concat(got.types, ","), "TIMESTAMP WITH TIME ZONE,TIME,DECIMAL(9,2),BLOB,DECIMAL(30,3)", "DuckDB's types")
+  T.eq(got.values.d[1], "12.50", "decimal value")
+  T.eq(got.values.f[1], "616263", "fixed value")
+  T.eq(got.values.w[1], "-123456789012345678901234567.891", "wide decimal value")
+  for _, bad in ipairs { "timestamp(s)", "decimal(0,0)", "decimal(5,6)", "int12", "fixed(0)", "time(us,utc)" } do
+    T.raises(function() inlay.schema { { "x", bad } } end, "field 'x': unknown type '" .. bad .. "'", bad)
+  end
+end)
+
 T.finish()

@@ -375,6 +375,45 @@ START_TEST(test_utf8_and_spaces)
 }
 END_TEST
 
+/* Decimals on FIXED_LEN_BYTE_ARRAY of any width parse exactly; a BYTE_ARRAY
+ * decimal, which has no fixed width to write, is refused at open. */
+START_TEST(test_wide_decimals)
+{
+    const char *path = write_input("d.csv", "w\n-1234567890123456789012345678901234567890.125\n0.5\n1.2345\n");
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_ge(inlay_schema_add(s, 0, "w", INLAY_REQUIRED,
+                                      inlay_type_decimal(50, 3, INLAY_FIXED_LEN_BYTE_ARRAY, 0), NULL), 0);
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.on_error = INLAY_ON_ERROR_SKIP;
+    inlay_source *src;
+    ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
+    size_t rows;
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+    ck_assert_uint_eq(rows, 2);   /* 1.2345 has a digit past the scale */
+    const inlay_bytes *v = inlay_source_batch(src, NULL)[0].values;
+    ck_assert_uint_eq(v[0].len, 21);   /* the narrowest width for 50 digits */
+    uint8_t want[21];
+    ck_assert_int_eq(inlay_parse_decimal("-1234567890123456789012345678901234567890.125", 45, 50, 3, false, want, 21,
+                                         NULL), INLAY_OK);
+    ck_assert(memcmp(v[0].data, want, 21) == 0);
+    ck_assert(((const uint8_t *)v[1].data)[20] == 0xF4 && ((const uint8_t *)v[1].data)[19] == 0x01);   /* 500 */
+    inlay_source_stats st;
+    inlay_source_get_stats(src, &st);
+    ck_assert_uint_eq(st.skipped, 1);
+    inlay_source_free(src);
+    inlay_schema_free(s);
+
+    s = inlay_schema_create(NULL);
+    ck_assert_int_ge(inlay_schema_add(s, 0, "w", INLAY_REQUIRED, inlay_type_decimal(10, 2, INLAY_BYTE_ARRAY, 0), NULL),
+                     0);
+    ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_ERR_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(inlay_source_errmsg(src), "not supported by text sources"));
+    inlay_source_free(src);
+    inlay_schema_free(s);
+}
+END_TEST
+
 /* The prefix option: a sample already read comes first. */
 START_TEST(test_prefix)
 {
@@ -406,6 +445,7 @@ static Suite *source_suite(void)
     tcase_add_test(c, test_csv_batches);
     tcase_add_test(c, test_ndjson_batches);
     tcase_add_test(c, test_prefix);
+    tcase_add_test(c, test_wide_decimals);
     suite_add_tcase(s, c);
     c = tcase_create("errors");
     tcase_add_checked_fixture(c, setup, teardown);

@@ -682,6 +682,184 @@ START_TEST(test_decimal_random)
 }
 END_TEST
 
+/* ---- decimals of any width --------------------------------------------------------------- */
+
+/* The big-endian two's complement integer in p[0..w) as decimal text, by
+ * repeated division: a different road from the parser's multiply-add. */
+static const char *be_text(const uint8_t *p, size_t w, char *out)
+{
+    uint8_t mag[32];
+    if (w == 0 || w > sizeof mag) return strcpy(out, "?");
+    memcpy(mag, p, w);
+    bool neg = mag[0] & 0x80;
+    if (neg) {   /* negate */
+        unsigned carry = 1;
+        for (size_t i = w; i-- > 0;) {
+            unsigned v = (uint8_t)~mag[i] + carry;
+            mag[i] = (uint8_t)v;
+            carry = v >> 8;
+        }
+    }
+    char rev[100];
+    size_t n = 0;
+    for (;;) {
+        bool zero = true;
+        unsigned rem = 0;
+        for (size_t i = 0; i < w; i++) {
+            unsigned cur = rem << 8 | mag[i];
+            mag[i] = (uint8_t)(cur / 10);
+            rem = cur % 10;
+            zero &= mag[i] == 0;
+        }
+        rev[n++] = (char)('0' + rem);
+        if (zero) break;
+    }
+    size_t k = 0;
+    if (neg) out[k++] = '-';
+    while (n) out[k++] = rev[--n];
+    out[k] = 0;
+    return out;
+}
+
+static int wide(const char *s, int32_t p, int32_t scale, bool round, size_t w, char *text)
+{
+    uint8_t out[32];
+    memset(out, 0xAB, sizeof out);
+    int rc = inl_textval_decimal_bytes(s, strlen(s), p, scale, round, out, w);
+    if (rc != TEXTVAL_OK) {
+        for (size_t i = 0; i < sizeof out; i++) ck_assert_msg(out[i] == 0xAB, "\"%s\" wrote its output on failure", s);
+        return rc;
+    }
+    be_text(out, w, text);
+    return rc;
+}
+
+#define ck_wide(s, p, scale, round, w, want)                                                  \
+    do {                                                                                      \
+        char got_[100];                                                                       \
+        int rc_ = wide(s, p, scale, round, w, got_);                                          \
+        ck_assert_msg(rc_ == TEXTVAL_OK, "\"%s\" (%d,%d) refused: %d", s, p, scale, rc_);      \
+        ck_assert_msg(strcmp(got_, want) == 0, "\"%s\" (%d,%d): %s, not %s", s, p, scale, got_, want); \
+    } while (0)
+
+#define ck_wide_rc(s, p, scale, round, w, rc)                                                 \
+    do {                                                                                      \
+        char got_[100];                                                                       \
+        ck_assert_msg(wide(s, p, scale, round, w, got_) == (rc), "\"%s\" (%d,%d) not %d", s, p, scale, rc); \
+    } while (0)
+
+START_TEST(test_decimal_bytes_exact)
+{
+    ck_wide("123.45", 9, 2, false, 4, "12345");
+    ck_wide("-0.5", 9, 1, false, 4, "-5");
+    ck_wide("1.500", 9, 2, false, 8, "150");
+    ck_wide("1.5e2", 9, 0, false, 4, "150");
+    ck_wide("-0", 5, 2, false, 3, "0");
+    ck_wide("0.000", 1, 0, false, 1, "0");
+    ck_wide_rc("1.234", 9, 2, false, 4, TEXTVAL_SCALE);
+    ck_wide_rc("1e-2", 9, 1, false, 4, TEXTVAL_SCALE);
+    ck_wide_rc("100", 2, 0, false, 4, TEXTVAL_RANGE);
+    ck_wide_rc("1e99999999999", 38, 0, false, 16, TEXTVAL_RANGE);
+    ck_wide("0e99999999999", 38, 0, false, 16, "0");
+    static const char *bad[] = { "", "+", ".", "e2", "1e", "1.2.3", "nan", "inf", " 1", "1 ", "0x1" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) ck_wide_rc(bad[i], 38, 2, false, 16, TEXTVAL_SYNTAX);
+    /* 76 digits fill 32 bytes; 77 do not */
+    char nines[80], want[82];
+    memset(nines, '9', 76);
+    nines[76] = 0;
+    ck_wide(nines, 76, 0, false, 32, nines);
+    snprintf(want, sizeof want, "-%s", nines);
+    ck_wide(want, 76, 0, false, 32, want);
+    ck_wide_rc(nines, 75, 0, false, 32, TEXTVAL_RANGE);
+    nines[76] = '9';
+    nines[77] = 0;
+    ck_wide_rc(nines, 76, 0, false, 32, TEXTVAL_RANGE);
+    /* a precision past what the width holds is held to the width */
+    ck_wide_rc("99999999999", 20, 0, false, 4, TEXTVAL_RANGE);
+    ck_wide("999999999", 20, 0, false, 4, "999999999");
+    /* the widths around a byte boundary: 38 digits in 16 bytes */
+    ck_wide("-99999999999999999999999999999999999999", 38, 0, false, 16, "-99999999999999999999999999999999999999");
+    ck_wide_rc("1", 38, 0, false, 33, TEXTVAL_RANGE);
+    ck_wide_rc("1", 38, 0, false, 0, TEXTVAL_RANGE);
+}
+END_TEST
+
+START_TEST(test_decimal_bytes_round)
+{
+    ck_wide("2.675", 9, 2, true, 4, "268");
+    ck_wide("-2.675", 9, 2, true, 4, "-268");
+    ck_wide("2.674", 9, 2, true, 4, "267");
+    ck_wide("2.67499999", 9, 2, true, 4, "267");
+    ck_wide("0.005", 9, 2, true, 4, "1");
+    ck_wide("-0.005", 9, 2, true, 4, "-1");
+    ck_wide("0.0049", 9, 2, true, 4, "0");
+    ck_wide("0.0005", 9, 2, true, 4, "0");
+    ck_wide("9.995", 4, 2, true, 4, "1000");
+    ck_wide_rc("9.995", 3, 2, true, 4, TEXTVAL_RANGE);   /* rounding carries into a fourth digit */
+    ck_wide("1e-30", 9, 2, true, 4, "0");
+    ck_wide("12345.6789e-2", 9, 3, true, 4, "123457");
+}
+END_TEST
+
+/* Random values of up to 38 digits read the same through the 128-bit
+ * parser and the bytes one, at the width FIXED_LEN_BYTE_ARRAY needs. */
+START_TEST(test_decimal_bytes_agree)
+{
+    uint64_t seed = 0xB17E5ULL;
+    char text[64];
+    for (int iter = 0; iter < 20000; iter++) {
+        int p = 1 + (int)(rng_next(&seed) % 38);
+        int nd = 1 + (int)(rng_next(&seed) % (uint64_t)p);
+        int scale = (int)(rng_next(&seed) % (uint64_t)(p + 1));
+        size_t n = 0;
+        if (rng_next(&seed) % 2) text[n++] = '-';
+        for (int i = 0; i < nd; i++) {
+            if (i == nd - scale) text[n++] = '.';
+            text[n++] = (char)('0' + rng_next(&seed) % 10);
+        }
+        text[n] = 0;
+        int64_t lo, hi;
+        int a = inl_textval_decimal(text, n, p, scale, &lo, &hi);
+        uint8_t out[16];
+        int b = inl_textval_decimal_bytes(text, n, p, scale, false, out, 16);
+        expect((a == TEXTVAL_OK) == (b == TEXTVAL_OK), "\"%s\" (%d,%d): %d vs %d", text, p, scale, a, b);
+        if (a != TEXTVAL_OK) continue;
+        for (int i = 0; i < 8; i++) {
+            expect(out[7 - i] == (uint8_t)((uint64_t)hi >> (8 * i)), "\"%s\" high bytes differ", text);
+            expect(out[15 - i] == (uint8_t)((uint64_t)lo >> (8 * i)), "\"%s\" low bytes differ", text);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_public_parsers)
+{
+    int64_t v = 99;
+    const char *why = "unset";
+    ck_assert_int_eq(inlay_parse_int("-128", 4, 8, true, &v, &why), INLAY_OK);
+    ck_assert(v == -128 && why == NULL);
+    ck_assert_int_eq(inlay_parse_int("128", 3, 8, true, &v, &why), INLAY_ERR_VALUE);
+    ck_assert_str_eq(why, "out of range");
+    ck_assert_int_eq(inlay_parse_int("12a", 3, 64, true, &v, &why), INLAY_ERR_VALUE);
+    ck_assert_str_eq(why, "not a number");
+    ck_assert_int_eq(inlay_parse_int("18446744073709551615", 20, 64, false, &v, NULL), INLAY_OK);
+    ck_assert(v == -1);
+    ck_assert_int_eq(inlay_parse_int("1", 1, 65, true, &v, &why), INLAY_ERR_VALUE);
+
+    uint8_t out[16];
+    ck_assert_int_eq(inlay_parse_decimal("1.234", 5, 9, 2, false, out, 4, &why), INLAY_ERR_VALUE);
+    ck_assert_str_eq(why, "more fractional digits than the scale");
+    ck_assert_int_eq(inlay_parse_decimal("12345678.9", 10, 9, 2, false, out, 4, &why), INLAY_ERR_VALUE);
+    ck_assert_str_eq(why, "too many digits");
+    ck_assert_int_eq(inlay_parse_decimal("12a", 3, 9, 2, false, out, 4, &why), INLAY_ERR_VALUE);
+    ck_assert_str_eq(why, "not a decimal number");
+    ck_assert_int_eq(inlay_parse_decimal("2.675", 5, 9, 2, true, out, 4, &why), INLAY_OK);
+    ck_assert(why == NULL && out[0] == 0 && out[1] == 0 && out[2] == 0x01 && out[3] == 0x0C);   /* 268 */
+    ck_assert_int_eq(inlay_parse_decimal("1", 1, 0, 0, false, out, 4, &why), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_parse_decimal("1", 1, 5, 6, false, out, 4, &why), INLAY_ERR_ARGUMENT);
+}
+END_TEST
+
 /* ---- dates ------------------------------------------------------------------------------- */
 
 static int date_of(const char *s, int32_t *d)
@@ -1326,6 +1504,10 @@ static Suite *textval_suite(void)
     tcase_add_test(c, test_decimal_forms);
     tcase_add_test(c, test_decimal_limits);
     tcase_add_test(c, test_decimal_random);
+    tcase_add_test(c, test_decimal_bytes_exact);
+    tcase_add_test(c, test_decimal_bytes_round);
+    tcase_add_test(c, test_decimal_bytes_agree);
+    tcase_add_test(c, test_public_parsers);
     suite_add_tcase(s, c);
 
     c = tcase_create("dates");

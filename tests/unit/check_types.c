@@ -200,6 +200,39 @@ START_TEST(test_names_read_back)
 }
 END_TEST
 
+START_TEST(test_public_face)
+{
+    char name[8];
+    inlay_type t = inlay_type_timestamp(INLAY_NANOS, false), back;
+    ck_assert_uint_eq(inlay_type_name(&t, name, sizeof name), strlen("timestamp(ns)"));
+    ck_assert_str_eq(name, "timesta");   /* cut, NUL-terminated */
+    ck_assert(inlay_type_parse("timestamp(ns)", 13, &back));
+    ck_assert(same_type(&back, &t));
+    ck_assert(!inlay_type_parse(NULL, 0, &back));
+    ck_assert_uint_eq(inlay_type_name(NULL, name, sizeof name), 0);
+    inlay_type u = inlay_type_uuid();
+    ck_assert_uint_eq(inlay_type_value_size(&u), sizeof(inlay_bytes));
+    ck_assert_uint_eq(inlay_type_value_size(NULL), 0);
+    int64_t lo, hi;
+    inlay_type d = inlay_type_decimal(3, 1, INLAY_INT32, 0);
+    ck_assert(inlay_type_int_range(&d, &lo, &hi) && lo == -999 && hi == 999);
+    ck_assert(!inlay_type_int_range(NULL, &lo, &hi));
+    inlay_type e = inlay_type_enum();
+    ck_assert(inlay_type_is_utf8(&e) && !inlay_type_is_utf8(&u) && !inlay_type_is_utf8(NULL));
+    /* width 0 on FIXED_LEN_BYTE_ARRAY: the narrowest that holds the precision */
+    inlay_type w = inlay_type_decimal(38, 4, INLAY_FIXED_LEN_BYTE_ARRAY, 0);
+    ck_assert_int_eq(w.type_length, 16);
+    w = inlay_type_decimal(39, 4, INLAY_FIXED_LEN_BYTE_ARRAY, 0);
+    ck_assert_int_eq(w.type_length, 17);
+    w = inlay_type_decimal(76, 0, INLAY_FIXED_LEN_BYTE_ARRAY, 0);
+    ck_assert_int_eq(w.type_length, 32);
+    w = inlay_type_decimal(5, 0, INLAY_FIXED_LEN_BYTE_ARRAY, 7);
+    ck_assert_int_eq(w.type_length, 7);
+    ck_assert_int_eq(inl_decimal_width(1), 1);
+    ck_assert_int_eq(inl_decimal_width(INT32_MAX) > 0, 1);   /* large: finite, no overflow */
+}
+END_TEST
+
 static Suite *types_suite(void)
 {
     Suite *s = suite_create("types");
@@ -213,6 +246,7 @@ static Suite *types_suite(void)
     c = tcase_create("names");
     tcase_add_test(c, test_names);
     tcase_add_test(c, test_names_read_back);
+    tcase_add_test(c, test_public_face);
     suite_add_tcase(s, c);
     return s;
 }
