@@ -9,7 +9,7 @@
  * "inlay: field 'hits.element.pos.x': ..."). A nested type keeps its
  * arguments (element type, fields, key and value types) in its user value.
  *
- * A nested field becomes a tree of lnode (linlay.h), built depth-first
+ * A nested field becomes a tree of lnode (lschema.h), built depth-first
  * along with the core's groups (inlay_schema_add_group, _add_list,
  * _add_map), so its leaves come out in the core's column order. The nodes,
  * their paths and their field names live in Lua (userdata and strings in

@@ -45,7 +45,7 @@ int inl_delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, s
 
 /* DELTA_LENGTH_BYTE_ARRAY of v[0..n): the lengths as DELTA_BINARY_PACKED
  * INT32, then every value's bytes back to back. Each length must be at most
- * INT32_MAX (check.c enforces it for appended values): a longer one makes
+ * INT32_MAX (validate.c enforces it for appended values): a longer one makes
  * it return -1 rather than write a stream no reader accepts. */
 int inl_delta_encode_length_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v,
                               size_t n);

@@ -2,7 +2,7 @@
  * plain.h — PLAIN encoding of values into a page buffer.
  *
  * Fixed-width values are their little-endian bytes (the host must be
- * little-endian; inlay.c checks at open), BYTE_ARRAY values a 4-byte
+ * little-endian; the writer checks at open), BYTE_ARRAY values a 4-byte
  * little-endian length then the bytes, FIXED_LEN_BYTE_ARRAY values their
  * bytes, BOOLEAN values bits packed LSB first (inl_rle_pack_bools).
  */

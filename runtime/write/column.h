@@ -1,7 +1,7 @@
 /*
  * column.h — the column buffer of one leaf, and the column chunks it cuts.
  *
- * Values arrive in batches (already checked by check.c). The buffer holds
+ * Values arrive in batches (already checked by validate.c). The buffer holds
  * the current page: levels as uint16 arrays and values either PLAIN-encoded
  * or, in dictionary mode, as uint32 indices into the chunk's memo table.
  * A page ends at its row or byte limit; a chunk ends at the row-group row

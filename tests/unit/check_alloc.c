@@ -1,5 +1,5 @@
 /*
- * check_alloc.c — the allocator hook (runtime/alloc.c) and what the writer
+ * check_alloc.c — the allocator hook (runtime/base/alloc.c) and what the writer
  * does when it fails.
  *
  * Fault injection in the manner of Lua's ltests.c: a small but complete

@@ -1,5 +1,5 @@
 /*
- * check_bool_rle.c — RLE-encoded BOOLEAN pages (runtime/bool_rle.c).
+ * check_bool_rle.c — RLE-encoded BOOLEAN pages (runtime/encode/bool_rle.c).
  *
  * Exact bytes for small cases worked out by hand from Encodings.md (a
  * 4-byte little-endian length, then RLE / bit-packed runs at width 1), and

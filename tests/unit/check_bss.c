@@ -1,5 +1,5 @@
 /*
- * check_bss.c — BYTE_STREAM_SPLIT (runtime/bss.c).
+ * check_bss.c — BYTE_STREAM_SPLIT (runtime/encode/bss.c).
  *
  * Exact bytes for Encodings.md's three-float example and two values of
  * each width, then, for many widths and counts, a comparison with the

@@ -1,5 +1,5 @@
 /*
- * check_column.c — column chunks (runtime/column.c) seen from the file:
+ * check_column.c — column chunks (runtime/write/column.c) seen from the file:
  * the dictionary decision (kept when it pays, dropped after the first page
  * when it does not, given up for the fallback encoding past
  * dictionary_bytes: DELTA_BINARY_PACKED for integers,

@@ -1,5 +1,5 @@
 /*
- * check_csv.c — the CSV tokenizer (runtime/csv.c): every quoting rule, line
+ * check_csv.c — the CSV tokenizer (runtime/input/csv.c): every quoting rule, line
  * ends and the line numbers after them, empty lines, the BOM, a missing
  * final newline, skip_rows, other delimiters and quotes, bad records and
  * reading on after them, the raw record, fields longer than the buffer,

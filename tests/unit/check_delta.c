@@ -1,5 +1,5 @@
 /*
- * check_delta.c — the delta encodings (runtime/delta.c): DELTA_BINARY_PACKED,
+ * check_delta.c — the delta encodings (runtime/encode/delta.c): DELTA_BINARY_PACKED,
  * DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY.
  *
  * Exact bytes for small cases worked out by hand from Encodings.md (its two

@@ -1,5 +1,5 @@
 /*
- * check_input.c — the byte source under the text readers (runtime/input.c):
+ * check_input.c — the byte source under the text readers (runtime/input/input.c):
  * plain files, stdin from a pipe or a file, gzip (also concatenated
  * members) and zstd (also concatenated and skippable frames) from files and
  * callbacks, whatever the read sizes; truncated or corrupt compressed data

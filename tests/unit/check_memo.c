@@ -1,6 +1,6 @@
 /*
  * check_memo.c — the memo tables behind dictionary encoding
- * (runtime/memo.c): indices in first-seen order, the found flag, keys by
+ * (runtime/encode/memo.c): indices in first-seen order, the found flag, keys by
  * bit pattern, copies that never alias the caller's memory, reset and
  * reuse, growth, and arenas that are byte for byte the PLAIN dictionary
  * page.

@@ -1,5 +1,5 @@
 /*
- * check_ndjson.c — the NDJSON tokenizer (runtime/ndjson.c): every value
+ * check_ndjson.c — the NDJSON tokenizer (runtime/input/ndjson.c): every value
  * kind, escapes, nested values kept raw, wanted/unknown/repeated/absent
  * keys, line structure (blank lines, CRLF, BOM, last line), lines longer
  * than the buffer, reads of any size giving the same result, every error

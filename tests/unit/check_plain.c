@@ -1,5 +1,5 @@
 /*
- * check_plain.c — PLAIN encoding (runtime/plain.c, plain.h) against the
+ * check_plain.c — PLAIN encoding (runtime/encode/plain.c, plain.h) against the
  * bytes the Parquet spec gives each physical type: fixed-width values
  * little-endian, BYTE_ARRAY as a 4-byte little-endian length then the
  * bytes, FIXED_LEN_BYTE_ARRAY as the bare bytes. (BOOLEAN's bit packing is

@@ -1,5 +1,5 @@
 /*
- * check_rle.c — the RLE / bit-packed hybrid encoder (runtime/rle.c).
+ * check_rle.c — the RLE / bit-packed hybrid encoder (runtime/encode/rle.c).
  *
  * Two kinds of checks: exact bytes for small cases worked out by hand from
  * Encodings.md (run header = ULEB128 of count << 1 for an RLE run, of

@@ -1,5 +1,5 @@
 /*
- * check_schema.c — the schema tree (runtime/schema.c): the printed
+ * check_schema.c — the schema tree (runtime/model/schema.c): the printed
  * message type for every type, the errors of inlay_schema_add (each naming
  * the field) that leave the schema unchanged, and the layout
  * inl_schema_finalize computes: depth-first leaves, their paths and their

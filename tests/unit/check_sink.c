@@ -1,5 +1,5 @@
 /*
- * check_sink.c — sinks (runtime/sink.c) and the writer's side of their
+ * check_sink.c — sinks (runtime/write/sink.c) and the writer's side of their
  * contract: a sink whose write fails at the Nth call (for every N) gives
  * INLAY_ERR_IO, sticky, with no leak, no more writes and exactly one abort;
  * a failing finish is reported and followed by nothing. The file sink

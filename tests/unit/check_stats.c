@@ -1,5 +1,5 @@
 /*
- * check_stats.c — column statistics (runtime/stats.c): min/max in each
+ * check_stats.c — column statistics (runtime/encode/stats.c): min/max in each
  * column's sort order (parquet.thrift ColumnOrder), NaN kept out, the
  * -0/+0 widening, byte orders, and the same bounds as they reach the
  * footer through the public API, with every encoding choice (the

@@ -1,5 +1,5 @@
 /*
- * check_textval.c — text fields to typed values (runtime/textval.c).
+ * check_textval.c — text fields to typed values (runtime/input/textval.c).
  *
  * One TCase per family: integers at the limits of every width, floats and
  * doubles bit for bit against strtod/strtof (hand-picked edges, halfway

@@ -1,5 +1,5 @@
 /*
- * check_thrift.c — the thrift compact-protocol encoder (runtime/thrift.c)
+ * check_thrift.c — the thrift compact-protocol encoder (runtime/format/thrift.c)
  * against bytes computed by hand from the protocol description, and against
  * an independent decoder (thrift_reader.h) on random structures.
  *

@@ -1,6 +1,6 @@
 /*
- * check_timeconv.c — unit conversion of time arrays (runtime/timeconv.c)
- * and inlay_writer_append_time (runtime/writer.c) on top of it.
+ * check_timeconv.c — unit conversion of time arrays (runtime/base/timeconv.c)
+ * and inlay_writer_append_time (runtime/write/writer.c) on top of it.
  *
  * inl_timeconv_run is checked by hand for each kind of step (multiply, floor
  * toward negative infinity, narrowing to int32, the overflow bounds of

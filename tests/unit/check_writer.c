@@ -1,5 +1,5 @@
 /*
- * check_writer.c — the public writer API (runtime/writer.c with check.c
+ * check_writer.c — the public writer API (runtime/write/writer.c with check.c
  * behind it): options and opening, the file's frame and totals, and every
  * kind of bad input. A rejected call must return its status with a message
  * naming the column (and row, where one is at fault), change nothing, and

@@ -1,6 +1,6 @@
 /*
  * thrift_reader.h — a small thrift compact-protocol decoder for the tests,
- * written from the protocol description, not from runtime/thrift.c, so the
+ * written from the protocol description, not from runtime/format/thrift.c, so the
  * encoder is checked against an independent reading.
  *
  * A reader is a byte range; every primitive sets `err` instead of reading
