@@ -393,13 +393,12 @@ int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_
 {
     char dummy[1];
     inlay_source_options dflt;
-    int st = check_args(out, &o, &dflt, &err, &errcap, dummy);
-    if (st) return st;
+    INL_FORWARD(check_args(out, &o, &dflt, &err, &errcap, dummy));
     if (!path) return INLAY_ERR_ARGUMENT;
     const inlay_allocator alloc = inl_mem_or_default(&o->alloc);
     input_reader *in;
-    if ((st = inl_input_open(&in, path, &alloc, err, errcap))) return st;
-    st = infer_input(out, in, path, o, sample_rows, false, err, errcap);
+    INL_FORWARD(inl_input_open(&in, path, &alloc, err, errcap));
+    const int st = infer_input(out, in, path, o, sample_rows, false, err, errcap);
     inl_input_close(in);
     return st;
 }
@@ -409,8 +408,7 @@ int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, 
 {
     char dummy[1];
     inlay_source_options dflt;
-    int st = check_args(out, &o, &dflt, &err, &errcap, dummy);
-    if (st) return st;
+    INL_FORWARD(check_args(out, &o, &dflt, &err, &errcap, dummy));
     if (!data && len) return INLAY_ERR_ARGUMENT;
     /* up to the last line end: a record cut by the end of the sample is not one */
     const uint8_t *p = data;
@@ -422,8 +420,8 @@ int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, 
     membuf m = { p, keep, 0 };
     const inlay_allocator alloc = inl_mem_or_default(&o->alloc);
     input_reader *in;
-    if ((st = inl_input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &alloc, err, errcap))) return st;
-    st = infer_input(out, in, name ? name : "", o, sample_rows, !whole, err, errcap);
+    INL_FORWARD(inl_input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &alloc, err, errcap));
+    const int st = infer_input(out, in, name ? name : "", o, sample_rows, !whole, err, errcap);
     inl_input_close(in);
     return st;
 }

@@ -329,8 +329,7 @@ int inl_input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_com
     }
     *out = NULL;
     input_reader *r;
-    int rc = reader_new(&r, a, "<input>", c, err, errcap);
-    if (rc) return rc;
+    INL_FORWARD(reader_new(&r, a, "<input>", c, err, errcap));
     r->fn = fn;
     r->ctx = ctx;
     *out = r;

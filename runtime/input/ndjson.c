@@ -681,8 +681,7 @@ static int next_line(ndjson_reader *r)
             nl = next = r->fill;   /* a last line without terminator */
             break;
         }
-        int rc = fill(r);
-        if (rc) return rc;
+        INL_FORWARD(fill(r));
     }
     size_t start = r->pos;
     r->pos = r->scan = next;

@@ -328,8 +328,7 @@ static int put_null(inlay_source *s, scol *c)
 
 static int put_present(inlay_source *s, scol *c, const char *p, size_t len)
 {
-    int st = put_text(s, c, p, len);
-    if (st) return st;
+    INL_FORWARD(put_text(s, c, p, len));
     if (c->optional) ((int16_t *)c->def.data)[s->rows] = 1;
     c->count++;
     return 0;
@@ -944,7 +943,7 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
     if (!s->schema) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     int st = inl_schema_finalize(s->schema);
     if (st) return inl_err_set(&s->err, st, "%s", s->schema->err.msg);
-    if ((st = setup_columns(s))) return st;
+    INL_FORWARD(setup_columns(s));
     if ((st = inl_null_set_init(&s->nulls, o, &s->alloc))) return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
     bool tsv = false;
     s->format = o->format != INLAY_FORMAT_AUTO ? o->format : inl_source_format_of(path, &tsv);

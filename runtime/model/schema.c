@@ -249,12 +249,11 @@ int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repeti
                      inlay_type type, const inlay_column_options *opts)
 {
     if (!s) return INLAY_ERR_ARGUMENT;
-    int st = check_parent(s, parent, name, rep);
-    if (st) return st;
+    INL_FORWARD(check_parent(s, parent, name, rep));
     char path[256];
     child_path(s, parent, name, path, sizeof path);
-    if ((st = check_type(s, path, &type))) return st;
-    if (opts && (st = check_encoding(s, path, &type, opts->encoding))) return st;
+    INL_FORWARD(check_type(s, path, &type));
+    if (opts) INL_FORWARD(check_encoding(s, path, &type, opts->encoding));
     int id = add_node(s, parent, name, rep);
     if (id < 0) return id;
     s->nodes[id].type = type;
@@ -265,8 +264,7 @@ int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repeti
 int inlay_schema_add_group(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
 {
     if (!s) return INLAY_ERR_ARGUMENT;
-    int st = check_parent(s, parent, name, rep);
-    if (st) return st;
+    INL_FORWARD(check_parent(s, parent, name, rep));
     int id = add_node(s, parent, name, rep);
     if (id >= 0) s->nodes[id].is_group = true;
     return id;
@@ -278,8 +276,7 @@ static int add_nested(inlay_schema *s, int parent, const char *name, inlay_repet
                       schema_group annotation, const char *middle)
 {
     if (!s) return INLAY_ERR_ARGUMENT;
-    int st = check_parent(s, parent, name, rep);
-    if (st) return st;
+    INL_FORWARD(check_parent(s, parent, name, rep));
     if (rep == INLAY_REPEATED) {
         char path[256];
         child_path(s, parent, name, path, sizeof path);

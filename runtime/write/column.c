@@ -272,18 +272,17 @@ static int dictionary_pays(column *c, column_env *e)
 {
     if (c->dict_decided || !c->cost_check || c->page_values == 0) return 0;
     c->dict_decided = true;
-    int st = materialize_plain(c, e, &e->trial);
-    if (st) return st;
+    INL_FORWARD(materialize_plain(c, e, &e->trial));
     const uint8_t *fb;
     size_t fb_len;
-    if ((st = encode_values(c, e, e->trial.data, e->trial.len, c->page_values, &e->encoded, &fb, &fb_len)))
-        return st;
+    INL_FORWARD(encode_values(c, e, e->trial.data, e->trial.len, c->page_values, &e->encoded, &fb, &fb_len));
     const void *dict = c->is_bytes ? (const void *)c->memo_bytes.arena.data
                                    : (const void *)c->memo_fixed.values.data;
     size_t dict_len = dict_bytes(c);
     size_t indices = c->page_values * (size_t)index_bit_width(c) / 8 + 2;
     size_t with_dict = dict_len + indices, without = fb_len;
     if (with_dict < 2 * without && without < 2 * with_dict) {   /* close: compression decides */
+        int st;
         with_dict = compressed_size(e, dict, dict_len, &st) + indices;
         if (st) return st;
         without = compressed_size(e, fb, fb_len, &st);
@@ -348,7 +347,7 @@ static int flush_page(column *c, column_env *e)
     d.lens[d.nparts++] = values_len;
 
     size_t raw, stored;
-    if ((st = inl_page_write(&k->pages, A(e), &e->comp, &e->scratch, &d, &raw, &stored))) return st;
+    INL_FORWARD(inl_page_write(&k->pages, A(e), &e->comp, &e->scratch, &d, &raw, &stored));
     k->raw_size += raw;
     k->stored_size += stored;
     k->num_values += c->page_entries;
@@ -376,8 +375,7 @@ static int write_dictionary(column *c, column_env *e, chunk *k)
     }
     size_t raw, stored;
     k->dict.len = 0;
-    int st = inl_page_write(&k->dict, A(e), &e->comp, &e->scratch, &d, &raw, &stored);
-    if (st) return st;
+    INL_FORWARD(inl_page_write(&k->dict, A(e), &e->comp, &e->scratch, &d, &raw, &stored));
     k->raw_size += raw;
     k->stored_size += stored;
     k->dict_entries = (uint32_t)dict_count(c);
@@ -386,11 +384,10 @@ static int write_dictionary(column *c, column_env *e, chunk *k)
 
 int inl_column_seal(column *c, column_env *e)
 {
-    int st = flush_page(c, e);
-    if (st) return st;
+    INL_FORWARD(flush_page(c, e));
     chunk *k = open_chunk(c);
-    if (c->dict_used && (st = write_dictionary(c, e, k))) return st;
-    if ((st = grow_chunks(c, e, c->nsealed + 2))) return st;
+    if (c->dict_used) INL_FORWARD(write_dictionary(c, e, k));
+    INL_FORWARD(grow_chunks(c, e, c->nsealed + 2));
     c->nsealed++;
     chunk *next = open_chunk(c);
     next->dict.len = next->pages.len = 0;
@@ -557,7 +554,7 @@ int inl_column_append(column *c, column_env *e, const void *values, size_t count
             return st;
         if (c->leaf->max_rep > 0 && (st = put_levels_raw(&c->reps, A(e), rep ? rep + e0 : NULL, n, 0)))
             return st;
-        if ((st = put_values(c, e, vbase + v0 * vsize, nv))) return st;
+        INL_FORWARD(put_values(c, e, vbase + v0 * vsize, nv));
         k->st.null_count += n - nv;
         c->page_entries += n;
         c->page_values += nv;
@@ -568,11 +565,11 @@ int inl_column_append(column *c, column_env *e, const void *values, size_t count
         v0 += nv;
 
         if (c->page_rows >= e->page_rows || page_size_estimate(c) >= e->page_bytes) {
-            if ((st = flush_page(c, e))) return st;
+            INL_FORWARD(flush_page(c, e));
         }
         /* indices are 32-bit; keep well inside them */
         if (c->use_dict && (dict_bytes(c) > e->dictionary_bytes || dict_count(c) > INT32_MAX / 2)) {
-            if ((st = flush_page(c, e))) return st;
+            INL_FORWARD(flush_page(c, e));
             c->use_dict = false;
         }
         if (k->num_rows >= e->row_group_rows && (st = inl_column_seal(c, e))) return st;

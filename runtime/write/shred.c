@@ -126,7 +126,8 @@ static int walk_repeated(walk *w, int d, const inlay_array *a, size_t i, int16_t
     for (int32_t j = start; j < end; j++) {
         const int16_t r = j == start ? rep : my_rl;
         if (!n->is_group) {
-            if ((st = put_levels(w, (int16_t)(def + 1), r)) || (st = put_value(w, child, (size_t)j))) return st;
+            INL_FORWARD(put_levels(w, (int16_t)(def + 1), r));
+            INL_FORWARD(put_value(w, child, (size_t)j));
         } else if ((st = walk_node(w, d + 1, child, (size_t)j, (int16_t)(def + 1), r, my_rl))) {
             return st;
         }
@@ -229,15 +230,14 @@ int inl_shred_field(shred *sh, const inlay_schema *s, int field, const inlay_arr
         w.out = o;
         w.leaf_path = lf->path;
         w.esize = inl_type_value_size(&s->nodes[lf->node].type);
-        int st = leaf_path(&w, lf->node, field);
-        if (st) return st;
+        INL_FORWARD(leaf_path(&w, lf->node, field));
         if (rows > a->length) {
             w.row = 0;
             return wfail(&w, INLAY_ERR_ARGUMENT, "%zu rows asked of an array of %zu entries", rows, a->length);
         }
         for (size_t r = 0; r < rows; r++) {
             w.row = r;
-            if ((st = walk_node(&w, 0, a, r, 0, 0, 0))) return st;
+            INL_FORWARD(walk_node(&w, 0, a, r, 0, 0, 0));
         }
     }
     *first = lo;

@@ -158,7 +158,7 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     const uint16_t probe = 1;
     if (*(const uint8_t *)&probe != 1)
         return set_error(w, INLAY_ERR_ARGUMENT, "inlay needs a little-endian host");
-    if ((st = check_options(w, o))) return st;
+    INL_FORWARD(check_options(w, o));
     inl_shred_init(&w->shred, &w->alloc);
     if (!schema) return set_error(w, INLAY_ERR_ARGUMENT, "no schema");
     w->schema = inl_schema_clone(schema, &w->alloc);
@@ -310,8 +310,7 @@ static int flush_ready(inlay_writer *w)
     for (;;) {
         for (int i = 0; i < w->ncols; i++)
             if (w->cols[i].nsealed == 0) return 0;
-        int st = write_row_group(w);
-        if (st) return st;
+        INL_FORWARD(write_row_group(w));
     }
 }
 
@@ -436,10 +435,10 @@ static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
                   const void *values, size_t count, const inlay_levels *lv)
 {
     if (!w) return INLAY_ERR_ARGUMENT;
-    int st = ready(w, col, phys, fn);
-    if (st) return st;
+    INL_FORWARD(ready(w, col, phys, fn));
     prepared p;
-    if ((st = prepare(w, col, values, count, lv, &p)) || (st = commit(w, &p))) return st;
+    INL_FORWARD(prepare(w, col, values, count, lv, &p));
+    INL_FORWARD(commit(w, &p));
     return flush_ready(w);
 }
 
@@ -450,8 +449,7 @@ int inlay_writer_append_time(inlay_writer *w, int col, const int64_t *values, si
     if ((unsigned)unit > INLAY_UNIT_NANOS)
         return set_error(w, INLAY_ERR_ARGUMENT, "unknown time unit %d", (int)unit);
     inlay_physical phys = col >= 0 && col < w->ncols ? w->cols[col].type->physical : INLAY_INT64;
-    int st = ready(w, col, phys, "append_time");
-    if (st) return st;
+    INL_FORWARD(ready(w, col, phys, "append_time"));
     column *c = &w->cols[col];
     const inlay_type *t = c->type;
     inlay_unit to;
@@ -496,7 +494,7 @@ int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batch
     for (int i = 0; i < n; i++) {
         int col = batches[i].column;
         inlay_physical phys = col >= 0 && col < w->ncols ? w->cols[col].type->physical : INLAY_BOOLEAN;
-        if ((st = ready(w, col, phys, "append_columns"))) return st;
+        INL_FORWARD(ready(w, col, phys, "append_columns"));
         for (int j = 0; j < i; j++)
             if (batches[j].column == col)
                 return set_error(w, INLAY_ERR_ARGUMENT, "column '%s' appears twice in one call",
@@ -509,7 +507,7 @@ int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batch
                           &batches[i].levels, &p[i])))
             return st;
     for (int i = 0; i < n; i++)
-        if ((st = commit(w, &p[i]))) return st;
+        INL_FORWARD(commit(w, &p[i]));
     return flush_ready(w);
 }
 
@@ -601,7 +599,7 @@ int inlay_writer_close(inlay_writer *w)
                              (unsigned long long)w->cols[i].rows);
     int st;
     if (w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0 && (st = seal_all(w))) return st;
-    if ((st = flush_ready(w))) return st;
+    INL_FORWARD(flush_ready(w));
     w->footer.len = 0;
     if ((st = inl_meta_file(&w->footer, &w->alloc, w->schema, w->rows, &w->footer_groups,
                         (uint32_t)w->row_groups, w->kv, w->nkv)))
