@@ -1,6 +1,7 @@
 // duckdb_load.mjs — how the benchmarks' DuckDB peers find @duckdb/node-api:
-// in tests/interop/node_modules (installed by `npm ci` there), else beside
-// bench/ or on NODE_PATH. A peer that cannot find it exits with status 2.
+// in tests/interop/node_modules (installed by `npm ci` there), else in a
+// node_modules in or above bench/common/, or on NODE_PATH. A peer that
+// cannot find it exits with status 2.
 
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -10,7 +11,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 export function loadDuckDB(who) {
   const bases = [
-    path.join(here, '..', 'tests', 'interop', 'package.json'),
+    path.join(here, '..', '..', 'tests', 'interop', 'package.json'),
     path.join(here, 'package.json'),
   ];
   let last;

@@ -2,8 +2,8 @@
 // convert_peer.mjs — the DuckDB peer of `inlay convert`, and the check of
 // what inlay wrote.
 //
-//   node bench/convert_peer.mjs IN.csv [--repeat K] [--threads N] [--out PATH]
-//   node bench/convert_peer.mjs --compare REF.parquet FILE.parquet...
+//   node bench/convert/convert_peer.mjs IN.csv [--repeat K] [--threads N] [--out PATH]
+//   node bench/convert/convert_peer.mjs --compare REF.parquet FILE.parquet...
 //
 // Timing: with SET threads=N (default 1) and SET TimeZone='UTC', times
 //   COPY (SELECT * FROM read_csv('IN', header=true, columns={'id':'BIGINT',
@@ -12,8 +12,8 @@
 // K times and reports the median, the size of what DuckDB wrote, and the
 // process's peak RSS (which includes node and DuckDB's own start-up: the
 // RSS before the first COPY is printed beside it). The CSV is the one
-// bench_gen_csv writes (gen_convert_csv.c); the explicit columns are the
-// schema inlay convert gets from convert_schema.lua.
+// bench_gen_csv writes (gen_csv.c); the explicit columns are the schema
+// inlay convert gets from schema.lua.
 //
 // --compare: reads REF and each FILE with one thread and prints, for each,
 // count(*), sum(id), min(ts), max(ts), sum(value) and the count of true
@@ -24,14 +24,14 @@
 // status is 1 when anything differs.
 //
 // @duckdb/node-api is taken from tests/interop/node_modules (or any
-// node_modules above bench/, or NODE_PATH).
+// node_modules above bench/, or NODE_PATH): see ../common/duckdb_load.mjs.
 //
 // The last line of output is a machine-readable "RESULT key=value ..." line.
 
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { loadDuckDB } from './duckdb_load.mjs';
+import { loadDuckDB } from '../common/duckdb_load.mjs';
 
 
 function usage(code) {

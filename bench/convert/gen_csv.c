@@ -25,7 +25,7 @@
  * Lua generator built on string.format took 3 s per million rows).
  *
  * The last line of output is a machine-readable "RESULT key=value ..." line
- * (read by run_convert.sh).
+ * (read by bench/convert/run.sh).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>

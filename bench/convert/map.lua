@@ -1,23 +1,23 @@
--- convert_map.lua — inlay convert plus one derived column, through a row map.
+-- map.lua — inlay convert plus one derived column, through a row map.
 --
---   build/inlay run bench/convert_map.lua IN.csv OUT.parquet
+--   build/inlay run bench/convert/map.lua IN.csv OUT.parquet
 --
--- Reads the convert benchmark's CSV with convert_schema.lua, adds
+-- Reads the convert benchmark's CSV with schema.lua, adds
 -- score = value * 2 (a double) with src:map, declaring what the function
 -- reads and writes so that only `value` is converted to a Lua value and only
 -- `score` back, and writes the six columns with the library defaults.
 -- Beside `inlay convert --schema` it shows what a Lua function per row
--- costs; convert_batch.lua does the same with map_batch.
+-- costs; batch.lua does the same with map_batch.
 local inlay = require "inlay"
 
 local input, output = arg[1], arg[2]
 if not input or not output or arg[3] then
-  io.stderr:write("usage: inlay run bench/convert_map.lua IN.csv OUT.parquet\n")
+  io.stderr:write("usage: inlay run bench/convert/map.lua IN.csv OUT.parquet\n")
   os.exit(2)
 end
 
 local dir = arg[0]:match("^(.*)/") or "."
-local schema, fields = dofile(dir .. "/convert_schema.lua")
+local schema, fields = dofile(dir .. "/schema.lua")
 local out_fields = { table.unpack(fields) }
 out_fields[#out_fields + 1] = { "score", "double" }
 
@@ -30,5 +30,5 @@ local w <close> = inlay.open(output, inlay.schema(out_fields))
 local summary = src:write(w, { progress = false })
 local info = w:close()
 src:close()
-print(string.format("convert_map: %d rows in, %d rows out, %d bytes written, %.3f s",
+print(string.format("map.lua: %d rows in, %d rows out, %d bytes written, %.3f s",
                     summary.rows_in, summary.rows_out, info.bytes, summary.seconds))

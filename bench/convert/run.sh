@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# run_convert.sh — inlay convert (CSV to Parquet) against DuckDB, on the same CSV.
+# run.sh — inlay convert (CSV to Parquet) against DuckDB, on the same CSV.
 #
-#   bench/run_convert.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
+#   bench/convert/run.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
 #
 # 1. bench_gen_csv writes the N-row CSV (id,ts,category,value,flag; about
 #    80 bytes a row), unless the same N was generated before: it is kept in
 #    the workdir given, or in ${TMPDIR:-/tmp} when none is, and reused;
 # 2. each K times, the median reported:
-#    a. inlay convert IN OUT --schema bench/convert_schema.lua --quiet
+#    a. inlay convert IN OUT --schema bench/convert/schema.lua --quiet
 #    a1. the same with --threads 1 (no parsing thread)
 #    b. inlay convert IN OUT --quiet                  (the schema inferred)
-#    c. inlay run bench/convert_map.lua IN OUT        (+ score, a row map)
-#    d. inlay run bench/convert_batch.lua IN OUT      (+ score, map_batch)
+#    c. inlay run bench/convert/map.lua IN OUT        (+ score, a row map)
+#    d. inlay run bench/convert/batch.lua IN OUT      (+ score, map_batch)
 #    e. convert_peer.mjs: DuckDB COPY (read_csv(...)) TO parquet, threads=1
 #    f. the same with threads=2
 #    with the peak RSS of each process (/usr/bin/time -f %M, the largest of
@@ -22,7 +22,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=${INLAY_BUILD:-$here/../build}
+build=${INLAY_BUILD:-$here/../../build}
 rows=10000000
 repeat=3
 workdir=
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
 done
 case $rows$repeat in *[!0-9]*) usage >&2; exit 2 ;; esac
 if [ "$rows" -lt 1 ] || [ "$repeat" -lt 1 ]; then
-    echo "run_convert: --rows and --repeat must be at least 1" >&2
+    echo "convert/run.sh: --rows and --repeat must be at least 1" >&2
     exit 2
 fi
 
@@ -59,7 +59,7 @@ inlay=$build/inlay
 gen=$build/bench/bench_gen_csv
 for b in "$inlay" "$gen"; do
     if [ ! -x "$b" ]; then
-        echo "run_convert: no $b (build the inlay and bench_gen_csv targets, or pass --build DIR)" >&2
+        echo "convert/run.sh: no $b (build the inlay and bench_gen_csv targets, or pass --build DIR)" >&2
         exit 2
     fi
 done
@@ -140,7 +140,7 @@ run_inlay() {
     local name=$1 label=$2 out=$workdir/$1.parquet
     shift 2
     echo "== $label, $repeat runs"
-    echo "   $*" | sed "s|$csv|IN.csv|; s|$out|OUT.parquet|; s|$here/|bench/|g"
+    echo "   $*" | sed "s|$csv|IN.csv|; s|$out|OUT.parquet|; s|$here/|bench/convert/|g"
     local times=() rss=0 k t0 t1 r err=$workdir/$name.err
     for k in $(seq 1 "$repeat"); do
         rm -f "$out"
@@ -189,15 +189,15 @@ run_peer() {
 }
 
 run_inlay convert "(a) inlay convert, explicit schema" \
-    "$inlay" convert "$csv" "$workdir/convert.parquet" --schema "$here/convert_schema.lua" --quiet
+    "$inlay" convert "$csv" "$workdir/convert.parquet" --schema "$here/schema.lua" --quiet
 run_inlay convert1 "(a1) inlay convert, explicit schema, parsing and writing in turn (--threads 1)" \
-    "$inlay" convert "$csv" "$workdir/convert1.parquet" --schema "$here/convert_schema.lua" --quiet --threads 1
+    "$inlay" convert "$csv" "$workdir/convert1.parquet" --schema "$here/schema.lua" --quiet --threads 1
 run_inlay infer "(b) inlay convert, inferred schema" \
     "$inlay" convert "$csv" "$workdir/infer.parquet" --quiet
-run_inlay map "(c) convert_map.lua: + score = value * 2, src:map" \
-    "$inlay" run "$here/convert_map.lua" "$csv" "$workdir/map.parquet"
-run_inlay batch "(d) convert_batch.lua: + score = value * 2, src:map_batch" \
-    "$inlay" run "$here/convert_batch.lua" "$csv" "$workdir/batch.parquet"
+run_inlay map "(c) map.lua: + score = value * 2, src:map" \
+    "$inlay" run "$here/map.lua" "$csv" "$workdir/map.parquet"
+run_inlay batch "(d) batch.lua: + score = value * 2, src:map_batch" \
+    "$inlay" run "$here/batch.lua" "$csv" "$workdir/batch.parquet"
 run_peer duckdb1 1
 run_peer duckdb2 2
 
@@ -241,8 +241,8 @@ base_note() {
 line "(a) inlay convert --schema" convert
 line "(a1) inlay convert --threads 1" convert1
 line "(b) inlay convert (inferred)" infer
-line "(c) convert_map.lua (src:map)" map
-line "(d) convert_batch.lua (map_batch)" batch
+line "(c) map.lua (src:map)" map
+line "(d) batch.lua (map_batch)" batch
 line "(e) duckdb COPY, threads=1" duckdb1 "$(base_note duckdb1)"
 line "(f) duckdb COPY, threads=2" duckdb2 "$(base_note duckdb2)"
 echo
@@ -271,9 +271,9 @@ ratio duckdb1 convert1 "time duckdb threads=1 / convert --threads 1"
 ratio duckdb2 convert "time duckdb threads=2 / inlay convert"
 ratio duckdb1 infer "time duckdb threads=1 / convert (inferred)"
 ratio infer convert "time convert (inferred) / convert"
-ratio map convert "time convert_map / convert" "<=" 2.0
-ratio batch convert "time convert_batch / convert"
-ratio map batch "time convert_map / convert_batch"
+ratio map convert "time map.lua / convert" "<=" 2.0
+ratio batch convert "time batch.lua / convert"
+ratio map batch "time map.lua / batch.lua"
 if [ "$(value ok "$workdir/convert.txt")" = 1 ]; then
     awk -v r="$(value maxrss_kb "$workdir/convert.txt")" 'BEGIN {
         printf "%-44s %6.1f MiB   acceptance <= 256 MiB: %s\n", "peak RSS inlay convert", r / 1024, (r <= 262144 ? "PASS" : "FAIL")

@@ -1,9 +1,9 @@
--- convert_schema.lua — the schema of the convert benchmark's CSV
--- (bench_gen_csv, see gen_convert_csv.c).
+-- schema.lua — the schema of the convert benchmark's CSV (bench_gen_csv,
+-- see gen_csv.c).
 --
 -- Returns the schema, which is what `inlay convert --schema` takes, and the
--- field list it was made from, which convert_map.lua and convert_batch.lua
--- extend with their derived column.
+-- field list it was made from, which map.lua and batch.lua extend with
+-- their derived column.
 local inlay = require "inlay"
 
 local fields = {

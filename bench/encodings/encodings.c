@@ -32,8 +32,8 @@
  * --sample-ms, never less than the case's minimum) and the median sample
  * gives the time per run. Allocations are counted through a counting
  * inlay_allocator over all the timed runs, after the warm-up, so they are
- * the steady state. When bench/malloc_count.c is preloaded (LD_PRELOAD),
- * the malloc family calls of the timed runs are counted too.
+ * the steady state. When bench/common/malloc_count.c is preloaded
+ * (LD_PRELOAD), the malloc family calls of the timed runs are counted too.
  *
  * Writers write to a sink that discards the bytes (it only counts them), so
  * no sink buffer grows.

@@ -1,7 +1,10 @@
 -- lua_time.lua — the time_column benchmark from Lua arrays through
 -- w:write_columns, beside the same case from C arrays.
 --
---   build/inlay run bench/lua_time.lua [--rows N] [--repeat K] [--c-bench PATH]
+--   build/inlay-probe run bench/lua_time/lua_time.lua [--rows N] [--repeat K] [--c-bench PATH]
+--
+-- It needs inlay-probe, the inlay command with the inlay.probe module (the
+-- clock and the allocation counter), which the shipped command does not have.
 --
 -- One TIMESTAMP(us, utc) REQUIRED column, encoding DELTA, uncompressed, one
 -- long-lived writer per case (as bench_encodings' time_column section), fed
@@ -15,14 +18,16 @@
 -- The timestamps start at 2024-01-01 and advance 0..1023 us per row (0..3 s
 -- per row for the seconds case). The arrays are built once before timing;
 -- the timed part is the write_columns calls and close. Allocations are
--- counted through the Lua state's allocator (inlay._alloc_stats), which the
+-- counted through the Lua state's allocator (probe.alloc_stats), which the
 -- writer uses, over every call after the first 10.
 --
--- The C figure is bench_encodings' time_column section (beside the inlay
--- program, or --c-bench PATH) run in the same process tree for the same
--- cases; the ratio Lua/C is printed. The C target is <= 2 us per 1,000 rows.
+-- The C figure is bench_encodings' time_column section (in bench/ beside
+-- the inlay-probe program, or --c-bench PATH) run in the same process tree
+-- for the same cases; the ratio Lua/C is printed. The C target is <= 2 us
+-- per 1,000 rows.
 
 local inlay = require "inlay"
+local probe = require "inlay.probe"
 
 local opts = { rows = 10000000, repeat_ = 3 }
 do
@@ -33,7 +38,7 @@ do
     elseif a == "--repeat" then opts.repeat_ = math.tointeger(tonumber(v)); i = i + 2
     elseif a == "--c-bench" then opts.cbench = v; i = i + 2
     else
-      io.stderr:write("usage: inlay run bench/lua_time.lua [--rows N] [--repeat K] [--c-bench PATH]\n")
+      io.stderr:write("usage: inlay-probe run bench/lua_time/lua_time.lua [--rows N] [--repeat K] [--c-bench PATH]\n")
       os.exit(2)
     end
   end
@@ -41,7 +46,7 @@ do
          "--rows must be at least 1000000, --repeat positive")
 end
 
-local now = inlay._now
+local now = probe.now
 local schema = inlay.schema { { "ts", inlay.timestamp("us", { utc = true }), encoding = "delta" } }
 local out = os.tmpname() .. ".parquet"
 
@@ -64,7 +69,7 @@ local function make(n, unit)
   return a
 end
 
-inlay._alloc_stats()
+probe.alloc_stats()   -- count allocations from here on
 
 -- One case: `calls` calls of `rows` rows from the same array; returns ns
 -- per row and allocations per call after the first 10 calls.
@@ -81,10 +86,10 @@ local function run(rows, unit)
     local a0
     local t0 = now()
     for c = 1, calls do
-      if c == 11 or (calls <= 10 and c == 2) then a0 = { inlay._alloc_stats() } end
+      if c == 11 or (calls <= 10 and c == 2) then a0 = { probe.alloc_stats() } end
       w:write_columns(batch, rows, o)
     end
-    local a1 = { inlay._alloc_stats() }
+    local a1 = { probe.alloc_stats() }
     w:close()
     local t = now() - t0
     collectgarbage("restart")

@@ -1,7 +1,11 @@
 -- lua_write.lua — what writing from Lua costs on top of the C API.
 --
---   build/inlay run bench/lua_write.lua [--rows N] [--batch B] [--repeat K]
---                                       [--out PATH] [--c-bench PATH] [--modes LIST]
+--   build/inlay-probe run bench/lua_write/lua_write.lua [--rows N] [--batch B] [--repeat K]
+--                                                      [--out PATH] [--c-bench PATH] [--modes LIST]
+--
+-- It needs inlay-probe, the inlay command with the inlay.probe module (the
+-- clock, the allocation counters and the floors below), which the shipped
+-- command does not have.
 --
 -- Writes N rows (default 10,000,000) of the table bench_write_table writes
 -- through the C API:
@@ -17,25 +21,27 @@
 --   columns   w:write_columns, one call per batch of B rows (default 65,536)
 --   row       w:row(id, ts, category, value, flag) per row
 --   write     w:write{...} per row, with one reused table
---   floor     inlay._bench_read_columns(cols, n): the batch arrays walked
---             with lua_rawgeti and nothing else (each value pushed)
---   read      inlay._bench_read_columns(cols, n, true): lua_rawgeti plus
+--   floor     probe.read_columns(cols, n): the batch arrays walked with
+--             lua_rawgeti and nothing else (each value pushed)
+--   read      probe.read_columns(cols, n, true): lua_rawgeti plus
 --             the one lua_to* call that gets each value out (lua_tointegerx,
 --             lua_tonumberx, lua_tolstring, lua_toboolean): the least any
 --             reader of the arrays does
---   convert   inlay._bench_convert_columns: write_columns without the final
---             inlay_writer_append_columns call, i.e. the Lua->C conversion
+--   convert   probe.convert_columns(schema, cols, n): write_columns without
+--             the final inlay_writer_append_columns call, i.e. the Lua->C
+--             conversion, into the probe's own scratch (grown by one
+--             untimed call first)
 --
 -- With --repeat K each mode runs K times and its median is reported.
 --
 -- Each mode generates its data batch by batch into reused Lua arrays, which
 -- is not timed; the timed part is open, the calls of the mode, and close
 -- (for row and write, the loop that feeds the calls from the arrays too).
--- The C API figure comes from running bench_write_table (beside the inlay
--- program, or --c-bench PATH) on the same number of rows: its time less
--- its own data generation. Allocations are counted through the Lua state's
--- allocator, which the writer uses (inlay._alloc_stats), from the fourth
--- batch on.
+-- The C API figure comes from running bench_write_table (in bench/ beside
+-- the inlay-probe program, or --c-bench PATH) on the same number of rows:
+-- its time less its own data generation. Allocations are counted through
+-- the Lua state's allocator, which the writer uses (probe.alloc_stats),
+-- from the fourth batch on.
 --
 -- Acceptance: write_columns' ns per value <= C API ns per value + 1.5 x the
 -- floor's ns per value. It is printed against both floors: write_columns
@@ -43,6 +49,7 @@
 -- "read", where "floor" makes one.
 
 local inlay = require "inlay"
+local probe = require "inlay.probe"
 
 local opts = { rows = 10000000, batch = 65536, repeat_ = 1, modes = "columns,row,write,floor,read,convert" }
 do
@@ -54,7 +61,7 @@ do
     elseif a == "--out" or a == "--c-bench" or a == "--modes" then opts[a:sub(3)] = v; i = i + 2
     elseif a:match("^%d+$") then opts.rows = math.tointeger(tonumber(a)); i = i + 1
     else
-      io.stderr:write("usage: inlay run bench/lua_write.lua [--rows N] [--batch B] [--repeat K] [--out PATH] ",
+      io.stderr:write("usage: inlay-probe run bench/lua_write/lua_write.lua [--rows N] [--batch B] [--repeat K] [--out PATH] ",
                       "[--c-bench PATH] [--modes columns,row,write,floor,read,convert]\n")
       os.exit(2)
     end
@@ -65,7 +72,7 @@ end
 
 local ROWS, BATCH, COLS = opts.rows, opts.batch, 5
 local VALUES = ROWS * COLS
-local now = inlay._now
+local now = probe.now
 
 local schema = inlay.schema {
   { "id", "int64" },
@@ -117,7 +124,7 @@ local function generate(n)
 end
 
 local out = opts.out or (os.tmpname() .. ".parquet")
-inlay._alloc_stats()   -- count allocations from here on
+probe.alloc_stats()   -- count allocations from here on
 
 -- Runs one mode: `body(n)` is timed for every batch, plus open and close
 -- when `writer` is true. Returns seconds, the last writer's info, and the
@@ -136,17 +143,17 @@ local function run(name, writer, body)
   for base = 0, ROWS - 1, BATCH do
     local n = math.min(BATCH, ROWS - base)
     generate(n)
-    if batches == 3 then steady = { inlay._alloc_stats() } end
-    if batches >= 3 then inlay._malloc_stats(true) end
+    if batches == 3 then steady = { probe.alloc_stats() } end
+    if batches >= 3 then probe.malloc_stats(true) end
     t0 = now()
     body(n, w)
     t = t + (now() - t0)
-    if batches >= 3 then inlay._malloc_stats(false) end
+    if batches >= 3 then probe.malloc_stats(false) end
     batches = batches + 1
   end
-  local a1, r1 = inlay._alloc_stats()
+  local a1, r1 = probe.alloc_stats()
   local allocs = steady and { a1 - steady[1], r1 - steady[2] } or { 0, 0 }
-  local m = { inlay._malloc_stats() }
+  local m = { probe.malloc_stats() }
   if #m > 0 then
     local total = m[1] + m[2] + m[3] + m[4]
     allocs.malloc = total - (malloc_seen or 0)
@@ -204,15 +211,18 @@ if modes.write then
   end)
 end
 if modes.floor then
-  measure("floor (rawgeti)", false, function(n) inlay._bench_read_columns(cols, n) end)
+  measure("floor (rawgeti)", false, function(n) probe.read_columns(cols, n) end)
 end
 if modes.read then
-  measure("read (+lua_to*)", false, function(n) inlay._bench_read_columns(cols, n, true) end)
+  measure("read (+lua_to*)", false, function(n) probe.read_columns(cols, n, true) end)
 end
 if modes.convert then
-  local w = inlay.open(out .. ".convert", schema)
-  measure("convert only", false, function(n) inlay._bench_convert_columns(w, cols, n) end)
-  w:abort()
+  -- The probe converts into scratch of its own, kept per schema and
+  -- allocated by its first call: one call on a full batch first, untimed.
+  reset()
+  generate(math.min(BATCH, ROWS))
+  probe.convert_columns(schema, cols, math.min(BATCH, ROWS))
+  measure("convert only", false, function(n) probe.convert_columns(schema, cols, n) end)
 end
 if not opts.out then os.remove(out) end
 

@@ -1,6 +1,11 @@
 -- lua_nested.lua — what writing nested values from Lua costs.
 --
---   build/inlay run bench/lua_nested.lua [--rows N] [--batch B] [--out PATH]
+--   build/inlay-probe run bench/nested/lua_nested.lua [--rows N] [--batch B] [--out PATH]
+--
+-- It needs inlay-probe, the inlay command with the inlay.probe module (the
+-- clock, the allocation counter and the conversion alone), which the
+-- shipped command does not have. bench/nested/run.sh runs it after
+-- bench_nested and its DuckDB peer.
 --
 -- Writes N rows (default 1,000,000) of
 --
@@ -18,18 +23,21 @@
 --   flat tags  the same, except tags in the flat form { offsets = {...},
 --              values = {...} }: one array of offsets and one of strings per
 --              batch, no table per row
---   convert    inlay._bench_convert_columns with the tables: write_columns
---              without the appends, i.e. the Lua -> C conversion alone
+--   convert    probe.convert_columns with the tables: write_columns
+--              without the appends, i.e. the Lua -> C conversion alone,
+--              into the probe's own scratch (grown by one call on a full
+--              batch before the mode runs)
 --
 -- Each mode fills its batch arrays (reused, not timed) and times open, the
 -- write_columns calls and close. The garbage collector is stopped during
 -- the timed calls (which make no garbage): the tables the generator drops
 -- are its own cost, not the writer's. Allocations are counted through the Lua
--- state's allocator (inlay._alloc_stats), which the writer uses too, inside
+-- state's allocator (probe.alloc_stats), which the writer uses too, inside
 -- the write_columns calls from the fourth batch on: the steady state, once
 -- every scratch array has grown to its size.
 
 local inlay = require "inlay"
+local probe = require "inlay.probe"
 
 local opts = { rows = 1000000, batch = 65536 }
 do
@@ -39,7 +47,7 @@ do
     if a == "--rows" or a == "--batch" then opts[a:sub(3)] = math.tointeger(tonumber(v)); i = i + 2
     elseif a == "--out" then opts.out = v; i = i + 2
     else
-      io.stderr:write("usage: inlay run bench/lua_nested.lua [--rows N] [--batch B] [--out PATH]\n")
+      io.stderr:write("usage: inlay-probe run bench/nested/lua_nested.lua [--rows N] [--batch B] [--out PATH]\n")
       os.exit(2)
     end
   end
@@ -47,7 +55,7 @@ do
 end
 
 local ROWS, BATCH = opts.rows, opts.batch
-local now = inlay._now
+local now = probe.now
 
 local schema = inlay.schema {
   { "id", "int64" },
@@ -116,7 +124,7 @@ local function generate(n, flat_tags)
 end
 
 local out = opts.out or (os.tmpname() .. ".parquet")
-inlay._alloc_stats()   -- count allocations from here on
+probe.alloc_stats()   -- count allocations from here on
 
 -- One mode: returns seconds, the writer's info (when it writes), and the
 -- allocations and rows counted in steady state.
@@ -133,13 +141,13 @@ local function run(flat_tags, writer, body)
   for base = 0, ROWS - 1, BATCH do
     local n = math.min(BATCH, ROWS - base)
     generate(n, flat_tags)
-    local a0, r0 = inlay._alloc_stats()
+    local a0, r0 = probe.alloc_stats()
     collectgarbage("stop")   -- the generator's garbage is collected outside the timed calls
     t0 = now()
     body(w, n)
     t = t + (now() - t0)
     collectgarbage("restart")
-    local a1, r1 = inlay._alloc_stats()
+    local a1, r1 = probe.alloc_stats()
     if batches >= 3 then
       allocs = allocs + (a1 - a0) + (r1 - r0)
       steady_rows = steady_rows + n
@@ -169,6 +177,12 @@ end
 report("tables", run(false, true, function(w, n) w:write_columns(cols, n) end))
 local tag_items = items
 report("flat tags", run(true, true, function(w, n) w:write_columns(flat_cols, n) end))
-report("convert", run(false, false, function(w, n) inlay._bench_convert_columns(w, cols, n) end))
+-- The probe converts into scratch of its own, kept per schema and allocated
+-- by its first call: one call on a full batch first, outside the counts.
+math.randomseed(42)
+next_id = 0
+generate(math.min(BATCH, ROWS), false)
+probe.convert_columns(schema, cols, math.min(BATCH, ROWS))
+report("convert", run(false, false, function(_, n) probe.convert_columns(schema, cols, n) end))
 print(string.format("values per run: %d ids, %d tags, %d pos fields", ROWS, tag_items, 3 * ROWS))
 if not opts.out then os.remove(out) end

@@ -20,15 +20,15 @@
  * The library allocates through a counting allocator (inlay_options.alloc),
  * read after every batch: from the 4th batch on the writer is in its steady
  * state, and should allocate nothing per row or per value, only now and
- * then per row group as a buffer grows. When bench/malloc_count.c is
- * preloaded, the malloc family calls of the same spans are counted too.
+ * then per row group as a buffer grows. When bench/common/malloc_count.c
+ * is preloaded, the malloc family calls of the same spans are counted too.
  *
  * While generating, the program also sums what a reader should find (the
  * RESULT line's exp_* keys) and can write a few hundred rows as JSON lines
  * (--sample), so that nested_peer.mjs can check the file with DuckDB.
  *
  * The last line of output is a machine-readable "RESULT key=value ..." line
- * (read by run_nested.sh).
+ * (read by bench/nested/run.sh).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>

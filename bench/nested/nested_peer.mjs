@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // nested_peer.mjs — the DuckDB peer of bench_nested.
 //
-//   node bench/nested_peer.mjs FILE.parquet [--repeat K] [--threads 1,2] [--out PATH]
-//                              [--expect 'RESULT ...'] [--sample FILE.jsonl]
+//   node bench/nested/nested_peer.mjs FILE.parquet [--repeat K] [--threads 1,2] [--out PATH]
+//                                     [--expect 'RESULT ...'] [--sample FILE.jsonl]
 //
 // 1. With --expect (bench_nested's RESULT line, or any "key=value ..." text
 //    holding its exp_* keys) and --sample (the JSON lines bench_nested wrote
@@ -17,7 +17,8 @@
 //    K times and reports the median and the size of what it wrote.
 //
 // @duckdb/node-api is taken from tests/interop/node_modules (or any
-// node_modules above bench/, or NODE_PATH), as duckdb_peer.mjs does.
+// node_modules above bench/, or NODE_PATH), as every peer does: see
+// ../common/duckdb_load.mjs.
 //
 // The last line of output is a machine-readable "RESULT key=value ..." line.
 // The exit status is 1 when the check finds a difference.
@@ -25,7 +26,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { loadDuckDB } from './duckdb_load.mjs';
+import { loadDuckDB } from '../common/duckdb_load.mjs';
 
 
 function usage(code) {

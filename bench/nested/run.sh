@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# run_nested.sh — bench_nested and its DuckDB peer, on the same data.
+# run.sh — bench_nested and its DuckDB peer, on the same data.
 #
-#   bench/run_nested.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
+#   bench/nested/run.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
 #
 # 1. bench_nested writes N rows of nested fields (list, struct, map) K times
 #    through inlay_writer_append_array (median reported), and the ~400
@@ -12,14 +12,15 @@
 # 3. nested_peer.mjs checks the file of step 1 with DuckDB against the
 #    generator's aggregates and sampled rows, loads it into a table and times
 #    COPY ... (FORMAT parquet, COMPRESSION zstd) K times with threads=1 and 2;
-# 4. bench/lua_nested.lua writes the same kind of table from Lua tables;
+# 4. lua_nested.lua writes the same kind of table from Lua tables (run by
+#    inlay-probe, the inlay command with the inlay.probe module);
 # 5. a summary with the ratios and the allocations per row.
 # The exit status is 1 when the check finds a difference, the library leaks,
 # or the steady state allocates per row.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=${INLAY_BUILD:-$here/../build}
+build=${INLAY_BUILD:-$here/../../build}
 rows=1000000
 repeat=3
 workdir=
@@ -49,7 +50,7 @@ done
 bin=$build/bench/bench_nested
 preload=$build/bench/libbench_malloc_count.so
 if [ ! -x "$bin" ]; then
-    echo "run_nested: no $bin (build with -DINLAY_BENCH=ON, or pass --build DIR)" >&2
+    echo "nested/run.sh: no $bin (build with -DINLAY_BENCH=ON, or pass --build DIR)" >&2
     exit 2
 fi
 if [ -z "$workdir" ]; then
@@ -71,7 +72,7 @@ echo "== inlay: $rows rows, $repeat runs"
 status=0
 "$bin" --rows "$rows" --repeat "$repeat" --out "$workdir/inlay.parquet" \
     --sample "$workdir/sample.jsonl" | tee "$workdir/inlay.txt" || status=1
-[ -s "$workdir/inlay.parquet" ] || { echo "run_nested: bench_nested wrote no file" >&2; exit 1; }
+[ -s "$workdir/inlay.parquet" ] || { echo "nested/run.sh: bench_nested wrote no file" >&2; exit 1; }
 echo
 i=$workdir/inlay.txt
 m=$workdir/inlay_mc.txt
@@ -92,15 +93,16 @@ node "$here/nested_peer.mjs" "$workdir/inlay.parquet" --repeat "$repeat" --threa
     --out "$workdir/duckdb.parquet" | tee "$workdir/duckdb.txt" || peer_ok=0
 echo
 
-# The same kind of table from Lua tables (bench/lua_nested.lua: the shapes
-# and sizes above, without the nulls), for the row of the summary.
-echo "== inlay from Lua tables: $rows rows (bench/lua_nested.lua)"
+# The same kind of table from Lua tables (bench/nested/lua_nested.lua: the
+# shapes and sizes above, without the nulls), for the row of the summary.
+# inlay-probe, not inlay: the script counts allocations through inlay.probe.
+echo "== inlay from Lua tables: $rows rows (bench/nested/lua_nested.lua)"
 lua_out=$workdir/lua.txt
-if [ -x "$build/inlay" ]; then
-    "$build/inlay" run "$here/lua_nested.lua" --rows "$rows" --out "$workdir/lua.parquet" | tee "$lua_out" ||
+if [ -x "$build/inlay-probe" ]; then
+    "$build/inlay-probe" run "$here/lua_nested.lua" --rows "$rows" --out "$workdir/lua.parquet" | tee "$lua_out" ||
         : >"$lua_out"
 else
-    echo "no $build/inlay: skipped"
+    echo "no $build/inlay-probe: skipped"
     : >"$lua_out"
 fi
 echo

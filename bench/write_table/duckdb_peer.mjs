@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // duckdb_peer.mjs — the DuckDB peer of bench_write_table.
 //
-//   node bench/duckdb_peer.mjs FILE.parquet [--repeat K] [--out PATH] [--threads N]
+//   node bench/write_table/duckdb_peer.mjs FILE.parquet [--repeat K] [--out PATH] [--threads N]
 //
 // Loads FILE (the file bench_write_table wrote) into an in-memory DuckDB
 // table, sets threads=1 (--threads), then times
@@ -11,14 +11,14 @@
 // are already in memory (inlay's timed run also generates them).
 //
 // @duckdb/node-api is taken from tests/interop/node_modules (or any
-// node_modules above bench/, or NODE_PATH).
+// node_modules above bench/, or NODE_PATH): see ../common/duckdb_load.mjs.
 //
 // The last line of output is a machine-readable "RESULT key=value ..." line.
 
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { loadDuckDB } from './duckdb_load.mjs';
+import { loadDuckDB } from '../common/duckdb_load.mjs';
 
 
 function usage(code) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# run_write_table.sh — bench_write_table and its DuckDB peer, on the same data.
+# run.sh — bench_write_table and its DuckDB peer, on the same data.
 #
-#   bench/run_write_table.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
+#   bench/write_table/run.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
 #
 # 1. bench_write_table writes N rows K times (median reported);
 # 2. bench_write_table writes 2N rows once, with the malloc interposer
@@ -14,7 +14,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=${INLAY_BUILD:-$here/../build}
+build=${INLAY_BUILD:-$here/../../build}
 rows=10000000
 repeat=3
 workdir=
@@ -44,7 +44,7 @@ done
 bin=$build/bench/bench_write_table
 preload=$build/bench/libbench_malloc_count.so
 if [ ! -x "$bin" ]; then
-    echo "run_write_table: no $bin (build with -DINLAY_BENCH=ON, or pass --build DIR)" >&2
+    echo "write_table/run.sh: no $bin (build with -DINLAY_BENCH=ON, or pass --build DIR)" >&2
     exit 2
 fi
 if [ -z "$workdir" ]; then

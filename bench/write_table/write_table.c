@@ -17,13 +17,13 @@
  * a separate pass generates the same data without writing it, so its cost
  * can be subtracted.
  *
- * When bench/malloc_count.c is preloaded (LD_PRELOAD), the malloc family
- * calls made during the timed section are counted too, and compared with the
- * calls the counting allocator made: any difference is memory that bypassed
- * the library allocator.
+ * When bench/common/malloc_count.c is preloaded (LD_PRELOAD), the malloc
+ * family calls made during the timed section are counted too, and compared
+ * with the calls the counting allocator made: any difference is memory that
+ * bypassed the library allocator.
  *
  * The last line of output is a machine-readable "RESULT key=value ..." line
- * (read by run_write_table.sh).
+ * (read by bench/write_table/run.sh).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
