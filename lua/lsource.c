@@ -842,8 +842,10 @@ static int s_write(lua_State *L)
     const int cols = 3;
     lua_newtable(L);   /* arrays for the writer */
     const int arrays = 4;
-    inlay_column_batch *ext = lua_newuserdatauv(L, (size_t)(ws->nfields + 1) * sizeof *ext, 0);
-    memset(ext, 0, (size_t)(ws->nfields + 1) * sizeof *ext);
+    const size_t block = (size_t)(ws->nfields + 1) * (sizeof(inlay_column_batch) + sizeof(int));
+    inlay_column_batch *ext = lua_newuserdatauv(L, block, 0);
+    memset(ext, 0, block);
+    int *units = (int *)(ext + ws->nfields + 1);   /* a time column in another unit than the writer's */
     for (int i = 0; i < ws->nfields; i++) {
         const lfield *f = &ws->fields[i];
         lua_pushlstring(L, f->name, f->name_len);
@@ -857,6 +859,7 @@ static int s_write(lua_State *L)
             if (same_type(&s->schema->fields[c], f)) {
                 ext[i] = gather(L, s, c);
             } else {   /* another type: through Lua values, converted as write_columns would */
+                units[i] = s->schema->fields[c].time_unit1;
                 lua_pushvalue(L, name);
                 lua_createtable(L, (int)s->n, 0);
                 for (size_t r = 0; r < s->n; r++) {
@@ -868,7 +871,7 @@ static int s_write(lua_State *L)
         }
         lua_settop(L, 5);
     }
-    li_writer_append_batch(L, 2, arrays, s->n, ext, s->rows_out);
+    li_writer_append_batch(L, 2, arrays, s->n, ext, units, s->rows_out);
     s->rows_out += s->n;
     return 0;
 }

@@ -554,7 +554,7 @@ static int w_write_columns(lua_State *L)
  * column name; a column in neither is all null. The row in messages is
  * `first_row` + the index in the batch. */
 void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
-                            uint64_t first_row)
+                            const int *from_unit1, uint64_t first_row)
 {
     arrays = lua_absindex(L, arrays);
     lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
@@ -567,7 +567,7 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
     luaL_checkstack(L, LI_STACK_RUN + 8, "write_source");
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &lw->schema->fields[i];
-        lw->cols[i].from_unit1 = 0;
+        lw->cols[i].from_unit1 = from_unit1 && f->time_unit1 && from_unit1[i] != f->time_unit1 ? from_unit1[i] : 0;
         if (LI_UNLIKELY(f->node)) {   /* nested: only from Lua values */
             lua_pushlstring(L, f->name, f->name_len);
             if (lua_rawget(L, arrays) == LUA_TTABLE) {
@@ -588,7 +588,8 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
         bool nulls;
         lua_pushlstring(L, f->name, f->name_len);
         if (lua_rawget(L, arrays) == LUA_TTABLE) {
-            nulls = li_convert_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), n);
+            nulls = lw->cols[i].from_unit1 ? li_convert_time_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), n)
+                                           : li_convert_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), n);
         } else {
             if (!f->optional) li_error(L, "column '%s': no values for it (it is required)", f->name);
             memset(lw->cols[i].def, 0, n * sizeof(int16_t));

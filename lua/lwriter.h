@@ -17,10 +17,12 @@ void li_open_writer(lua_State *L);
 /* For pipelines (lsource.c): one append of n rows to the writer at index
  * widx whose columns come from C arrays (ext[i].values set: passed through
  * as they are) or from Lua arrays in the table at index `arrays`, keyed by
- * column name; a column in neither is all null. The row in messages is
- * first_row + the index in the batch. */
+ * column name; a column in neither is all null. from_unit1[i] (NULL: none)
+ * is the inlay_unit + 1 in which a date, time or timestamp column's Lua
+ * integers are given, when it is not the column's own. The row in
+ * messages is first_row + the index in the batch. */
 void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
-                            uint64_t first_row);
+                            const int *from_unit1, uint64_t first_row);
 /* The schema of the writer at widx. */
 const lschema *li_writer_schema(lua_State *L, int widx);
 

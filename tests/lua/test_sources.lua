@@ -58,6 +58,23 @@ T.case("CSV: quoting, nulls, offsets, epoch numbers, flags", function()
   T.eq(v.ok[4], false, "no")
 end)
 
+T.case("a source column in another time unit than the writer's is converted, not copied", function()
+  local dir = T.tmpdir("units")
+  T.write(dir .. "/in.csv", lines("id,ts,day", "1,2024-03-10T12:00:00.123Z,2024-03-10", "2,,1970-01-02"))
+  local src = inlay.csv(dir .. "/in.csv", { schema = inlay.schema {
+    { "id", "int64" }, { "ts", "timestamp(ms, utc)", optional = true }, { "day", "date" } } })
+  local path = dir .. "/out.parquet"
+  local w = inlay.open(path, inlay.schema {
+    { "id", "int64" }, { "ts", "timestamp(us, utc)", optional = true }, { "day", "timestamp(ms)" } })
+  src:write(w, { progress = false })
+  w:close()
+  local v = T.duckdb(path).values
+  T.ok(T.same_instant(v.ts[1], T0 + 123000, "us"), "ms to us: " .. tostring(v.ts[1]))
+  T.eq(v.ts[2], nil, "null stays null")
+  T.ok(T.same_instant(v.day[1], T0 // 1000 - 12 * 3600000, "ms"), "days to ms: " .. tostring(v.day[1]))
+  T.ok(T.same_instant(v.day[2], 86400000, "ms"), "day 1: " .. tostring(v.day[2]))
+end)
+
 T.case("NDJSON: keys by name, missing keys are null, nested values into json", function()
   local dir = T.tmpdir("ndjson")
   T.write(dir .. "/in.ndjson", lines(
