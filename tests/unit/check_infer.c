@@ -1,0 +1,830 @@
+/*
+ * check_infer.c — schema inference (runtime/input/infer.c) through
+ * inlay_source_infer and inlay_source_infer_buffer: the narrowest integer
+ * when the sample is the whole input and int64 when it is not, doubles,
+ * booleans, dates, timestamps (utc only when every value carries a zone,
+ * ns when the fraction needs it), times, strings; optional columns where a
+ * null or a missing value was seen; CSV with and without a header, TSV by
+ * extension, NDJSON keys in order of first appearance with json for
+ * objects and arrays; errors and their messages; and the allocator given
+ * in the options, with allocation failures. Types are compared by their
+ * public names (inlay_type_name).
+ */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+/* One temporary directory per TCase, made and removed by an unchecked
+ * fixture: it runs in the parent process, so the directory goes away even
+ * when a test fails in its child (a checked teardown would not run). */
+static char dir[64];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/check_infer.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void teardown(void)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Write text to dir/name; returns the path, which stays valid for the
+ * next 15 calls. */
+static const char *write_file(const char *name, const char *text)
+{
+    static char paths[16][128];
+    static unsigned next;
+    char *path = paths[next++ % 16];
+    snprintf(path, sizeof paths[0], "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(text, 1, strlen(text), f), strlen(text));
+    ck_assert_int_eq(fclose(f), 0);
+    return path;
+}
+
+static char err[512];
+
+/* Infer from a file holding text; the inference must succeed. */
+static inlay_schema *infer_file_opts(const char *name, const char *text, const inlay_source_options *o,
+                                     size_t sample)
+{
+    const char *path = write_file(name, text);
+    inlay_schema *s = NULL;
+    int st = inlay_source_infer(&s, path, o, sample, err, sizeof err);
+    ck_assert_msg(st == INLAY_OK, "%s: status %d: %s", name, st, err);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+static inlay_schema *infer_file(const char *name, const char *text)
+{
+    return infer_file_opts(name, text, NULL, 0);
+}
+
+static inlay_schema *infer_buffer(const char *name, const char *text, bool whole, size_t sample)
+{
+    inlay_schema *s = NULL;
+    int st = inlay_source_infer_buffer(&s, text, strlen(text), whole, name, NULL, sample, err, sizeof err);
+    ck_assert_msg(st == INLAY_OK, "%s: status %d: %s", name, st, err);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* Column i is `name` of the type named `type`, required or optional. */
+static void expect_col(const inlay_schema *s, int i, const char *name, const char *type, inlay_repetition rep)
+{
+    const char *got_name;
+    inlay_type t;
+    inlay_repetition got_rep;
+    ck_assert_msg(inlay_schema_column(s, i, &got_name, &t, &got_rep) == INLAY_OK, "no column %d", i);
+    char tn[64];
+    inlay_type_name(&t, tn, sizeof tn);
+    ck_assert_msg(strcmp(got_name, name) == 0 && strcmp(tn, type) == 0 && got_rep == rep,
+                  "column %d: got %s %s %s, want %s %s %s", i, got_name, tn,
+                  got_rep == INLAY_REQUIRED ? "required" : "optional", name, type,
+                  rep == INLAY_REQUIRED ? "required" : "optional");
+}
+
+static void expect_ncols(const inlay_schema *s, int n)
+{
+    ck_assert_int_eq(inlay_schema_num_columns(s), n);
+}
+
+#define REQ INLAY_REQUIRED
+#define OPT INLAY_OPTIONAL
+
+/* ---- integers ---------------------------------------------------------------------- */
+
+START_TEST(test_int_widths)
+{
+    inlay_schema *s = infer_file("w.csv",
+                                 "a,b,c,d,e,f,g,h\n"
+                                 "127,128,-129,32767,32768,2147483647,2147483648,-9223372036854775808\n"
+                                 "-128,0,0,-32768,-32769,-2147483648,-2147483649,9223372036854775807\n");
+    expect_ncols(s, 8);
+    expect_col(s, 0, "a", "int8", REQ);
+    expect_col(s, 1, "b", "int16", REQ);
+    expect_col(s, 2, "c", "int16", REQ);
+    expect_col(s, 3, "d", "int16", REQ);
+    expect_col(s, 4, "e", "int32", REQ);
+    expect_col(s, 5, "f", "int32", REQ);
+    expect_col(s, 6, "g", "int64", REQ);
+    expect_col(s, 7, "h", "int64", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* Past INT64_MAX: uint64 while nothing is negative, else text; past
+ * UINT64_MAX always text. */
+START_TEST(test_int_beyond_int64)
+{
+    inlay_schema *s = infer_file("u.csv",
+                                 "u,v,w\n"
+                                 "18446744073709551615,9223372036854775808,18446744073709551616\n"
+                                 "1,-1,1\n");
+    expect_col(s, 0, "u", "uint64", REQ);
+    expect_col(s, 1, "v", "string", REQ);
+    expect_col(s, 2, "w", "string", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* A file longer than the sample: the values past it may be larger. */
+START_TEST(test_int_partial_file)
+{
+    const char *text = "n,u\n1,18446744073709551615\n2,3\n3,4\n";
+    inlay_schema *s = infer_file_opts("p.csv", text, NULL, 2);
+    expect_col(s, 0, "n", "int64", REQ);
+    expect_col(s, 1, "u", "uint64", REQ);
+    inlay_schema_free(s);
+    s = infer_file_opts("q.csv", text, NULL, 3);   /* exactly the whole file */
+    expect_col(s, 0, "n", "int8", REQ);
+    inlay_schema_free(s);
+    s = infer_file_opts("r.csv", text, NULL, 0);   /* the default sample holds it all */
+    expect_col(s, 0, "n", "int8", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* From memory, `whole` says whether the bytes are all there is; a last
+ * record without its line end is dropped from a partial buffer only. */
+START_TEST(test_int_partial_buffer)
+{
+    inlay_schema *s = infer_buffer("b.csv", "n\n1\n2\n", true, 0);
+    expect_col(s, 0, "n", "int8", REQ);
+    inlay_schema_free(s);
+    s = infer_buffer("b.csv", "n\n1\n2\n", false, 0);
+    expect_col(s, 0, "n", "int64", REQ);
+    inlay_schema_free(s);
+    s = infer_buffer("b.csv", "n\n1\n2\nab", false, 0);   /* "ab" may be the start of a number */
+    expect_col(s, 0, "n", "int64", REQ);
+    inlay_schema_free(s);
+    s = infer_buffer("b.csv", "n\n1\n2\nab", true, 0);
+    expect_col(s, 0, "n", "string", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* Leading zeros make codes, not numbers. */
+START_TEST(test_int_leading_zero)
+{
+    inlay_schema *s = infer_file("z.csv", "zip,zero\n00501,0\n12345,0\n");
+    expect_col(s, 0, "zip", "string", REQ);
+    expect_col(s, 1, "zero", "int8", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- other kinds --------------------------------------------------------------------- */
+
+START_TEST(test_doubles)
+{
+    inlay_schema *s = infer_file("d.csv", "x,y,z,i\n1.5,1,nan,7\n2,1e3,-inf,8\n");
+    expect_col(s, 0, "x", "double", REQ);
+    expect_col(s, 1, "y", "double", REQ);
+    expect_col(s, 2, "z", "double", REQ);
+    expect_col(s, 3, "i", "int8", REQ);   /* no double seen */
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_booleans)
+{
+    inlay_schema *s = infer_file("b.csv", "a,b,c\ntrue,1,y\nFalse,0,n\nyes,1,y\nNO,0,n\nt,1,y\nF,0,n\n");
+    expect_col(s, 0, "a", "boolean", REQ);
+    expect_col(s, 1, "b", "int8", REQ);     /* 1/0 are numbers */
+    expect_col(s, 2, "c", "string", REQ);   /* y/n are not flags here */
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_dates)
+{
+    inlay_schema *s = infer_file("d.csv", "d,bad,mix\n2024-01-31,2024-02-30,2024-01-01\n1999-12-01,2024-01-01,"
+                                          "2024-01-02T03:04:05Z\n");
+    expect_col(s, 0, "d", "date", REQ);
+    expect_col(s, 1, "bad", "string", REQ);                 /* February has no 30th */
+    expect_col(s, 2, "mix", "timestamp(us)", REQ);          /* a date has no zone */
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_timestamps)
+{
+    inlay_schema *s = infer_file("t.csv",
+                                 "local,utc,mixed,nanos,micros\n"
+                                 "2024-01-01T10:00:00,2024-01-01T10:00:00Z,2024-01-01T10:00:00Z,"
+                                 "2024-01-01T10:00:00.1234567Z,2024-01-01 10:00:00.123456\n"
+                                 "2024-01-02 11:30:00.5,2024-01-01T10:00:00+02:00,2024-01-01T10:00:00,"
+                                 "2024-01-01T10:00:00,2024-01-01T10:00\n");
+    expect_col(s, 0, "local", "timestamp(us)", REQ);
+    expect_col(s, 1, "utc", "timestamp(us, utc)", REQ);
+    expect_col(s, 2, "mixed", "timestamp(us)", REQ);
+    expect_col(s, 3, "nanos", "timestamp(ns)", REQ);
+    expect_col(s, 4, "micros", "timestamp(us)", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_timestamp_nanos_utc)
+{
+    inlay_schema *s = infer_file("t.csv", "ts\n2024-01-01T10:00:00.123456789Z\n2024-01-01T10:00:00-05:00\n");
+    expect_col(s, 0, "ts", "timestamp(ns, utc)", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_times)
+{
+    inlay_schema *s = infer_file("t.csv", "t,tn,bad,mix\n12:34,12:34:56.123456789,24:00:00,12:00\n"
+                                          "23:59:59.5,00:00,12:00,2024-01-01\n");
+    expect_col(s, 0, "t", "time(us)", REQ);
+    expect_col(s, 1, "tn", "time(ns)", REQ);
+    expect_col(s, 2, "bad", "string", REQ);
+    expect_col(s, 3, "mix", "string", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_strings)
+{
+    inlay_schema *s = infer_file("s.csv", "s,m,q\nabc,12,\"1\"\n\"x, y\",12.5x,\"2\"\n");
+    expect_col(s, 0, "s", "string", REQ);
+    expect_col(s, 1, "m", "string", REQ);
+    expect_col(s, 2, "q", "int8", REQ);     /* CSV quotes only delimit */
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- nulls ------------------------------------------------------------------------------- */
+
+START_TEST(test_nulls)
+{
+    inlay_schema *s = infer_file("n.csv", "a,b,c,d\n1,,x,\n2,5,,\n");
+    expect_col(s, 0, "a", "int8", REQ);
+    expect_col(s, 1, "b", "int8", OPT);
+    expect_col(s, 2, "c", "string", OPT);
+    expect_col(s, 3, "d", "string", OPT);    /* nothing but nulls */
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* A quoted empty field is an empty string, not a null, by default. */
+START_TEST(test_quoted_empty)
+{
+    inlay_schema *s = infer_file("q.csv", "a,b\n1,\"\"\n2,\"\"\n");
+    expect_col(s, 1, "b", "string", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_null_markers)
+{
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    const char *const nulls[] = { "NA", "-" };
+    o.null_values = nulls;
+    o.null_count = 2;
+    inlay_schema *s = infer_file_opts("m.csv", "a,b,c\n1,NA,\n-,2.5,x\n", &o, 0);
+    expect_col(s, 0, "a", "int8", OPT);
+    expect_col(s, 1, "b", "double", OPT);
+    expect_col(s, 2, "c", "string", REQ);     /* "" is no longer a null marker */
+    inlay_schema_free(s);
+    s = infer_file("d.csv", "a\n1\nNA\n");     /* without the option NA is text */
+    expect_col(s, 0, "a", "string", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* Records shorter than the header leave the rest null. */
+START_TEST(test_short_records)
+{
+    inlay_schema *s = infer_file("r.csv", "a,b,c\n1,2,3\n4,5\n6\n");
+    expect_ncols(s, 3);
+    expect_col(s, 0, "a", "int8", REQ);
+    expect_col(s, 1, "b", "int8", OPT);
+    expect_col(s, 2, "c", "int8", OPT);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- CSV layout ---------------------------------------------------------------------------- */
+
+START_TEST(test_no_header)
+{
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.header = false;
+    inlay_schema *s = infer_file_opts("h.csv", "1,x,2024-01-01\n2,y,2024-01-02\n", &o, 0);
+    expect_ncols(s, 3);
+    expect_col(s, 0, "column1", "int8", REQ);
+    expect_col(s, 1, "column2", "string", REQ);
+    expect_col(s, 2, "column3", "date", REQ);
+    inlay_schema_free(s);
+    /* a record wider than those before it adds columns that were missing there */
+    s = infer_file_opts("w.csv", "1\n2,3\n", &o, 0);
+    expect_ncols(s, 2);
+    expect_col(s, 0, "column1", "int8", REQ);
+    expect_col(s, 1, "column2", "int8", OPT);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* Records wider than the header get made-up names for the rest. */
+START_TEST(test_wider_than_header)
+{
+    inlay_schema *s = infer_file("w.csv", "a\n1,x\n2,y\n");
+    expect_ncols(s, 2);
+    expect_col(s, 0, "a", "int8", REQ);
+    expect_col(s, 1, "column2", "string", REQ);
+    inlay_schema_free(s);
+    s = infer_file("v.csv", "a\n1\n2,y\n");
+    expect_col(s, 1, "column2", "string", OPT);   /* absent from the first record */
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* Unnamed and repeated header names are made up from their position. */
+START_TEST(test_header_names)
+{
+    inlay_schema *s = infer_file("n.csv", "a,,a,b\n1,2,3,4\n");
+    expect_ncols(s, 4);
+    expect_col(s, 0, "a", "int8", REQ);
+    expect_col(s, 1, "column2", "int8", REQ);
+    expect_col(s, 2, "column3", "int8", REQ);
+    expect_col(s, 3, "b", "int8", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_tsv_by_extension)
+{
+    static const char text[] = "a\tb,c\n1,5\t2\n";
+    inlay_schema *s = infer_file("t.tsv", text);
+    expect_ncols(s, 2);
+    expect_col(s, 0, "a", "string", REQ);     /* "1,5": a comma is text in TSV */
+    expect_col(s, 1, "b,c", "int8", REQ);
+    inlay_schema_free(s);
+    s = infer_file("t.tab", text);
+    expect_ncols(s, 2);
+    inlay_schema_free(s);
+    s = infer_file("t.csv", text);            /* the same bytes as CSV */
+    expect_ncols(s, 2);
+    expect_col(s, 0, "a\tb", "int8", REQ);
+    expect_col(s, 1, "c", "string", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_csv_options)
+{
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.delimiter = ';';
+    o.skip_rows = 1;
+    inlay_schema *s = infer_file_opts("o.csv", "# exported\nx;y\n1,5;7\n", &o, 0);
+    expect_ncols(s, 2);
+    expect_col(s, 0, "x", "string", REQ);
+    expect_col(s, 1, "y", "int8", REQ);
+    inlay_schema_free(s);
+    /* an explicit format wins over the extension */
+    inlay_source_options_init(&o);
+    o.format = INLAY_FORMAT_NDJSON;
+    s = infer_file_opts("j.csv", "{\"k\": 1}\n", &o, 0);
+    expect_ncols(s, 1);
+    expect_col(s, 0, "k", "int8", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- NDJSON ---------------------------------------------------------------------------- */
+
+START_TEST(test_ndjson_key_order)
+{
+    inlay_schema *s = infer_file("k.ndjson", "{\"b\": 1, \"a\": \"x\"}\n{\"c\": true, \"a\": \"y\", \"b\": 2}\n"
+                                              "{\"a\": \"z\", \"c\": false, \"b\": 300}\n");
+    expect_ncols(s, 3);
+    expect_col(s, 0, "b", "int16", REQ);
+    expect_col(s, 1, "a", "string", REQ);
+    expect_col(s, 2, "c", "boolean", OPT);     /* missing from the first line */
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_ndjson_missing_key)
+{
+    inlay_schema *s = infer_file("m.jsonl", "{\"a\": 1, \"b\": 1, \"c\": 1}\n{\"a\": 2}\n"
+                                            "{\"a\": 3, \"b\": null, \"c\": 2}\n");
+    expect_ncols(s, 3);
+    expect_col(s, 0, "a", "int8", REQ);
+    expect_col(s, 1, "b", "int8", OPT);      /* missing, then null */
+    expect_col(s, 2, "c", "int8", OPT);      /* missing from the second line only */
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_ndjson_json)
+{
+    inlay_schema *s = infer_file("j.json", "{\"o\": {\"x\": 1}, \"l\": [1, 2], \"m\": {\"x\": 1}, \"n\": [1], "
+                                           "\"p\": 5}\n"
+                                           "{\"o\": {\"y\": [2]}, \"l\": [], \"m\": 5, \"n\": \"t\", "
+                                           "\"p\": {\"a\": 1}}\n");
+    expect_ncols(s, 5);
+    expect_col(s, 0, "o", "json", REQ);
+    expect_col(s, 1, "l", "json", REQ);
+    expect_col(s, 2, "m", "string", REQ);     /* an object, then a number */
+    expect_col(s, 3, "n", "string", REQ);     /* an array, then text */
+    expect_col(s, 4, "p", "string", REQ);     /* a number, then an object */
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_ndjson_scalars)
+{
+    inlay_schema *s = infer_file("s.ndjson",
+                                 "{\"i\": 1, \"f\": 1.5, \"e\": 1e3, \"big\": 18446744073709551615, \"qn\": \"12\", "
+                                 "\"qb\": \"true\", \"qd\": \"2024-01-01\", \"qt\": \"2024-01-01T00:00:00Z\", "
+                                 "\"z\": null}\n"
+                                 "{\"i\": -100, \"f\": 2, \"e\": 2, \"big\": 1, \"qn\": \"13\", \"qb\": \"false\", "
+                                 "\"qd\": \"2024-01-02\", \"qt\": \"2024-01-01T00:00:00.5+01:00\", \"z\": null}\n");
+    expect_ncols(s, 9);
+    expect_col(s, 0, "i", "int8", REQ);
+    expect_col(s, 1, "f", "double", REQ);
+    expect_col(s, 2, "e", "double", REQ);
+    expect_col(s, 3, "big", "uint64", REQ);
+    expect_col(s, 4, "qn", "string", REQ);          /* quoted numbers and flags stay text */
+    expect_col(s, 5, "qb", "string", REQ);
+    expect_col(s, 6, "qd", "date", REQ);            /* quoted dates are dates */
+    expect_col(s, 7, "qt", "timestamp(us, utc)", REQ);
+    expect_col(s, 8, "z", "string", OPT);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_ndjson_partial)
+{
+    const char *text = "{\"n\": 1}\n{\"n\": 2}\n";
+    inlay_schema *s = infer_buffer("x.ndjson", text, false, 0);
+    expect_col(s, 0, "n", "int64", REQ);
+    inlay_schema_free(s);
+    s = infer_buffer("x.ndjson", text, true, 0);
+    expect_col(s, 0, "n", "int8", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- sample size ---------------------------------------------------------------------------- */
+
+/* Only the first sample_rows records count: a bad record or a new value
+ * after them changes nothing. */
+START_TEST(test_csv_sample_rows)
+{
+    inlay_schema *s = infer_file_opts("s.csv", "a,b\n1,2\n3,x\n5,\"q\"z\n", NULL, 1);
+    expect_ncols(s, 2);
+    expect_col(s, 0, "a", "int64", REQ);
+    expect_col(s, 1, "b", "int64", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+START_TEST(test_missing_file)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/absent.csv", dir);
+    inlay_schema *s = (inlay_schema *)&s;
+    ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 0, err, sizeof err), INLAY_ERR_IO);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(err, path) != NULL, "message \"%s\" does not name %s", err, path);
+}
+END_TEST
+
+START_TEST(test_bad_csv_record)
+{
+    const char *path = write_file("bad.csv", "a,b\n1,2\n3,\"x\"y\n4,5\n");
+    inlay_schema *s = (inlay_schema *)&s;
+    ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 0, err, sizeof err), INLAY_ERR_VALUE);
+    ck_assert_ptr_null(s);
+    char want[200];
+    snprintf(want, sizeof want, "%s:3: ", path);
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "message \"%s\" does not start \"%s\"", err, want);
+    /* an unterminated quote, from memory */
+    const char text[] = "a,b\n1,2\n\"open\n";
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, text, sizeof text - 1, true, "in.csv", NULL, 0, err,
+                                               sizeof err), INLAY_ERR_VALUE);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(err, ":3: ") != NULL, "message \"%s\" does not name line 3", err);
+}
+END_TEST
+
+START_TEST(test_bad_ndjson_line)
+{
+    const char *path = write_file("bad.ndjson", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": }\n{\"a\": 4}\n");
+    inlay_schema *s = (inlay_schema *)&s;
+    ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 0, err, sizeof err), INLAY_ERR_VALUE);
+    ck_assert_ptr_null(s);
+    char want[200];
+    snprintf(want, sizeof want, "%s:3: ", path);
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "message \"%s\" does not start \"%s\"", err, want);
+    /* a bad line past the sample is not read as part of it */
+    s = infer_file_opts("late.ndjson", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": }\n", NULL, 2);
+    expect_col(s, 0, "a", "int64", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_no_columns)
+{
+    inlay_schema *s = (inlay_schema *)&s;
+    const char *path = write_file("empty.csv", "");
+    ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 0, err, sizeof err), INLAY_ERR_SCHEMA);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(err, "no columns") != NULL, "message \"%s\"", err);
+    /* a header alone: columns without values, each optional text */
+    s = infer_file("hdr.csv", "a,b\n");
+    expect_ncols(s, 2);
+    expect_col(s, 0, "a", "string", OPT);
+    expect_col(s, 1, "b", "string", OPT);
+    inlay_schema_free(s);
+}
+END_TEST
+
+START_TEST(test_bad_arguments)
+{
+    inlay_source_options o;
+    memset(&o, 0, sizeof o);                      /* never initialized */
+    inlay_schema *s = (inlay_schema *)&s;
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, "a\n1\n", 4, true, "x.csv", &o, 0, err, sizeof err),
+                     INLAY_ERR_ARGUMENT);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(err, "not initialized") != NULL, "message \"%s\"", err);
+    ck_assert_int_eq(inlay_source_infer_buffer(NULL, "a\n1\n", 4, true, "x.csv", NULL, 0, err, sizeof err),
+                     INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, NULL, 4, true, "x.csv", NULL, 0, err, sizeof err),
+                     INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_source_infer(&s, NULL, NULL, 0, err, sizeof err), INLAY_ERR_ARGUMENT);
+    /* no room for a message is fine */
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, "a\n1\n", 4, true, "x.csv", NULL, 0, NULL, 0), INLAY_OK);
+    expect_col(s, 0, "a", "int8", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- allocation ----------------------------------------------------------------------------- */
+
+static const char csv_text[] = "id,name,when,score\n1,ann,2024-01-01T00:00:00Z,1.5\n2,,2024-01-02T00:00:00Z,2\n";
+static const char json_text[] = "{\"id\": 1, \"tags\": [\"a\"], \"when\": \"2024-01-01\"}\n"
+                                "{\"id\": 2, \"extra\": {\"k\": null}, \"when\": \"2024-01-02\"}\n";
+
+/* Everything, the schema handed back included, comes from the options'
+ * allocator and goes back to it. */
+START_TEST(test_allocator_used)
+{
+    const char *paths[2] = { write_file("a.csv", csv_text), write_file("a.ndjson", json_text) };
+    for (int i = 0; i < 2; i++) {
+        test_alloc ta = { 0 };
+        inlay_source_options o;
+        inlay_source_options_init(&o);
+        o.alloc = test_allocator(&ta);
+        inlay_schema *s = NULL;
+        ck_assert_int_eq(inlay_source_infer(&s, paths[i], &o, 0, err, sizeof err), INLAY_OK);
+        ck_assert_uint_gt(ta.live_blocks, 0);       /* the schema's */
+        expect_col(s, 0, "id", "int8", REQ);
+        inlay_schema_free(s);
+        ck_assert_no_leak(&ta);
+    }
+    test_alloc ta = { 0 };
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.alloc = test_allocator(&ta);
+    inlay_schema *s = NULL;
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, csv_text, sizeof csv_text - 1, false, "m.csv", &o, 0, err,
+                                               sizeof err), INLAY_OK);
+    ck_assert_uint_gt(ta.requests, 0);
+    inlay_schema_free(s);
+    ck_assert_no_leak(&ta);
+}
+END_TEST
+
+/* Refuse allocation n (or every one from n on), for every n until the
+ * inference succeeds: INLAY_ERR_NOMEM, no schema, nothing leaked; with
+ * want_message, a message in err every time. */
+static void nomem_loop(const char *name, const char *text, bool after, bool want_message)
+{
+    const char *path = write_file(name, text);
+    unsigned long failures = 0;
+    bool done = false;
+    for (unsigned long n = 1; !done && n < 2000; n++) {
+        test_alloc ta = { .fail_at = n, .fail_after = after };
+        inlay_source_options o;
+        inlay_source_options_init(&o);
+        o.alloc = test_allocator(&ta);
+        inlay_schema *s = (inlay_schema *)&s;
+        err[0] = 0;
+        int st = inlay_source_infer(&s, path, &o, 0, err, sizeof err);
+        if (st) {
+            ck_assert_msg(st == INLAY_ERR_NOMEM, "%s, allocation %lu refused: %d (%s)", name, n, st, err);
+            ck_assert_uint_ge(ta.refused, 1);
+            ck_assert_ptr_null(s);
+            if (want_message) ck_assert_msg(err[0] != 0, "%s, allocation %lu refused: no message", name, n);
+            failures++;
+        } else {
+            ck_assert_uint_eq(ta.refused, 0);
+            expect_col(s, 0, "id", "int8", REQ);
+            inlay_schema_free(s);
+            done = true;
+        }
+        ck_assert_msg(ta.live_bytes == 0 && ta.live_blocks == 0 && ta.bad_sizes == 0 && ta.bad_new == 0,
+                      "%s, allocation %lu refused: %zu bytes in %zu blocks left, %lu wrong sizes", name, n,
+                      ta.live_bytes, ta.live_blocks, ta.bad_sizes);
+    }
+    ck_assert_msg(done, "%s: never succeeded", name);
+    ck_assert_uint_ge(failures, 3);
+}
+
+START_TEST(test_nomem_csv)
+{
+    nomem_loop("f.csv", csv_text, false, false);
+}
+END_TEST
+
+START_TEST(test_nomem_csv_from_n)
+{
+    nomem_loop("g.csv", csv_text, true, false);
+}
+END_TEST
+
+START_TEST(test_nomem_ndjson)
+{
+    nomem_loop("f.ndjson", json_text, false, false);
+}
+END_TEST
+
+START_TEST(test_nomem_ndjson_from_n)
+{
+    nomem_loop("g.ndjson", json_text, true, false);
+}
+END_TEST
+
+/* ---- what used to go wrong ----------------------------------------------------------------- */
+
+/* Only the first sample_rows NDJSON lines count, as for CSV: the line read
+ * past the sample (to learn that the input goes on) is tokenized, but its
+ * members are not looked at. */
+START_TEST(test_ndjson_sample_rows)
+{
+    inlay_schema *s = infer_file_opts("s.ndjson", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": \"x\", \"b\": 1}\n", NULL, 2);
+    expect_ncols(s, 1);
+    expect_col(s, 0, "a", "int64", REQ);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* inlay_source_infer_buffer's `name` names the input in messages. */
+START_TEST(test_buffer_name_in_message)
+{
+    inlay_schema *s = (inlay_schema *)&s;
+    const char csv[] = "a,b\n1,2\n3,\"x\"y\n";
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, csv, sizeof csv - 1, true, "in.csv", NULL, 0, err, sizeof err),
+                     INLAY_ERR_VALUE);
+    ck_assert_msg(strncmp(err, "in.csv:3: ", 10) == 0, "message \"%s\"", err);
+    const char json[] = "{\"a\": 1}\n{\"a\": 2}\n{\"a\": }\n";
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, json, sizeof json - 1, true, "in.ndjson", NULL, 0, err,
+                                               sizeof err), INLAY_ERR_VALUE);
+    ck_assert_msg(strncmp(err, "in.ndjson:3: ", 13) == 0, "message \"%s\"", err);
+}
+END_TEST
+
+/* Every failed allocation leaves a message in err, also those of the
+ * schema the inference builds at the end. */
+START_TEST(test_nomem_message)
+{
+    nomem_loop("m.csv", csv_text, false, true);
+    nomem_loop("m.ndjson", json_text, false, true);
+}
+END_TEST
+
+/* Made-up names (column<N> for an empty header name or a record wider than
+ * the header) do not take a name the header already has. */
+START_TEST(test_made_up_names_unique)
+{
+    inlay_schema *s = NULL;
+    const char *path = write_file("u.csv", "column2,\n1,2\n");
+    ck_assert_msg(inlay_source_infer(&s, path, NULL, 0, err, sizeof err) == INLAY_OK, "%s", err);
+    expect_ncols(s, 2);
+    const char *a, *b;
+    ck_assert_int_eq(inlay_schema_column(s, 0, &a, NULL, NULL), INLAY_OK);
+    ck_assert_int_eq(inlay_schema_column(s, 1, &b, NULL, NULL), INLAY_OK);
+    ck_assert_str_ne(a, b);
+    inlay_schema_free(s);
+    path = write_file("v.csv", "column3,b\n1,2,3\n");
+    ck_assert_msg(inlay_source_infer(&s, path, NULL, 0, err, sizeof err) == INLAY_OK, "%s", err);
+    expect_ncols(s, 3);
+    inlay_schema_free(s);
+}
+END_TEST
+
+static Suite *infer_suite(void)
+{
+    Suite *s = suite_create("infer");
+    TCase *t = tcase_create("integers");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_int_widths);
+    tcase_add_test(t, test_int_beyond_int64);
+    tcase_add_test(t, test_int_partial_file);
+    tcase_add_test(t, test_int_partial_buffer);
+    tcase_add_test(t, test_int_leading_zero);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("other kinds");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_doubles);
+    tcase_add_test(t, test_booleans);
+    tcase_add_test(t, test_dates);
+    tcase_add_test(t, test_timestamps);
+    tcase_add_test(t, test_timestamp_nanos_utc);
+    tcase_add_test(t, test_times);
+    tcase_add_test(t, test_strings);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("nulls");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_nulls);
+    tcase_add_test(t, test_quoted_empty);
+    tcase_add_test(t, test_null_markers);
+    tcase_add_test(t, test_short_records);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("csv layout");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_no_header);
+    tcase_add_test(t, test_wider_than_header);
+    tcase_add_test(t, test_header_names);
+    tcase_add_test(t, test_tsv_by_extension);
+    tcase_add_test(t, test_csv_options);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("ndjson");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_ndjson_key_order);
+    tcase_add_test(t, test_ndjson_missing_key);
+    tcase_add_test(t, test_ndjson_json);
+    tcase_add_test(t, test_ndjson_scalars);
+    tcase_add_test(t, test_ndjson_partial);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("sample size");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_csv_sample_rows);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("errors");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_missing_file);
+    tcase_add_test(t, test_bad_csv_record);
+    tcase_add_test(t, test_bad_ndjson_line);
+    tcase_add_test(t, test_no_columns);
+    tcase_add_test(t, test_bad_arguments);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("allocation");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_allocator_used);
+    tcase_add_test(t, test_nomem_csv);
+    tcase_add_test(t, test_nomem_csv_from_n);
+    tcase_add_test(t, test_nomem_ndjson);
+    tcase_add_test(t, test_nomem_ndjson_from_n);
+    tcase_add_test(t, test_nomem_message);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("fixed");
+    tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_add_test(t, test_ndjson_sample_rows);
+    tcase_add_test(t, test_buffer_name_in_message);
+    tcase_add_test(t, test_made_up_names_unique);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(infer_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
