@@ -40,7 +40,9 @@ typedef struct page_desc {
 
 /* Append the page to out. *raw_size and *stored_size get the page's total
  * size (header included) uncompressed and as stored. Returns 0,
- * INLAY_ERR_NOMEM or INLAY_ERR_COMPRESS. */
+ * INLAY_ERR_NOMEM, INLAY_ERR_COMPRESS, or INLAY_ERR_VALUE for a page past
+ * INT32_MAX bytes (sizes are i32 in the header); out is unchanged on
+ * failure. */
 int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
                const page_desc *d, size_t *raw_size, size_t *stored_size);
 

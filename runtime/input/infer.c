@@ -46,6 +46,8 @@ typedef struct infer {
     icol *cols;
     size_t n, cap;
     uint64_t records;
+    uint64_t limit;        /* records in the sample; the one read past it only says the input goes on */
+    const char *label;     /* the input's name in messages */
     bool whole;            /* the sample reached the end of the input */
     bool failed;           /* out of memory while noting a column */
     char *err;
@@ -79,6 +81,18 @@ static int find_col(const infer *f, const char *name, size_t len)
     for (size_t i = 0; i < f->n; i++)
         if (f->cols[i].name_len == len && memcmp(f->cols[i].name, name, len) == 0) return (int)i;
     return -1;
+}
+
+/* A column for the field at `position` (0-based) that has no name of its
+ * own: "column<position + 1>", or, when a column has that name already,
+ * "column<position + 1>_2", _3 ... */
+static int add_made_up(infer *f, size_t position)
+{
+    char tmp[48];
+    size_t len = (size_t)snprintf(tmp, sizeof tmp, "column%zu", position + 1);
+    for (unsigned k = 2; find_col(f, tmp, len) >= 0; k++)
+        len = (size_t)snprintf(tmp, sizeof tmp, "column%zu_%u", position + 1, k);
+    return add_col(f, tmp, len);
 }
 
 static int merge_kind(int a, int b)
@@ -169,7 +183,7 @@ static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, 
         if (f->records >= rows) break;   /* one more record was read: the input goes on */
         if (k < 0) {
             st = inl_csv_error_status(r);
-            snprintf(f->err, f->errcap, "%s:%llu: %s", inl_input_name(in), (unsigned long long)inl_csv_error_line(r),
+            snprintf(f->err, f->errcap, "%s:%llu: %s", f->label, (unsigned long long)inl_csv_error_line(r),
                      inl_csv_errmsg(r));
             st = st == INLAY_ERR_VALUE || !st ? INLAY_ERR_VALUE : st;
             goto done;
@@ -177,22 +191,17 @@ static int infer_csv(infer *f, input_reader *in, const inlay_source_options *o, 
         if (first && o->header) {
             first = false;
             for (size_t i = 0; i < nf; i++) {
-                char tmp[32];
-                const char *nm = fl[i].data;
-                size_t len = fl[i].len;
-                if (!len || find_col(f, nm, len) >= 0) {   /* unnamed or repeated: make one up */
-                    len = (size_t)snprintf(tmp, sizeof tmp, "column%zu", i + 1);
-                    nm = tmp;
+                const bool own = fl[i].len && find_col(f, fl[i].data, fl[i].len) < 0;   /* else unnamed or repeated */
+                if (own ? add_col(f, fl[i].data, fl[i].len) : add_made_up(f, i)) {
+                    st = INLAY_ERR_NOMEM;
+                    goto done;
                 }
-                if (add_col(f, nm, len)) { st = INLAY_ERR_NOMEM; goto done; }
             }
             continue;
         }
         first = false;
         while (f->n < nf) {   /* without a header, or records wider than it */
-            char tmp[32];
-            size_t len = (size_t)snprintf(tmp, sizeof tmp, "column%zu", f->n + 1);
-            if (add_col(f, tmp, len)) { st = INLAY_ERR_NOMEM; goto done; }
+            if (add_made_up(f, f->n)) { st = INLAY_ERR_NOMEM; goto done; }
             if (f->records) f->cols[f->n - 1].nulls = true;   /* absent from earlier records */
         }
         for (size_t i = 0; i < f->n; i++) {
@@ -216,7 +225,7 @@ done:
 static void see_member(void *ctx, const char *key, size_t klen, const ndjson_value *v)
 {
     infer *f = ctx;
-    if (f->failed) return;
+    if (f->failed || f->records >= f->limit) return;   /* the line past the sample is not looked at */
     int ci = find_col(f, key, klen);
     if (ci < 0) {
         if (add_col(f, key, klen)) {
@@ -275,7 +284,7 @@ static int infer_json(infer *f, input_reader *in, size_t rows)
         }
         if (f->records >= rows) break;   /* one more line was read: the input goes on */
         if (k < 0) {
-            snprintf(f->err, f->errcap, "%s:%llu: %s", inl_input_name(in), (unsigned long long)inl_ndjson_error_line(r),
+            snprintf(f->err, f->errcap, "%s:%llu: %s", f->label, (unsigned long long)inl_ndjson_error_line(r),
                      inl_ndjson_errmsg(r));
             st = k == -1 ? INLAY_ERR_VALUE : k;
             break;
@@ -325,7 +334,8 @@ static ptrdiff_t read_mem(void *ctx, void *dst, size_t cap)
     return (ptrdiff_t)n;
 }
 
-/* The inference over an open input; `name` decides the format by extension. */
+/* The inference over an open input; `name` decides the format by extension
+ * and names the input in messages. */
 static int infer_input(inlay_schema **out, input_reader *in, const char *name, const inlay_source_options *o,
                        size_t sample_rows, bool partial, char *err, size_t errcap)
 {
@@ -334,22 +344,24 @@ static int infer_input(inlay_schema **out, input_reader *in, const char *name, c
     f.alloc = inl_mem_or_default(&o->alloc);
     f.err = err;
     f.errcap = errcap;
+    f.label = name;
     inlay_source_options fo = *o;
     bool tsv = false;
     const inlay_source_format by_name = inl_source_format_of(name, &tsv);
     if (fo.format == INLAY_FORMAT_AUTO) fo.format = by_name;
     const size_t rows = sample_rows ? sample_rows : 10000;
+    f.limit = rows;
     int st = fo.format == INLAY_FORMAT_NDJSON ? infer_json(&f, in, rows) : infer_csv(&f, in, &fo, tsv, rows);
     if (partial) f.whole = false;
     if (st == INLAY_ERR_NOMEM && !err[0]) snprintf(err, errcap, "out of memory");
     inlay_schema *s = NULL;
     if (!st && f.n == 0) {
-        snprintf(err, errcap, "%s: no columns found", inl_input_name(in));
+        snprintf(err, errcap, "%s: no columns found", f.label);
         st = INLAY_ERR_SCHEMA;
     }
     if (!st) {
         s = inlay_schema_create(&f.alloc);
-        if (!s) st = INLAY_ERR_NOMEM;
+        if (!s) st = inl_err_format(err, errcap, INLAY_ERR_NOMEM, "out of memory");
         for (size_t i = 0; !st && i < f.n; i++) {
             const icol *c = &f.cols[i];
             int r = inlay_schema_add(s, 0, c->name, c->nulls || c->kind == IK_NONE ? INLAY_OPTIONAL : INLAY_REQUIRED,
@@ -398,7 +410,7 @@ int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_
     const inlay_allocator alloc = inl_mem_or_default(&o->alloc);
     input_reader *in;
     INL_FORWARD(inl_input_open(&in, path, &alloc, err, errcap));
-    const int st = infer_input(out, in, path, o, sample_rows, false, err, errcap);
+    const int st = infer_input(out, in, inl_input_name(in), o, sample_rows, false, err, errcap);
     inl_input_close(in);
     return st;
 }
@@ -421,7 +433,7 @@ int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, 
     const inlay_allocator alloc = inl_mem_or_default(&o->alloc);
     input_reader *in;
     INL_FORWARD(inl_input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &alloc, err, errcap));
-    const int st = infer_input(out, in, name ? name : "", o, sample_rows, !whole, err, errcap);
+    const int st = infer_input(out, in, name ? name : "<input>", o, sample_rows, !whole, err, errcap);
     inl_input_close(in);
     return st;
 }
