@@ -28,7 +28,8 @@
 #include "lnested.h"
 #include "lwriter.h"
 
-#define SCRATCH "inlay.probe.scratch"
+#define SCRATCH "inlay.probe.scratch"        /* the scratch userdata's metatable */
+#define SCRATCHES "inlay.probe.scratches"    /* schema -> its scratch, weak keys */
 
 static int p_now(lua_State *L)
 {
@@ -155,7 +156,7 @@ static int scratch_gc(lua_State *L)
 static scratch *scratch_for(lua_State *L, int idx, const lschema *s)
 {
     idx = lua_absindex(L, idx);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, SCRATCH) != LUA_TTABLE) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, SCRATCHES) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
         lua_createtable(L, 0, 1);
@@ -163,7 +164,7 @@ static scratch *scratch_for(lua_State *L, int idx, const lschema *s)
         lua_setfield(L, -2, "__mode");
         lua_setmetatable(L, -2);
         lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, SCRATCH);
+        lua_setfield(L, LUA_REGISTRYINDEX, SCRATCHES);
     }
     lua_pushvalue(L, idx);
     if (lua_rawget(L, -2) == LUA_TUSERDATA) {

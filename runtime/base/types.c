@@ -206,10 +206,9 @@ bool inl_type_int_range(const inlay_type *t, int64_t *lo, int64_t *hi)
     switch (t->logical) {
     case INLAY_LOGICAL_INT:
         if (t->bit_width < 1 || t->bit_width > 64) return true;
-        if (!t->is_signed && t->bit_width == 64) return false;
+        if (t->bit_width == 64) return t->is_signed;   /* int64: the whole range; uint64: past it */
         *lo = t->is_signed ? -((int64_t)1 << (t->bit_width - 1)) : 0;
-        *hi = t->bit_width == 64 ? INT64_MAX
-            : t->is_signed ? ((int64_t)1 << (t->bit_width - 1)) - 1 : ((int64_t)1 << t->bit_width) - 1;
+        *hi = t->is_signed ? ((int64_t)1 << (t->bit_width - 1)) - 1 : ((int64_t)1 << t->bit_width) - 1;
         return true;
     case INLAY_LOGICAL_DECIMAL:
         if (t->precision >= 1 && t->precision <= 18) {
