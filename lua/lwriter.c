@@ -173,16 +173,22 @@ static void writer_finish(lua_State *L, lwriter *lw)
 
 static void push_info(lua_State *L, lwriter *lw)
 {
-    lua_createtable(L, 0, 5);
+    lua_createtable(L, 0, 7);
     lua_getiuservalue(L, 1, 2);
     lua_setfield(L, -2, "path");
     bool open = lw->state == WS_OPEN;
+    inlay_writer_stats st;
+    inlay_writer_get_stats(open ? lw->w : NULL, &st);
     lua_pushinteger(L, (lua_Integer)(open ? lw->nrows : lw->rows));
     lua_setfield(L, -2, "rows");
-    lua_pushinteger(L, (lua_Integer)(open ? inlay_writer_row_groups(lw->w) : lw->row_groups));
+    lua_pushinteger(L, (lua_Integer)(open ? st.row_groups : lw->row_groups));
     lua_setfield(L, -2, "row_groups");
-    lua_pushinteger(L, (lua_Integer)(open ? inlay_writer_bytes(lw->w) : lw->bytes));
+    lua_pushinteger(L, (lua_Integer)(open ? st.bytes_written : lw->bytes));
     lua_setfield(L, -2, "bytes");
+    lua_pushinteger(L, (lua_Integer)st.rows_buffered);   /* 0 once closed */
+    lua_setfield(L, -2, "rows_buffered");
+    lua_pushinteger(L, (lua_Integer)st.bytes_buffered);
+    lua_setfield(L, -2, "bytes_buffered");
 }
 
 static int w_close(lua_State *L)
@@ -192,6 +198,16 @@ static int w_close(lua_State *L)
     writer_finish(L, lw);
     push_info(L, lw);
     return 1;
+}
+
+/* w:flush(): the rows so far become a row group now (see
+ * inlay_writer_flush_row_group); staged rows first. */
+static int w_flush(lua_State *L)
+{
+    lwriter *lw = check_open(L);
+    flush_rows(L, lw);
+    if (inlay_writer_flush_row_group(lw->w) != INLAY_OK) li_error(L, "%s", inlay_writer_errmsg(lw->w));
+    return 0;
 }
 
 static int w_abort(lua_State *L)
@@ -780,6 +796,7 @@ void li_open_writer(lua_State *L)
         { "row", w_row },
         { "write_columns", w_write_columns },
         { "close", w_close },
+        { "flush", w_flush },
         { "abort", w_abort },
         { "info", w_info },
         { "schema", w_schema },

@@ -592,6 +592,28 @@ typedef struct inlay_array {
  * explicit levels) may be mixed with these. Values are copied. */
 INLAY_API int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows);
 
+/* End the current row group now, on the host's schedule (once per N
+ * seconds of game time, say) rather than at the size limits: the rows
+ * buffered so far are encoded, compressed and written, and the next append
+ * starts a new row group. Every column must hold the same number of rows
+ * (INLAY_ERR_STATE otherwise, naming the columns; nothing changes). No rows
+ * buffered: nothing happens. Errors of the sink or the allocator are sticky
+ * as for the appends. */
+INLAY_API int inlay_writer_flush_row_group(inlay_writer *w);
+
+/* What a writer holds and has written, for a host deciding when to flush. */
+typedef struct inlay_writer_stats {
+    uint64_t rows;             /* rows complete in every column, written or buffered */
+    uint64_t row_groups;       /* row groups written */
+    uint64_t bytes_written;    /* bytes given to the sink */
+    uint64_t rows_buffered;    /* rows of the current row group, not written yet */
+    uint64_t bytes_buffered;   /* about what the current row group holds in memory (encoded pages and the page
+                                  being filled) */
+} inlay_writer_stats;
+
+/* Fills *st; a NULL writer gives zeros. */
+INLAY_API void inlay_writer_get_stats(const inlay_writer *w, inlay_writer_stats *st);
+
 /* Finish the file: flush the last row group, write the footer and finish the
  * sink (for a file: rename it into place). Every column must have the same
  * number of rows (INLAY_ERR_STATE otherwise, and the writer stays open).

@@ -585,9 +585,10 @@ int inlay_writer_append_bytes(inlay_writer *w, int col, const inlay_bytes *value
 
 /* ---- closing --------------------------------------------------------------- */
 
-int inlay_writer_close(inlay_writer *w)
+/* An open writer whose columns all end at the same row: where a row group
+ * (or the file) can end. */
+static int at_row_boundary(inlay_writer *w)
 {
-    if (!w) return INLAY_ERR_ARGUMENT;
     if (w->state == W_FAILED)
         return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
                          inlay_strerror(w->failure));
@@ -597,9 +598,46 @@ int inlay_writer_close(inlay_writer *w)
             return set_error(w, INLAY_ERR_STATE, "column '%s' has %llu rows but column '%s' has %llu",
                              w->cols[0].path, (unsigned long long)w->cols[0].rows, w->cols[i].path,
                              (unsigned long long)w->cols[i].rows);
+    return 0;
+}
+
+/* End the open chunks, if they hold rows, and write every row group that
+ * is complete. */
+static int end_row_group(inlay_writer *w)
+{
+    if (w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0) INL_FORWARD(seal_all(w));
+    return flush_ready(w);
+}
+
+int inlay_writer_flush_row_group(inlay_writer *w)
+{
+    if (!w) return INLAY_ERR_ARGUMENT;
+    INL_FORWARD(at_row_boundary(w));
+    return end_row_group(w);
+}
+
+void inlay_writer_get_stats(const inlay_writer *w, inlay_writer_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (!w) return;
+    st->rows = inlay_writer_rows(w);
+    st->row_groups = w->row_groups;
+    st->bytes_written = w->bytes;
+    if (w->state != W_OPEN) return;
+    st->rows_buffered = st->rows - w->rows;   /* w->rows: the rows of the row groups written */
+    for (int i = 0; i < w->ncols; i++) {
+        const column *c = &w->cols[i];
+        st->bytes_buffered += inl_column_buffered_bytes(c);
+        for (int k = 0; k < c->nsealed; k++) st->bytes_buffered += c->chunks[k].dict.len + c->chunks[k].pages.len;
+    }
+}
+
+int inlay_writer_close(inlay_writer *w)
+{
+    if (!w) return INLAY_ERR_ARGUMENT;
+    INL_FORWARD(at_row_boundary(w));
+    INL_FORWARD(end_row_group(w));
     int st;
-    if (w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0 && (st = seal_all(w))) return st;
-    INL_FORWARD(flush_ready(w));
     w->footer.len = 0;
     if ((st = inl_meta_file(&w->footer, &w->alloc, w->schema, w->rows, &w->footer_groups,
                         (uint32_t)w->row_groups, w->kv, w->nkv)))

@@ -165,4 +165,28 @@ T.case("steady writing allocates nothing per value", function()
   w:close()
 end)
 
+T.case("w:flush() ends a row group where the rows stand; info says what is buffered", function()
+  local dir = T.tmpdir("flush")
+  local w = inlay.open(dir .. "/f.parquet", s)
+  w:flush()   -- nothing buffered: nothing happens
+  T.eq(w:info().row_groups, 0, "no row group from an empty flush")
+  for frame = 1, 4 do
+    fill(w, 250)
+    local info = w:info()
+    T.eq(info.rows_buffered, 250, "rows buffered before flush " .. frame)
+    T.ok(info.bytes_buffered > 0, "bytes buffered before flush " .. frame)
+    w:flush()
+    info = w:info()
+    T.eq(info.rows_buffered, 0, "rows buffered after flush " .. frame)
+    T.eq(info.row_groups, frame, "row groups after flush " .. frame)
+  end
+  local info = w:close()
+  T.eq(info.row_groups, 4, "row groups in the file")
+  T.eq(info.rows, 1000, "rows")
+  T.raises(function() w:flush() end, "is closed")
+  local got = T.duckdb(dir .. "/f.parquet")
+  T.eq(got.row_groups, 4, "DuckDB sees the row groups")
+  T.eq(got.rows, 1000, "DuckDB reads every row")
+end)
+
 T.finish()

@@ -1,6 +1,6 @@
 /*
- * check_writer.c — the public writer API (runtime/write/writer.c with check.c
- * behind it): options and opening, the file's frame and totals, and every
+ * check_writer.c — the public writer API (runtime/write/writer.c with
+ * validate.c behind it): options and opening, the file's frame and totals, and every
  * kind of bad input. A rejected call must return its status with a message
  * naming the column (and row, where one is at fault), change nothing, and
  * leave the writer usable: each case writes file A with the rejected call
@@ -844,6 +844,70 @@ START_TEST(test_frame_and_totals)
 }
 END_TEST
 
+/* Row groups on the host's schedule: each flush ends one where the rows
+ * stand, the stats say what is buffered, and a flush where the columns
+ * disagree changes nothing. */
+START_TEST(test_flush_row_group)
+{
+    inlay_buffer out;
+    inlay_schema *s = make_schema();
+    inlay_options o;
+    inlay_options_init(&o);   /* the size limits are far away */
+    inlay_buffer_init(&out, NULL);
+    inlay_writer *w;
+    ck_assert_int_eq(inlay_writer_open(&w, inlay_buffer_sink(&out), s, &o), INLAY_OK);
+    inlay_schema_free(s);
+    inlay_writer_stats st;
+    APPEND_OK(inlay_writer_flush_row_group(w));   /* nothing buffered: nothing happens */
+    inlay_writer_get_stats(w, &st);
+    ck_assert_uint_eq(st.row_groups, 0);
+    ck_assert_uint_eq(st.bytes_written, 4);       /* the magic */
+    append_batch(w, 0, 0, NCOLS);
+    inlay_writer_get_stats(w, &st);
+    ck_assert_uint_eq(st.rows, B);
+    ck_assert_uint_eq(st.rows_buffered, B);
+    ck_assert_uint_gt(st.bytes_buffered, 0);
+    APPEND_OK(inlay_writer_flush_row_group(w));
+    inlay_writer_get_stats(w, &st);
+    ck_assert_uint_eq(st.row_groups, 1);
+    ck_assert_uint_eq(st.rows_buffered, 0);
+    ck_assert_uint_eq(st.bytes_buffered, 0);
+    ck_assert_uint_gt(st.bytes_written, 4);
+    ck_assert_uint_eq(st.bytes_written, inlay_writer_bytes(w));
+    APPEND_OK(inlay_writer_flush_row_group(w));   /* again: still one */
+    ck_assert_uint_eq(inlay_writer_row_groups(w), 1);
+    /* columns that disagree: refused, nothing changes */
+    append_batch(w, 1, 0, 3);
+    ck_assert_int_eq(inlay_writer_flush_row_group(w), INLAY_ERR_STATE);
+    ck_assert_ptr_nonnull(strstr(inlay_writer_errmsg(w), "rows but column"));
+    ck_assert_uint_eq(inlay_writer_row_groups(w), 1);
+    append_batch(w, 1, 3, NCOLS);
+    append_batch(w, 2, 0, NCOLS);
+    APPEND_OK(inlay_writer_flush_row_group(w));
+    append_batch(w, 3, 0, NCOLS);
+    APPEND_OK(inlay_writer_close(w));
+    ck_assert_int_eq(inlay_writer_flush_row_group(w), INLAY_ERR_STATE);
+    inlay_writer_get_stats(w, &st);
+    ck_assert_uint_eq(st.rows, 4 * B);
+    ck_assert_uint_eq(st.row_groups, 3);
+    ck_assert_uint_eq(st.rows_buffered, 0);
+    ck_assert_uint_eq(st.bytes_written, out.len);
+    inlay_writer_free(w);
+    const char *why;
+    fm_file *f = fm_read(out.data, out.len, &why);
+    ck_assert_msg(f != NULL, "%s", why);
+    ck_assert_int_eq(f->num_row_groups, 3);
+    ck_assert_int_eq(f->row_group_rows[0], B);
+    ck_assert_int_eq(f->row_group_rows[1], 2 * B);
+    ck_assert_int_eq(f->row_group_rows[2], B);
+    free(f);
+    inlay_buffer_free(&out);
+    inlay_writer_get_stats(NULL, &st);
+    ck_assert_uint_eq(st.rows + st.row_groups + st.bytes_written + st.rows_buffered + st.bytes_buffered, 0);
+    ck_assert_int_eq(inlay_writer_flush_row_group(NULL), INLAY_ERR_ARGUMENT);
+}
+END_TEST
+
 START_TEST(test_empty_file)
 {
     inlay_buffer out;
@@ -933,6 +997,7 @@ static Suite *writer_suite(void)
     c = tcase_create("file frame");
     tcase_add_test(c, test_frame_and_totals);
     tcase_add_test(c, test_empty_file);
+    tcase_add_test(c, test_flush_row_group);
     tcase_add_test(c, test_zero_count_appends);
     tcase_add_test(c, test_all_null_batch);
     suite_add_tcase(s, c);
