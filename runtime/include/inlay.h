@@ -454,6 +454,11 @@ INLAY_API int inlay_writer_open_file(inlay_writer **out, const char *path,
  * or INLAY_ERR_COLUMN. */
 INLAY_API int inlay_writer_column(const inlay_writer *w, const char *name);
 
+/* The writer's own copy of its schema (finalized: inlay_schema_column and
+ * inlay_schema_format work on it); owned by the writer, valid until it is
+ * freed. NULL for a NULL writer. */
+INLAY_API const inlay_schema *inlay_writer_schema(const inlay_writer *w);
+
 /* Levels for a batch. NULL levels means every value is present and, for a
  * flat column, one value per row.
  *  - def: count definition levels; values holds one entry per level equal

@@ -24,6 +24,8 @@
 
 enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
 
+enum { ROW_GROUPS_AHEAD = 64 };
+
 /* A batch checked and ready to go into its column. */
 typedef struct prepared {
     column *c;
@@ -170,7 +172,9 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     w->env.dictionary_bytes = o->dictionary_bytes;
     w->row_group_bytes = o->row_group_bytes;
     w->env.page_version = o->page_version;
-    if ((st = inl_compress_init(&w->env.comp, &w->env.alloc, o->compression, o->compression_level)))
+    const size_t largest_page = o->page_bytes > o->dictionary_bytes ? o->page_bytes : o->dictionary_bytes;
+    if ((st = inl_compress_init(&w->env.comp, &w->env.alloc, o->compression, o->compression_level,
+                                2 * largest_page)))
         return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory"
                                 : "unknown compression %d or bad level %d",
                          (int)o->compression, o->compression_level);
@@ -244,6 +248,8 @@ int inlay_writer_open_file(inlay_writer **out, const char *path, const inlay_sch
                        true, path, none, schema, opts);
 }
 
+const inlay_schema *inlay_writer_schema(const inlay_writer *w) { return w ? w->schema : NULL; }
+
 int inlay_writer_column(const inlay_writer *w, const char *name)
 {
     if (!w || !name) return INLAY_ERR_ARGUMENT;
@@ -277,6 +283,11 @@ static int write_row_group(inlay_writer *w)
                             w->env.comp.codec,
                             w->env.page_version == 2 ? PAGE_DATA_V2 : PAGE_DATA);
     if (st) return set_failed(w, st, "row group metadata");
+    /* The footer's list of row groups grows with every one written; room for
+     * the next ROW_GROUPS_AHEAD taken with the first keeps a steady writer
+     * (a host ending a row group every few seconds) from allocating for it
+     * again until then. Only a hint: no room is no failure. */
+    if (w->row_groups == 0) inl_buf_reserve(&w->footer_groups, &w->alloc, ROW_GROUPS_AHEAD * w->footer_groups.len);
     for (int i = 0; i < w->ncols; i++) inl_column_pop(&w->cols[i]);
     w->rows += rows;
     w->row_groups++;

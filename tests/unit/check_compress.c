@@ -88,7 +88,7 @@ START_TEST(test_uncompressed_init)
 {
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
-    ck_assert_int_eq(inl_compress_init(&c, &a, INLAY_UNCOMPRESSED, 99), 0);   /* the level is not looked at */
+    ck_assert_int_eq(inl_compress_init(&c, &a, INLAY_UNCOMPRESSED, 99, 0), 0);   /* the level is not looked at */
     ck_assert_int_eq(c.codec, INLAY_UNCOMPRESSED);
     ck_assert_ptr_null(c.zctx);
     ck_assert_uint_eq(ta.requests, 0);
@@ -101,7 +101,7 @@ START_TEST(test_zstd_init)
 {
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
-    ck_assert_int_eq(inl_compress_init(&c, &a, INLAY_ZSTD, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &a, INLAY_ZSTD, 3, 0), 0);
     ck_assert_int_eq(c.codec, INLAY_ZSTD);
     ck_assert_int_eq(c.level, 3);
     ck_assert_ptr_nonnull(c.zctx);
@@ -121,7 +121,7 @@ START_TEST(test_bad_codec)
     for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; i++) {
         test_alloc ta = { 0 };
         inlay_allocator a = test_allocator(&ta);
-        ck_assert_int_eq(inl_compress_init(&c, &a, (inlay_compression)codecs[i], 3), INLAY_ERR_ARGUMENT);
+        ck_assert_int_eq(inl_compress_init(&c, &a, (inlay_compression)codecs[i], 3, 0), INLAY_ERR_ARGUMENT);
         ck_assert_ptr_null(c.zctx);
         inl_compress_free(&c);
         ck_assert_uint_eq(ta.requests, 0);
@@ -137,7 +137,7 @@ START_TEST(test_level_edges)
     for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
         test_alloc ta = { 0 };
         inlay_allocator a = test_allocator(&ta);
-        ck_assert_msg(inl_compress_init(&c, &a, INLAY_ZSTD, accepted[i]) == 0, "level %d refused", accepted[i]);
+        ck_assert_msg(inl_compress_init(&c, &a, INLAY_ZSTD, accepted[i], 0) == 0, "level %d refused", accepted[i]);
         round_trip(&c, src, 5000);
         inl_compress_free(&c);
         ck_assert_no_leak(&ta);
@@ -146,7 +146,7 @@ START_TEST(test_level_edges)
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         test_alloc ta = { 0 };
         inlay_allocator a = test_allocator(&ta);
-        ck_assert_msg(inl_compress_init(&c, &a, INLAY_ZSTD, refused[i]) == INLAY_ERR_ARGUMENT,
+        ck_assert_msg(inl_compress_init(&c, &a, INLAY_ZSTD, refused[i], 0) == INLAY_ERR_ARGUMENT,
                       "level %d accepted", refused[i]);
         ck_assert_ptr_null(c.zctx);
         inl_compress_free(&c);
@@ -161,10 +161,10 @@ END_TEST
 START_TEST(test_level_applied)
 {
     uint8_t *src = text_bytes(64 * 1024, 11);
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, ZSTD_minCLevel()), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, ZSTD_minCLevel(), 0), 0);
     size_t fast = round_trip(&c, src, 64 * 1024);
     inl_compress_free(&c);
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 19), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 19, 0), 0);
     size_t tight = round_trip(&c, src, 64 * 1024);
     ck_assert_msg(tight < fast, "level 19 gave %zu bytes, level %d %zu", tight, ZSTD_minCLevel(), fast);
     free(src);
@@ -175,7 +175,7 @@ END_TEST
 
 START_TEST(test_zstd_text)
 {
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3, 0), 0);
     uint8_t *src = text_bytes(100000, 1);
     size_t n = round_trip(&c, src, 100000);
     ck_assert_uint_lt(n, 100000 / 3);
@@ -185,7 +185,7 @@ END_TEST
 
 START_TEST(test_zstd_random)
 {
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3, 0), 0);
     uint8_t *src = random_bytes(100000, 2);
     round_trip(&c, src, 100000);
     free(src);
@@ -194,7 +194,7 @@ END_TEST
 
 START_TEST(test_zstd_tiny)
 {
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3, 0), 0);
     const uint8_t one = 0x5a;
     round_trip(&c, &one, 1);
     round_trip(&c, &one, 0);     /* an empty body is still a frame */
@@ -204,7 +204,7 @@ END_TEST
 /* One context for many pages: each run is a frame of its own. */
 START_TEST(test_zstd_reused)
 {
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3, 0), 0);
     for (uint64_t i = 0; i < 6; i++) {
         size_t n = 1000 + 7919 * (size_t)i;
         uint8_t *src = i % 2 ? random_bytes(n, i + 1) : text_bytes(n, i + 1);
@@ -216,7 +216,7 @@ END_TEST
 
 START_TEST(test_uncompressed_copy)
 {
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_UNCOMPRESSED, 0), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_UNCOMPRESSED, 0, 0), 0);
     uint8_t *src = random_bytes(4096, 3);
     round_trip(&c, src, 4096);
     round_trip(&c, src, 0);
@@ -228,7 +228,7 @@ END_TEST
 
 START_TEST(test_bound_zstd)
 {
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3, 0), 0);
     static const size_t sizes[] = { 0, 1, 2, 100, 4096, 128 * 1024 + 3, 1 << 20 };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         size_t n = sizes[i];
@@ -243,7 +243,7 @@ END_TEST
 
 START_TEST(test_bound_uncompressed)
 {
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_UNCOMPRESSED, 0), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_UNCOMPRESSED, 0, 0), 0);
     ck_assert_uint_eq(inl_compress_bound(&c, 0), 0);
     ck_assert_uint_eq(inl_compress_bound(&c, 12345), 12345);
 }
@@ -254,13 +254,13 @@ START_TEST(test_small_capacity)
     uint8_t *src = random_bytes(1000, 4);
     uint8_t dst[1000];
     int status = 0;
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_ZSTD, 3, 0), 0);
     ck_assert_uint_eq(inl_compress_run(&c, dst, 10, src, 1000, &status), SIZE_MAX);
     ck_assert_int_eq(status, INLAY_ERR_COMPRESS);
     round_trip(&c, src, 1000);       /* the context is still good */
     inl_compress_free(&c);
 
-    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_UNCOMPRESSED, 0), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &alloc, INLAY_UNCOMPRESSED, 0, 0), 0);
     status = 0;
     ck_assert_uint_eq(inl_compress_run(&c, dst, 999, src, 1000, &status), SIZE_MAX);
     ck_assert_int_eq(status, INLAY_ERR_COMPRESS);
@@ -271,8 +271,9 @@ END_TEST
 /* ---- allocation failures ---------------------------------------------------------------- */
 
 /* Fail allocation n (or every one from n on), for every n until init and a
- * run both succeed: each failure is INLAY_ERR_NOMEM, from init or from the
- * run (zstd allocates its workspace on the first run), and nothing leaks. */
+ * run both succeed: each failure is INLAY_ERR_NOMEM, from init (the static
+ * space) or from the run (an input past sized_for takes a context that
+ * allocates), and nothing leaks. */
 static void nomem_loop(bool after)
 {
     uint8_t *src = text_bytes(200000, 5);
@@ -281,7 +282,7 @@ static void nomem_loop(bool after)
     for (unsigned long n = 1; !done && n < 1000; n++) {
         test_alloc ta = { .fail_at = n, .fail_after = after };
         inlay_allocator a = test_allocator(&ta);
-        int st = inl_compress_init(&c, &a, INLAY_ZSTD, 3);
+        int st = inl_compress_init(&c, &a, INLAY_ZSTD, 3, 4096);
         if (st) {
             ck_assert_msg(st == INLAY_ERR_NOMEM, "init with allocation %lu refused: %d", n, st);
             ck_assert_uint_ge(ta.refused, 1);
@@ -337,7 +338,7 @@ START_TEST(test_nomem_then_run)
 {
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
-    ck_assert_int_eq(inl_compress_init(&c, &a, INLAY_ZSTD, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&c, &a, INLAY_ZSTD, 3, 4096), 0);   /* 50000 bytes go past the static space */
     uint8_t *src = text_bytes(50000, 6);
     size_t bound = inl_compress_bound(&c, 50000);
     uint8_t *dst = malloc(bound);
@@ -354,6 +355,43 @@ START_TEST(test_nomem_then_run)
     ck_assert_no_leak(&ta);
     free(dst);
     free(src);
+}
+END_TEST
+
+/* Inputs of every size up to sized_for, in any order, compress without a
+ * single allocation after init, and as a context that allocates would. */
+START_TEST(test_steady_no_allocation)
+{
+    test_alloc ta = { 0 };
+    inlay_allocator a = test_allocator(&ta);
+    ck_assert_int_eq(inl_compress_init(&c, &a, INLAY_ZSTD, 3, 1 << 20), 0);
+    const unsigned long after_init = ta.requests;
+    ZSTD_CCtx *plain = ZSTD_createCCtx();
+    ck_assert_ptr_nonnull(plain);
+    ZSTD_CCtx_setParameter(plain, ZSTD_c_compressionLevel, 3);
+    static const size_t sizes[] = { 100, 1 << 20, 5000, 300000, 16 << 10, 1 << 20, 1, 200000, 70000 };
+    uint8_t *src = text_bytes(1 << 20, 7);
+    size_t bound = inl_compress_bound(&c, 1 << 20);
+    uint8_t *dst = malloc(bound), *ref = malloc(bound);
+    ck_assert(dst && ref);
+    for (int round = 0; round < 40; round++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            int status = 0;
+            size_t got = inl_compress_run(&c, dst, bound, src, sizes[i], &status);
+            ck_assert_uint_ne(got, SIZE_MAX);
+            if (round == 0) {
+                size_t want = ZSTD_compress2(plain, ref, bound, src, sizes[i]);
+                ck_assert_uint_eq(got, want);
+                ck_assert(memcmp(dst, ref, got) == 0);
+            }
+        }
+    ck_assert_uint_eq(ta.requests, after_init);
+    ZSTD_freeCCtx(plain);
+    free(dst);
+    free(ref);
+    free(src);
+    inl_compress_free(&c);
+    ck_assert_no_leak(&ta);
 }
 END_TEST
 
@@ -390,6 +428,7 @@ static Suite *compress_suite(void)
     tcase_add_test(t, test_nomem_once);
     tcase_add_test(t, test_nomem_from_n);
     tcase_add_test(t, test_nomem_then_run);
+    tcase_add_test(t, test_steady_no_allocation);
     suite_add_tcase(s, t);
     return s;
 }

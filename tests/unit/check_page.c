@@ -53,7 +53,7 @@ static void fill_values(void)
 static void use_codec(inlay_compression codec)
 {
     fill_values();
-    ck_assert_int_eq(inl_compress_init(&comp, &alloc, codec, 3), 0);
+    ck_assert_int_eq(inl_compress_init(&comp, &alloc, codec, 3, 0), 0);
 }
 
 /* A page of `type` with the given parts (nprefix, for v2, of them levels). */
@@ -440,7 +440,7 @@ static void nomem_loop(int k, bool after)
         page_scratch sc = { { 0 }, { 0 } };
         compressor z;
         ck_assert_int_eq(inl_buf_append(&o, &a, "head", 4), 0);
-        ck_assert_int_eq(inl_compress_init(&z, &a, kinds[k].codec, 3), 0);
+        ck_assert_int_eq(inl_compress_init(&z, &a, kinds[k].codec, 3, 0), 0);
         ta.fail_at = ta.requests + n;
         ta.fail_after = after;
         size_t raw = 0, stored = 0;
