@@ -656,6 +656,136 @@ INLAY_API uint64_t inlay_writer_row_groups(const inlay_writer *w);
 INLAY_API uint64_t inlay_writer_bytes(const inlay_writer *w);
 
 /*======================================================================
+ *  The Arrow C data interface
+ *
+ *  Hosts that hold Arrow data (DuckDB, Polars, nanoarrow, Arrow C++ and
+ *  every tool built on them) hand a record batch over as it is, through
+ *  the ABI of the Arrow specification ("The Arrow C data interface"):
+ *
+ *     struct ArrowSchema sch;  struct ArrowArray arr;       // from the host's library
+ *     inlay_schema *s;
+ *     inlay_schema_from_arrow(&s, &sch, NULL, err, sizeof err);
+ *     inlay_writer_open_file(&w, "out.parquet", s, NULL);
+ *     inlay_writer_append_arrow(w, &arr, &sch);            // once per batch
+ *
+ *  The structs are declared under the specification's guard, so this
+ *  header coexists with nanoarrow's or Arrow's own declaration of them.
+ *  inlay only reads them during a call: it never calls a release callback,
+ *  and nothing of them is read after the call returns, so the host may
+ *  release them then.
+ *
+ *  Formats and the Parquet types they become:
+ *    b boolean;  c s i l  INT(8/16/32/64, signed);  C S I L  unsigned;
+ *    e FLOAT16;  f float;  g double;
+ *    u U vu  STRING;  z Z vz  binary;  w:N  fixed(N);
+ *    d:P,S  d:P,S,128  d:P,S,256  DECIMAL(P,S) (INT32 to precision 9,
+ *      INT64 to 18, else the narrowest FIXED_LEN_BYTE_ARRAY); also the
+ *      32- and 64-bit d:P,S,32 d:P,S,64; a scale from 0 to P (Parquet has
+ *      no negative scale), P up to 76;
+ *    tdD tdm  DATE (milliseconds become the day they fall in);
+ *    tts ttm  TIME(ms);  ttu TIME(us);  ttn TIME(ns): not adjusted to UTC
+ *      (a time of day carries no zone; seconds become ms);
+ *    tss tsm  TIMESTAMP(ms), tsu (us), tsn (ns): with a time zone after the
+ *      colon adjusted to UTC, without one not (seconds become ms);
+ *    +s  a struct (group);  +l +L  LIST (its element named "element");
+ *    +m  MAP (the key required, as Parquet has it);
+ *    a dictionary-encoded column (indices of any integer format): the type
+ *      of its dictionary's values, which may not be nested;
+ *    the extension types arrow.uuid (on w:16) and arrow.json (on u U vu)
+ *      become UUID and JSON; any other extension is its storage type.
+ *  A field is optional when ARROW_FLAG_NULLABLE is set on it. Not supported
+ *  (INLAY_ERR_SCHEMA): n (null), tD* durations, ti* intervals, +w:N
+ *  fixed-size lists, +ud +us unions, +r run-end encoded, +vl +vL list views.
+ *====================================================================*/
+
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+    /* Array type description */
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+
+    /* Release callback */
+    void (*release)(struct ArrowSchema *);
+    /* Opaque producer-specific data */
+    void *private_data;
+};
+
+struct ArrowArray {
+    /* Array data description */
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+
+    /* Release callback */
+    void (*release)(struct ArrowArray *);
+    /* Opaque producer-specific data */
+    void *private_data;
+};
+
+#endif /* ARROW_C_DATA_INTERFACE */
+
+/* The schema of a record batch: `schema` is a struct ("+s") whose children
+ * are the top-level fields, in order, named by their `name`. alloc may be
+ * NULL (malloc). Returns INLAY_OK with *out a new schema (the caller frees
+ * it with inlay_schema_free); INLAY_ERR_SCHEMA naming the field and its
+ * format when inlay has no type for it ("field 'd': Arrow format \"tDs\"
+ * (duration) is not supported"); INLAY_ERR_ARGUMENT for a NULL or
+ * malformed schema (a missing format or name, children that do not match
+ * n_children); INLAY_ERR_NOMEM. The message goes to err (errcap bytes; err
+ * may be NULL). *out is NULL on failure. */
+INLAY_API int inlay_schema_from_arrow(inlay_schema **out, const struct ArrowSchema *schema,
+                                      const inlay_allocator *alloc, char *err, size_t errcap);
+
+/* Append a record batch: `array` is a struct array described by `schema`
+ * (a "+s" as inlay_schema_from_arrow takes it), whose children are the
+ * writer's top-level fields in order: the same number, the same names, and
+ * types that map onto the columns': the type inlay_schema_from_arrow gives
+ * the field, or one with the same storage (an Arrow time or timestamp in
+ * another unit is converted, finer to coarser rounding toward negative
+ * infinity; strings and binaries of any form go into any BYTE_ARRAY column
+ * but a DECIMAL one, w:N into a FIXED_LEN_BYTE_ARRAY(N), a decimal into any
+ * DECIMAL column of its precision and scale; a nullable field into a
+ * required column as long as it holds no null). A large, view or
+ * dictionary-encoded variant is read as it is, and so are buffers whose
+ * layout is the column's (int32, int64, float, double, times in the
+ * column's unit: no copy is made of them). array->length rows are
+ * appended, after array->offset (which, as for any struct, applies to the
+ * children too); the struct itself must have no null row (no validity
+ * buffer, null_count 0, or every bit of the rows set).
+ * All of it or nothing: every column is checked before any is buffered.
+ * Returns INLAY_OK; INLAY_ERR_SCHEMA when the batch does not match the
+ * writer's schema (naming the field); INLAY_ERR_ARGUMENT for a malformed
+ * array (n_buffers or n_children wrong for the format, a NULL buffer or
+ * child where one is needed, offsets out of order or past their data, a
+ * dictionary index past the dictionary), naming the field; INLAY_ERR_NULL,
+ * INLAY_ERR_VALUE as the other appends; the sticky errors of the
+ * environment (INLAY_ERR_NOMEM). A problem with the arrays' shape is
+ * reported as "field 'a.b': ..." by Arrow names; a value of a top-level
+ * column as the other appends report it, "column 'x' row N: ...". The
+ * interface gives no size for a string or binary array's data, so those
+ * offsets can only be checked for order; list and map offsets are checked
+ * against their child's length, views against their buffers' sizes.
+ * Values are copied during the call. */
+INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray *array,
+                                        const struct ArrowSchema *schema);
+
+/*======================================================================
  *  Sources: CSV and NDJSON parsed into column batches
  *
  *     inlay_source_options so;

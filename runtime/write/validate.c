@@ -47,7 +47,8 @@ static const char *int_range(const inlay_type *t, int64_t *lo, int64_t *hi)
     }
 }
 
-int inl_validate_values(const column *c, const void *values, size_t n, inl_err *err)
+/* The values' checks; `prechecked` byte strings are taken as they are. */
+static int check_values(const column *c, const void *values, size_t n, bool prechecked, inl_err *err)
 {
     const inlay_type *t = c->type;
     int64_t lo = 0, hi = 0;
@@ -70,6 +71,7 @@ int inl_validate_values(const column *c, const void *values, size_t n, inl_err *
         return 0;
     }
     case INLAY_BYTE_ARRAY: case INLAY_FIXED_LEN_BYTE_ARRAY: {
+        if (prechecked) return 0;
         const inlay_bytes *v = values;
         const bool fixed = t->physical == INLAY_FIXED_LEN_BYTE_ARRAY;
         const bool utf8 = inl_type_is_utf8(t);
@@ -101,4 +103,14 @@ int inl_validate_values(const column *c, const void *values, size_t n, inl_err *
     default:
         return 0;
     }
+}
+
+int inl_validate_values(const column *c, const void *values, size_t n, inl_err *err)
+{
+    return check_values(c, values, n, false, err);
+}
+
+int inl_validate_values_prechecked(const column *c, const void *values, size_t n, inl_err *err)
+{
+    return check_values(c, values, n, true, err);
 }

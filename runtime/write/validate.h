@@ -20,4 +20,12 @@ int inl_validate_levels(const column *c, const int16_t *def, const int16_t *rep,
  * value among them; the caller maps it back to a batch entry. */
 int inl_validate_values(const column *c, const void *values, size_t n, inl_err *err);
 
+/* The same, for values the caller has made in a form that needs fewer
+ * checks: byte strings that are known to have their data, a length within
+ * INT32_MAX (the column's width, for FIXED_LEN_BYTE_ARRAY) and, for text
+ * columns, valid UTF-8 (arrow.c makes them from Arrow buffers, checking a
+ * string array's bytes in one pass) are not looked at again; values of
+ * other types are checked as inl_validate_values does. */
+int inl_validate_values_prechecked(const column *c, const void *values, size_t n, inl_err *err);
+
 #endif

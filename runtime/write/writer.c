@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "validate.h"
+#include "arrow.h"
 #include "column.h"
 #include "metadata.h"
 #include "sink.h"
@@ -56,6 +57,7 @@ struct inlay_writer {
     buf converted;             /* append_time's values in the column's unit */
     shred shred;               /* append_array's levels and values, per leaf */
     buf nested_batches;        /* append_array's inlay_column_batch list */
+    arrow_state *arrow;        /* append_arrow's scratch, made by its first call */
     chunk_meta *tmp_meta;      /* a row group's footer entries, one per column */
     stats_bounds *tmp_bounds;  /* the min/max they point to */
     inl_err err;                /* the last failure */
@@ -286,8 +288,9 @@ static int write_row_group(inlay_writer *w)
     /* The footer's list of row groups grows with every one written; room for
      * the next ROW_GROUPS_AHEAD taken with the first keeps a steady writer
      * (a host ending a row group every few seconds) from allocating for it
-     * again until then. Only a hint: no room is no failure. */
-    if (w->row_groups == 0) inl_buf_reserve(&w->footer_groups, &w->alloc, ROW_GROUPS_AHEAD * w->footer_groups.len);
+     * again until then. */
+    if (w->row_groups == 0 && inl_buf_reserve(&w->footer_groups, &w->alloc, ROW_GROUPS_AHEAD * w->footer_groups.len))
+        return set_failed(w, INLAY_ERR_NOMEM, "row group metadata");
     for (int i = 0; i < w->ncols; i++) inl_column_pop(&w->cols[i]);
     w->rows += rows;
     w->row_groups++;
@@ -390,7 +393,7 @@ static int from_validity(inlay_writer *w, column *c, const uint8_t *validity, co
 
 /* Check a batch whole; nothing is buffered yet. */
 static int prepare(inlay_writer *w, int col, const void *values, size_t count,
-                   const inlay_levels *lv, prepared *p)
+                   const inlay_levels *lv, bool prechecked, prepared *p)
 {
     column *c = &w->cols[col];
     const int16_t *def = lv ? lv->def : NULL, *rep = lv ? lv->rep : NULL;
@@ -420,7 +423,9 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
     if (nvalues && !values)
         return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': %zu values expected, got NULL",
                          c->path, nvalues);
-    if ((st = inl_validate_values(c, values, nvalues, &ce))) {
+    st = prechecked ? inl_validate_values_prechecked(c, values, nvalues, &ce)
+                    : inl_validate_values(c, values, nvalues, &ce);
+    if (st) {
         size_t entry = (size_t)ce.row;
         if (def) {   /* value index -> batch entry */
             size_t seen = 0;
@@ -448,7 +453,7 @@ static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
     if (!w) return INLAY_ERR_ARGUMENT;
     INL_FORWARD(ready(w, col, phys, fn));
     prepared p;
-    INL_FORWARD(prepare(w, col, values, count, lv, &p));
+    INL_FORWARD(prepare(w, col, values, count, lv, false, &p));
     INL_FORWARD(commit(w, &p));
     return flush_ready(w);
 }
@@ -498,9 +503,10 @@ int inlay_writer_append_time(inlay_writer *w, int col, const int64_t *values, si
     return append(w, col, phys, "append_time", w->converted.data, count, lv);
 }
 
-int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n)
+/* Every batch checked, then every batch buffered. prechecked (NULL: none)
+ * says which batches' values need fewer checks (validate.h). */
+static int append_batches(inlay_writer *w, const inlay_column_batch *batches, int n, const bool *prechecked)
 {
-    if (!w || (n && !batches) || n < 0) return INLAY_ERR_ARGUMENT;
     int st;
     for (int i = 0; i < n; i++) {
         int col = batches[i].column;
@@ -515,11 +521,34 @@ int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batch
     prepared *p = w->prepared;
     for (int i = 0; i < n; i++)
         if ((st = prepare(w, batches[i].column, batches[i].values, batches[i].count,
-                          &batches[i].levels, &p[i])))
+                          &batches[i].levels, prechecked && prechecked[i], &p[i])))
             return st;
     for (int i = 0; i < n; i++)
         INL_FORWARD(commit(w, &p[i]));
     return flush_ready(w);
+}
+
+int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n)
+{
+    if (!w || (n && !batches) || n < 0) return INLAY_ERR_ARGUMENT;
+    return append_batches(w, batches, n, NULL);
+}
+
+/* A record batch: arrow.c reads and checks it into one batch per column
+ * (nothing buffered), then they go in together as append_columns'. */
+int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray *array, const struct ArrowSchema *schema)
+{
+    if (!w) return INLAY_ERR_ARGUMENT;
+    if (w->state == W_FAILED)
+        return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
+                         inlay_strerror(w->failure));
+    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    if (!array || !schema) return set_error(w, INLAY_ERR_ARGUMENT, "no Arrow array or schema");
+    arrow_batches b;
+    int st = inl_arrow_stage(&w->arrow, &w->alloc, w->schema, w->cols, array, schema, &w->err, &b);
+    if (st == INLAY_ERR_NOMEM) return set_failed(w, st, "reading an Arrow record batch");
+    if (st) return st;
+    return append_batches(w, b.batches, b.n, b.checked);
 }
 
 int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows)
@@ -700,6 +729,7 @@ void inlay_writer_free(inlay_writer *w)
     inl_buf_free(&w->converted, &a);
     if (w->shred.alloc) inl_shred_free(&w->shred);
     inl_buf_free(&w->nested_batches, &a);
+    inl_arrow_free(w->arrow);
     for (size_t i = 0; i < w->nkv; i++) {
         inl_mem_strfree(&a, (char *)w->kv[i].key);
         inl_mem_strfree(&a, (char *)w->kv[i].value);

@@ -1,6 +1,7 @@
-# Driver of the `interop` ctest test (see CMakeLists.txt beside this file).
-# Inputs: FIXTURES (the interop_fixtures program), NODE, SOURCE_DIR
-# (tests/interop, holding check.mjs and node_modules), WORK_DIR (made afresh).
+# Driver of the `interop` and `interop_arrow` ctest tests (see CMakeLists.txt
+# beside this file). Inputs: FIXTURES (the interop_fixtures or
+# interop_arrow_fixtures program), NODE, SOURCE_DIR (tests/interop, holding
+# check.mjs and node_modules), WORK_DIR (made afresh).
 
 foreach(pkg @duckdb/node-api parquet-wasm apache-arrow hyparquet hyparquet-compressors)
   if(NOT EXISTS "${SOURCE_DIR}/node_modules/${pkg}/package.json")
@@ -20,8 +21,9 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 # interop_fixtures exits 1 when libinlay failed to write some files (it names
 # them and writes the rest); the rest are still checked before failing.
 execute_process(COMMAND "${FIXTURES}" "${WORK_DIR}" RESULT_VARIABLE fixtures_rc)
+get_filename_component(fixtures_name "${FIXTURES}" NAME)
 if(NOT fixtures_rc EQUAL 0 AND NOT fixtures_rc EQUAL 1)
-  message(FATAL_ERROR "interop: interop_fixtures failed (${fixtures_rc})")
+  message(FATAL_ERROR "interop: ${fixtures_name} failed (${fixtures_rc})")
 endif()
 
 execute_process(COMMAND "${NODE}" "${SOURCE_DIR}/check.mjs" "${WORK_DIR}"
