@@ -316,6 +316,12 @@ local function run_stages(self)
   end
 end
 
+-- For host programs (inlay_lua.h): fn(batch) on the view of src, as a
+-- map_batch stage; false drops the batch.
+function inlay._run_batch(src, fn)
+  if fn(batch_view(src)) == false then src:_keep({}) end
+end
+
 local function thousands(n)
   local s = string.format("%d", n)
   return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))

@@ -1,11 +1,11 @@
 /*
  * lconv.c — Lua values into column values (see lconv.h).
  *
- * The hot loops are li_convert_column's, one per common kind: lua_rawgeti
+ * The hot loops are inl_lua_convert_column's, one per common kind: lua_rawgeti
  * pushes the value and returns its type, so the expected type costs no
  * extra call; one lua_to* reads it; the stack is cut back every LI_STACK_RUN
  * values instead of popping each one. Anything else (nulls, integral floats
- * for a float column, values to reject) goes through li_put_value.
+ * for a float column, values to reject) goes through inl_lua_put_value.
  *
  * Text is parsed by the core (inlay_parse_int, inlay_parse_decimal), the
  * same parsers the CSV and NDJSON sources use. A Lua number for a decimal
@@ -20,11 +20,11 @@
 
 #include "lconv.h"
 
-const char *const li_unit_names[] = { "days", "s", "ms", "us", "ns", NULL };
+const char *const inl_lua_unit_names[] = { "days", "s", "ms", "us", "ns", NULL };
 
 /* ---- fields ----------------------------------------------------------------- */
 
-void li_field_set_type(lfield *f, const inlay_type *t)
+void inl_lua_field_set_type(lfield *f, const inlay_type *t)
 {
     f->type = *t;
     inlay_type_name(t, f->type_name, sizeof f->type_name);
@@ -62,31 +62,31 @@ void li_field_set_type(lfield *f, const inlay_type *t)
     }
 }
 
-size_t li_elem_size(const lfield *f) { return inlay_type_value_size(&f->type); }
+size_t inl_lua_elem_size(const lfield *f) { return inlay_type_value_size(&f->type); }
 
-bool li_derived_bytes(li_kind k) { return k == K_UUID || k == K_FLOAT16 || k == K_DECBIG; }
+bool inl_lua_derived_bytes(inl_lua_kind k) { return k == K_UUID || k == K_FLOAT16 || k == K_DECBIG; }
 
-bool li_is_bytes(li_kind k) { return k == K_BYTES || k == K_FIXED || li_derived_bytes(k); }
+bool inl_lua_is_bytes(inl_lua_kind k) { return k == K_BYTES || k == K_FIXED || inl_lua_derived_bytes(k); }
 
 /* ---- memory ------------------------------------------------------------------- */
 
-void li_conv_init(lconv *cv, lua_State *L)
+void inl_lua_conv_init(lconv *cv, lua_State *L)
 {
     memset(cv, 0, sizeof *cv);
     cv->alloc.fn = lua_getallocf(L, &cv->alloc.ud);
-    cv->null_ud = li_null_pointer(L);
+    cv->null_ud = inl_lua_null_pointer(L);
 }
 
-void *li_resize(lconv *cv, void *p, size_t osize, size_t nsize)
+void *inl_lua_resize(lconv *cv, void *p, size_t osize, size_t nsize)
 {
     if (!p && nsize == 0) return NULL;
     return cv->alloc.fn(cv->alloc.ud, p, osize, nsize);
 }
 
-void li_conv_free(lconv *cv)
+void inl_lua_conv_free(lconv *cv)
 {
-    li_resize(cv, cv->times, cv->times_cap * sizeof *cv->times, 0);
-    li_resize(cv, cv->arena, cv->arena_cap, 0);
+    inl_lua_resize(cv, cv->times, cv->times_cap * sizeof *cv->times, 0);
+    inl_lua_resize(cv, cv->arena, cv->arena_cap, 0);
     cv->times = NULL;
     cv->arena = NULL;
     cv->times_cap = cv->arena_cap = cv->arena_len = 0;
@@ -96,30 +96,30 @@ static bool grow(lconv *cv, void **p, size_t *cap, size_t want, size_t elem)
 {
     if (*cap >= want) return true;
     size_t ncap = *cap * 2 > want ? *cap * 2 : want;
-    void *q = li_resize(cv, *p, *cap * elem, ncap * elem);
+    void *q = inl_lua_resize(cv, *p, *cap * elem, ncap * elem);
     if (!q) return false;
     *p = q;
     *cap = ncap;
     return true;
 }
 
-void li_col_reserve(lua_State *L, lconv *cv, const lfield *f, lcol *c, size_t n)
+void inl_lua_col_reserve(lua_State *L, lconv *cv, const lfield *f, lcol *c, size_t n)
 {
     if (LI_LIKELY(c->vcap >= n && c->dcap >= n && c->bcap >= n * c->bwidth)) return;
     if (!c->esize) {
-        c->esize = li_elem_size(f);
-        c->bwidth = li_derived_bytes(f->kind) ? (size_t)f->width : 0;
+        c->esize = inl_lua_elem_size(f);
+        c->bwidth = inl_lua_derived_bytes(f->kind) ? (size_t)f->width : 0;
     }
     if (!grow(cv, &c->vals, &c->vcap, n, c->esize) || !grow(cv, (void **)&c->def, &c->dcap, n, sizeof(int16_t)) ||
         (c->bwidth && !grow(cv, (void **)&c->bytes, &c->bcap, n * c->bwidth, 1)))
-        li_error(L, "out of memory");
+        inl_lua_error(L, "out of memory");
 }
 
-void li_col_free(lconv *cv, lcol *c)
+void inl_lua_col_free(lconv *cv, lcol *c)
 {
-    li_resize(cv, c->vals, c->vcap * c->esize, 0);
-    li_resize(cv, c->def, c->dcap * sizeof(int16_t), 0);
-    li_resize(cv, c->bytes, c->bcap, 0);
+    inl_lua_resize(cv, c->vals, c->vcap * c->esize, 0);
+    inl_lua_resize(cv, c->def, c->dcap * sizeof(int16_t), 0);
+    inl_lua_resize(cv, c->bytes, c->bcap, 0);
     c->vals = NULL;
     c->def = NULL;
     c->bytes = NULL;
@@ -128,7 +128,7 @@ void li_col_free(lconv *cv, lcol *c)
 
 /* ---- errors in values ---------------------------------------------------------- */
 
-bool li_is_null(lua_State *L, const lconv *cv, int idx, int t)
+bool inl_lua_is_null(lua_State *L, const lconv *cv, int idx, int t)
 {
     return t == LUA_TNIL || t == LUA_TNONE || (t == LUA_TUSERDATA && lua_touserdata(L, idx) == cv->null_ud);
 }
@@ -145,7 +145,7 @@ static LI_NORETURN LI_NOINLINE void bad_value(lua_State *L, const lconv *cv, con
                                               const char *expected, int idx, int t)
 {
     const char *got = describe(L, cv, idx, t);
-    li_error(L, "column '%s' row %I: expected %s, got %s", f->name, (LUAI_UACINT)row, expected, got);
+    inl_lua_error(L, "column '%s' row %I: expected %s, got %s", f->name, (LUAI_UACINT)row, expected, got);
 }
 
 static LI_NORETURN LI_NOINLINE void bad_text(lua_State *L, const lfield *f, uint64_t row, const char *expected,
@@ -153,7 +153,7 @@ static LI_NORETURN LI_NOINLINE void bad_text(lua_State *L, const lfield *f, uint
 {
     size_t len;
     const char *s = lua_tolstring(L, idx, &len);
-    li_error(L, "column '%s' row %I: expected %s, got \"%s%s\"%s%s%s", f->name, (LUAI_UACINT)row, expected,
+    inl_lua_error(L, "column '%s' row %I: expected %s, got \"%s%s\"%s%s%s", f->name, (LUAI_UACINT)row, expected,
              lua_pushlstring(L, s, len > 40 ? 40 : len), len > 40 ? "..." : "", why ? " (" : "", why ? why : "",
              why ? ")" : "");
 }
@@ -162,10 +162,10 @@ static LI_NORETURN LI_NOINLINE void bad_int(lua_State *L, const lfield *f, uint6
                                             int ok)
 {
     if (!ok)
-        li_error(L, "column '%s' row %I: expected integer, got %s", f->name, (LUAI_UACINT)row,
+        inl_lua_error(L, "column '%s' row %I: expected integer, got %s", f->name, (LUAI_UACINT)row,
                  luaL_tolstring(L, idx, NULL));
     lua_pushfstring(L, "%s (%I..%I)", f->type_name, (LUAI_UACINT)f->lo, (LUAI_UACINT)f->hi);
-    li_error(L, "column '%s' row %I: expected %s, got %I", f->name, (LUAI_UACINT)row, lua_tostring(L, -1),
+    inl_lua_error(L, "column '%s' row %I: expected %s, got %I", f->name, (LUAI_UACINT)row, lua_tostring(L, -1),
              (LUAI_UACINT)v);
 }
 
@@ -217,7 +217,7 @@ static void put_decimal(lua_State *L, const lconv *cv, const lfield *f, lcol *c,
         }
         if (why) {
             const char *got = luaL_tolstring(L, idx, NULL);
-            li_error(L, "column '%s' row %I: expected %s, got %s (%s)", f->name, (LUAI_UACINT)row, f->type_name,
+            inl_lua_error(L, "column '%s' row %I: expected %s, got %s (%s)", f->name, (LUAI_UACINT)row, f->type_name,
                      got, why);
         }
     } else if (t == LUA_TSTRING) {
@@ -246,7 +246,7 @@ static void put_uint64(lua_State *L, const lconv *cv, const lfield *f, lcol *c, 
             double d = lua_tonumber(L, idx);
             if (!(d >= 0 && d < 0x1p64 && d == floor(d))) {
                 const char *got = luaL_tolstring(L, idx, NULL);
-                li_error(L, "column '%s' row %I: expected uint64 (0..18446744073709551615), got %s", f->name,
+                inl_lua_error(L, "column '%s' row %I: expected uint64 (0..18446744073709551615), got %s", f->name,
                          (LUAI_UACINT)row, got);
             }
             u = (uint64_t)d;
@@ -264,9 +264,9 @@ static void put_uint64(lua_State *L, const lconv *cv, const lfield *f, lcol *c, 
     memcpy((int64_t *)c->vals + k, &u, sizeof u);
 }
 
-int li_put_value(lua_State *L, const lconv *cv, const lfield *f, lcol *c, size_t k, uint64_t row, int idx, int t)
+int inl_lua_put_value(lua_State *L, const lconv *cv, const lfield *f, lcol *c, size_t k, uint64_t row, int idx, int t)
 {
-    if (li_is_null(L, cv, idx, t)) {
+    if (inl_lua_is_null(L, cv, idx, t)) {
         if (!f->optional) bad_value(L, cv, f, row, f->type_name, idx, t);
         return 0;
     }
@@ -289,7 +289,7 @@ int li_put_value(lua_State *L, const lconv *cv, const lfield *f, lcol *c, size_t
         return 1;
     case K_FLOAT:
         if (t != LUA_TNUMBER) bad_value(L, cv, f, row, "number", idx, t);
-        ((float *)c->vals)[k] = li_to_float(lua_tonumber(L, idx));
+        ((float *)c->vals)[k] = inl_lua_to_float(lua_tonumber(L, idx));
         return 1;
     case K_DOUBLE:
         if (t != LUA_TNUMBER) bad_value(L, cv, f, row, "number", idx, t);
@@ -310,7 +310,7 @@ int li_put_value(lua_State *L, const lconv *cv, const lfield *f, lcol *c, size_t
         const char *s = lua_tolstring(L, idx, &len);
         if (f->kind == K_FIXED && len != (size_t)f->width) {
             lua_pushfstring(L, "%s (%d bytes)", f->type_name, (int)f->width);
-            li_error(L, "column '%s' row %I: expected %s, got a string of %I bytes", f->name, (LUAI_UACINT)row,
+            inl_lua_error(L, "column '%s' row %I: expected %s, got a string of %I bytes", f->name, (LUAI_UACINT)row,
                      lua_tostring(L, -1), (LUAI_UACINT)len);
         }
         ((inlay_bytes *)c->vals)[k] = (inlay_bytes){ s, len };
@@ -338,7 +338,7 @@ int li_put_value(lua_State *L, const lconv *cv, const lfield *f, lcol *c, size_t
 
 /* ---- whole columns ----------------------------------------------------------------- */
 
-bool li_convert_column(lua_State *L, const lconv *cv, const lfield *f, lcol *c, int tab, size_t n)
+bool inl_lua_convert_column(lua_State *L, const lconv *cv, const lfield *f, lcol *c, int tab, size_t n)
 {
     int16_t *def = c->def;
     const int base = lua_gettop(L);
@@ -353,7 +353,7 @@ bool li_convert_column(lua_State *L, const lconv *cv, const lfield *f, lcol *c, 
             if (OPTIONAL) def[j] = 1;                                                    \
             k++;                                                                         \
         } else {                                                                         \
-            int p_ = li_put_value(L, cv, f, c, k, j + 1, -1, t_);                        \
+            int p_ = inl_lua_put_value(L, cv, f, c, k, j + 1, -1, t_);                        \
             if (OPTIONAL) def[j] = (int16_t)p_;                                          \
             k += (size_t)p_;                                                             \
         }                                                                                \
@@ -392,7 +392,7 @@ bool li_convert_column(lua_State *L, const lconv *cv, const lfield *f, lcol *c, 
     }
     case K_FLOAT: {
         float *out = c->vals;
-        COLUMN_LOOP(LUA_TNUMBER, out[k] = li_to_float(lua_tonumberx(L, -1, NULL)))
+        COLUMN_LOOP(LUA_TNUMBER, out[k] = inl_lua_to_float(lua_tonumberx(L, -1, NULL)))
         break;
     }
     case K_BOOL: {
@@ -408,7 +408,7 @@ bool li_convert_column(lua_State *L, const lconv *cv, const lfield *f, lcol *c, 
     default:
         for (size_t j = 0; j < n; j++) {
             int t = lua_rawgeti(L, tab, (lua_Integer)j + 1);
-            int p = li_put_value(L, cv, f, c, k, j + 1, -1, t);
+            int p = inl_lua_put_value(L, cv, f, c, k, j + 1, -1, t);
             def[j] = (int16_t)p;
             k += (size_t)p;
             if ((j % LI_STACK_RUN) == LI_STACK_RUN - 1) lua_settop(L, base);
@@ -423,16 +423,16 @@ bool li_convert_column(lua_State *L, const lconv *cv, const lfield *f, lcol *c, 
 
 /* Read the integers as int64 in one loop, then convert the whole array in
  * one pass (inlay_time_convert: the unit decided once, not per value). */
-bool li_convert_time_column(lua_State *L, lconv *cv, const lfield *f, lcol *c, int tab, size_t n)
+bool inl_lua_convert_time_column(lua_State *L, lconv *cv, const lfield *f, lcol *c, int tab, size_t n)
 {
     const inlay_unit from = (inlay_unit)(c->from_unit1 - 1), to = (inlay_unit)(f->time_unit1 - 1);
-    if (!grow(cv, (void **)&cv->times, &cv->times_cap, n, sizeof *cv->times)) li_error(L, "out of memory");
-    /* nulls and bad values go through li_put_value as for an int64 column */
+    if (!grow(cv, (void **)&cv->times, &cv->times_cap, n, sizeof *cv->times)) inl_lua_error(L, "out of memory");
+    /* nulls and bad values go through inl_lua_put_value as for an int64 column */
     lfield g = *f;
     g.kind = K_INT64;
     g.lo = INT64_MIN;
     g.hi = INT64_MAX;
-    snprintf(g.type_name, sizeof g.type_name, "integer (%s)", li_unit_names[from]);
+    snprintf(g.type_name, sizeof g.type_name, "integer (%s)", inl_lua_unit_names[from]);
     lcol t = *c;
     t.vals = cv->times;
     int64_t *tmp = cv->times;
@@ -446,7 +446,7 @@ bool li_convert_time_column(lua_State *L, lconv *cv, const lfield *f, lcol *c, i
             tmp[k++] = v;
             def[j] = 1;
         } else {
-            int p = li_put_value(L, cv, &g, &t, k, j + 1, -1, tp);
+            int p = inl_lua_put_value(L, cv, &g, &t, k, j + 1, -1, tp);
             def[j] = (int16_t)p;
             k += (size_t)p;
         }
@@ -468,31 +468,31 @@ bool li_convert_time_column(lua_State *L, lconv *cv, const lfield *f, lcol *c, i
                 if (seen == bad) break;
                 seen++;
             }
-        li_error(L, "column '%s' row %I: %I %s does not fit %s", f->name, (LUAI_UACINT)(row + 1),
-                 (LUAI_UACINT)tmp[bad], li_unit_names[from], f->type_name);
+        inl_lua_error(L, "column '%s' row %I: %I %s does not fit %s", f->name, (LUAI_UACINT)(row + 1),
+                 (LUAI_UACINT)tmp[bad], inl_lua_unit_names[from], f->type_name);
     }
     return k != n;
 }
 
 /* ---- bytes kept for later ---------------------------------------------------------------- */
 
-void li_check_bytes(lua_State *L, const lfield *f, uint64_t row, const inlay_bytes *b)
+void inl_lua_check_bytes(lua_State *L, const lfield *f, uint64_t row, const inlay_bytes *b)
 {
     if (f->utf8 && LI_UNLIKELY(!inlay_utf8_valid(b->data, b->len)))
-        li_error(L, "column '%s' row %I: invalid UTF-8 in a text column", f->name, (LUAI_UACINT)row);
+        inl_lua_error(L, "column '%s' row %I: invalid UTF-8 in a text column", f->name, (LUAI_UACINT)row);
     if (LI_UNLIKELY(b->len > INT32_MAX))
-        li_error(L, "column '%s' row %I: value of %I bytes is too long (max %d)", f->name, (LUAI_UACINT)row,
+        inl_lua_error(L, "column '%s' row %I: value of %I bytes is too long (max %d)", f->name, (LUAI_UACINT)row,
                  (LUAI_UACINT)b->len, INT32_MAX);
 }
 
-size_t li_arena_put(lua_State *L, lconv *cv, size_t *apos, const void *p, size_t len)
+size_t inl_lua_arena_put(lua_State *L, lconv *cv, size_t *apos, const void *p, size_t len)
 {
     size_t off = *apos;
     if (LI_UNLIKELY(off + len > cv->arena_cap)) {   /* the contents move: staged values hold offsets */
         size_t cap = cv->arena_cap ? cv->arena_cap : 4096;
         while (cap < off + len) cap *= 2;
-        uint8_t *q = li_resize(cv, cv->arena, cv->arena_cap, cap);
-        if (!q) li_error(L, "out of memory");
+        uint8_t *q = inl_lua_resize(cv, cv->arena, cv->arena_cap, cap);
+        if (!q) inl_lua_error(L, "out of memory");
         cv->arena = q;
         cv->arena_cap = cap;
     }

@@ -5,7 +5,7 @@
  *
  * An lfield says how a Lua value becomes a value of one column (or, for a
  * nested field, names the tree that does); it is derived from the core's
- * inlay_type by li_field_set_type, so the core's type table decides widths,
+ * inlay_type by inl_lua_field_set_type, so the core's type table decides widths,
  * ranges, names and UTF-8. An lcol is a column's reusable scratch: typed
  * values (dense: nulls take no slot), definition levels, and derived bytes
  * (uuid text, float16, wide decimals). An lconv is what a conversion needs
@@ -33,7 +33,7 @@
 #define LI_STACK_RUN 32
 
 /* How a Lua value becomes a column value. */
-typedef enum li_kind {
+typedef enum inl_lua_kind {
     K_BOOL,      /* bool */
     K_INT32,     /* int32_t: int8..int32, uint8..uint32, date, time(ms); range lo..hi */
     K_INT64,     /* int64_t: int64, timestamp, time(us/ns); range lo..hi */
@@ -48,14 +48,14 @@ typedef enum li_kind {
     K_DEC64,     /* decimal on INT64: int64_t unscaled */
     K_DECBIG,    /* decimal on FIXED_LEN_BYTE_ARRAY: big-endian scratch bytes */
     K_NESTED,    /* a list, struct or map field: see lnode (lschema.h) */
-} li_kind;
+} inl_lua_kind;
 
 struct lnode;
 
 typedef struct lfield {
     const char *name;        /* for messages; points into a Lua string its owner keeps alive */
     size_t name_len;
-    li_kind kind;
+    inl_lua_kind kind;
     inlay_type type;         /* leaves: the core's type */
     int optional;
     int utf8;                /* string, json, enum: the core requires valid UTF-8 */
@@ -92,46 +92,46 @@ typedef struct lconv {
 
 /* Fill f's conversion (kind, range, widths, name, unit) from the core type
  * t, which the caller has made valid. */
-void li_field_set_type(lfield *f, const inlay_type *t);
+void inl_lua_field_set_type(lfield *f, const inlay_type *t);
 /* Bytes per entry of a field's values. */
-size_t li_elem_size(const lfield *f);
+size_t inl_lua_elem_size(const lfield *f);
 /* Values of this kind are inlay_bytes. */
-bool li_is_bytes(li_kind k);
+bool inl_lua_is_bytes(inl_lua_kind k);
 /* ... of which the bytes are derived into scratch (uuid text, float16, wide decimals). */
-bool li_derived_bytes(li_kind k);
+bool inl_lua_derived_bytes(inl_lua_kind k);
 
-void li_conv_init(lconv *cv, lua_State *L);
-void li_conv_free(lconv *cv);
-void *li_resize(lconv *cv, void *p, size_t osize, size_t nsize);
+void inl_lua_conv_init(lconv *cv, lua_State *L);
+void inl_lua_conv_free(lconv *cv);
+void *inl_lua_resize(lconv *cv, void *p, size_t osize, size_t nsize);
 
 /* Scratch for n rows of field f (nested fields have their own). Raises
  * when out of memory. */
-void li_col_reserve(lua_State *L, lconv *cv, const lfield *f, lcol *c, size_t n);
-void li_col_free(lconv *cv, lcol *c);
+void inl_lua_col_reserve(lua_State *L, lconv *cv, const lfield *f, lcol *c, size_t n);
+void inl_lua_col_free(lconv *cv, lcol *c);
 
-bool li_is_null(lua_State *L, const lconv *cv, int idx, int t);
+bool inl_lua_is_null(lua_State *L, const lconv *cv, int idx, int t);
 
 /* The value at idx (of type t) into slot k of c. Returns 1 when a value was
  * stored, 0 for a null; raises when it does not fit. `row` names it. */
-int li_put_value(lua_State *L, const lconv *cv, const lfield *f, lcol *c, size_t k, uint64_t row, int idx, int t);
+int inl_lua_put_value(lua_State *L, const lconv *cv, const lfield *f, lcol *c, size_t k, uint64_t row, int idx, int t);
 
 /* n entries of the array at `tab` into c: one tight loop per kind. Row
  * numbers in messages are 1-based indexes into the array. Returns whether
  * any entry was null. */
-bool li_convert_column(lua_State *L, const lconv *cv, const lfield *f, lcol *c, int tab, size_t n);
+bool inl_lua_convert_column(lua_State *L, const lconv *cv, const lfield *f, lcol *c, int tab, size_t n);
 /* The same for a date, time or timestamp column whose array holds integers
  * in another unit (c->from_unit1), converted in one pass. */
-bool li_convert_time_column(lua_State *L, lconv *cv, const lfield *f, lcol *c, int tab, size_t n);
+bool inl_lua_convert_time_column(lua_State *L, lconv *cv, const lfield *f, lcol *c, int tab, size_t n);
 
 /* A byte value about to be kept: valid UTF-8 for text columns, at most
  * INT32_MAX bytes. */
-void li_check_bytes(lua_State *L, const lfield *f, uint64_t row, const inlay_bytes *b);
+void inl_lua_check_bytes(lua_State *L, const lfield *f, uint64_t row, const inlay_bytes *b);
 /* Copy a staged row's bytes to the arena at *apos; returns their offset. */
-size_t li_arena_put(lua_State *L, lconv *cv, size_t *apos, const void *p, size_t len);
+size_t inl_lua_arena_put(lua_State *L, lconv *cv, size_t *apos, const void *p, size_t len);
 
 /* Doubles to floats without undefined behaviour: past FLT_MAX, round to
  * nearest (ties go to even, which is infinity). */
-static inline float li_to_float(double d)
+static inline float inl_lua_to_float(double d)
 {
     if (LI_LIKELY(fabs(d) <= FLT_MAX) || !isfinite(d)) return (float)d;
     const double edge = (double)FLT_MAX + 0x1p103;
@@ -140,6 +140,6 @@ static inline float li_to_float(double d)
 }
 
 /* The names of inlay_unit for write_columns' units option, NULL-terminated. */
-extern const char *const li_unit_names[];
+extern const char *const inl_lua_unit_names[];
 
 #endif

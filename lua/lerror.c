@@ -7,7 +7,7 @@
 
 #define NULL_KEY "inlay.null"
 
-void li_error(lua_State *L, const char *fmt, ...)
+void inl_lua_error(lua_State *L, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -25,7 +25,7 @@ static int null_tostring(lua_State *L)
     return 1;
 }
 
-void li_push_null(lua_State *L)
+void inl_lua_push_null(lua_State *L)
 {
     if (lua_getfield(L, LUA_REGISTRYINDEX, NULL_KEY) != LUA_TNIL) return;
     lua_pop(L, 1);
@@ -41,16 +41,16 @@ void li_push_null(lua_State *L)
     lua_setfield(L, LUA_REGISTRYINDEX, NULL_KEY);
 }
 
-const void *li_null_pointer(lua_State *L)
+const void *inl_lua_null_pointer(lua_State *L)
 {
-    li_push_null(L);
+    inl_lua_push_null(L);
     const void *p = lua_touserdata(L, -1);
     lua_pop(L, 1);
     return p;
 }
 
-void li_open_null(lua_State *L)
+void inl_lua_open_null(lua_State *L)
 {
-    li_push_null(L);
+    inl_lua_push_null(L);
     lua_setfield(L, -2, "null");
 }

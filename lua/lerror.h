@@ -26,14 +26,14 @@
 #endif
 
 /* Raises "inlay: " .. the formatted message (lua_pushfstring's formats). */
-LI_NORETURN void li_error(lua_State *L, const char *fmt, ...);
+LI_NORETURN void inl_lua_error(lua_State *L, const char *fmt, ...);
 
 /* Pushes inlay.null, creating it on first use. */
-void li_push_null(lua_State *L);
+void inl_lua_push_null(lua_State *L);
 /* Its identity, for comparing a userdata against it. */
-const void *li_null_pointer(lua_State *L);
+const void *inl_lua_null_pointer(lua_State *L);
 
 /* Sets `null` in the module table on top of the stack. */
-void li_open_null(lua_State *L);
+void inl_lua_open_null(lua_State *L);
 
 #endif

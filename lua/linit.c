@@ -6,7 +6,7 @@
 
 #include "linit.h"
 
-void li_open_libs(lua_State *L)
+void inl_lua_open_libs(lua_State *L)
 {
     luaL_openlibs(L);
     luaL_requiref(L, "inlay", luaopen_inlay, 1);

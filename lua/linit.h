@@ -12,6 +12,6 @@
 LUAMOD_API int luaopen_inlay(lua_State *L);
 
 /* Leaves the inlay module on the stack. */
-void li_open_libs(lua_State *L);
+void inl_lua_open_libs(lua_State *L);
 
 #endif

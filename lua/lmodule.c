@@ -10,7 +10,7 @@
 #include "lschema.h"
 #include "lsource.h"
 #include "lwriter.h"
-#include "inlay_lua.h"   /* generated from inlay.lua: inlay_lua_source */
+#include "inlay_lua_chunk.h"   /* generated from inlay.lua: inlay_lua_source */
 
 #if defined(__GNUC__)
 #define LI_EXPORT __attribute__((visibility("default")))
@@ -24,10 +24,10 @@ LUAMOD_API LI_EXPORT int luaopen_inlay(lua_State *L)
 {
     luaL_checkversion(L);
     lua_newtable(L);
-    li_open_null(L);
-    li_open_schema(L);
-    li_open_writer(L);
-    li_open_source(L);
+    inl_lua_open_null(L);
+    inl_lua_open_schema(L);
+    inl_lua_open_writer(L);
+    inl_lua_open_source(L);
     lua_pushliteral(L, INLAY_VERSION_STRING);
     lua_setfield(L, -2, "version");
     /* the helpers written in Lua get the module table as their argument */

@@ -24,14 +24,14 @@
  * array part), so one traversal both checks the keys and reads the values;
  * the rest, if the table keeps some in its hash part, by lua_rawgeti.
  *
- * Leaves go through the same conversion as flat columns (li_put_value),
+ * Leaves go through the same conversion as flat columns (inl_lua_put_value),
  * with their dotted path ("hits.element.pos.x") as the column name in
  * messages. Text is checked for UTF-8 here, because the whole call must be
  * checked before the first append (the flat columns go first; the nested
  * ones cannot then fail on input). Bytes values either point into the Lua
  * strings (write_columns: the caller's arrays keep them alive), or hold an
  * offset into the writer's row arena (write and row) or into the leaf's
- * bytes, fixed up by li_nest_array just before the append.
+ * bytes, fixed up by inl_lua_nest_array just before the append.
  *
  * The buffers grow to the largest call and are reused: steady writing
  * allocates nothing. Rows staged by write/row are committed or rolled back
@@ -62,7 +62,7 @@ struct lnest {
     int nnodes, depth;
     bool staged;             /* entries from write/row: bytes values hold arena offsets */
     nbuf *b;                 /* nnodes */
-    inlay_array *arr;        /* nnodes: what li_nest_array hands the core */
+    inlay_array *arr;        /* nnodes: what inl_lua_nest_array hands the core */
 };
 
 /* One conversion call. */
@@ -87,7 +87,7 @@ static void grow(lua_State *L, lnest *ns, void **p, size_t *cap, size_t want, si
     size_t ncap = *cap ? *cap * 2 : 16;
     if (ncap < want) ncap = want;
     void *q = mem(ns, *p, *cap * elem, ncap * elem);
-    if (!q) li_error(L, "out of memory");
+    if (!q) inl_lua_error(L, "out of memory");
     *p = q;
     *cap = ncap;
 }
@@ -117,8 +117,8 @@ static void setup_node(lnest *ns, const lnode *n, bool *ok)
 {
     nbuf *b = &ns->b[n->id];
     if (n->kind == N_LEAF) {
-        b->esize = li_elem_size(&n->f);
-        b->width = li_derived_bytes(n->f.kind) ? (size_t)n->f.width : 0;
+        b->esize = inl_lua_elem_size(&n->f);
+        b->width = inl_lua_derived_bytes(n->f.kind) ? (size_t)n->f.width : 0;
     } else if (n->kind == N_STRUCT) {
         b->seen = mem(ns, NULL, 0, 2 * (size_t)n->nchildren * sizeof *b->seen);
         if (!b->seen) *ok = false;
@@ -130,7 +130,7 @@ static void setup_node(lnest *ns, const lnode *n, bool *ok)
     for (int i = 0; i < n->nchildren; i++) setup_node(ns, n->children[i], ok);
 }
 
-lnest *li_nest_new(const lschema *s, inlay_allocator a, const void *null_ud)
+lnest *inl_lua_nest_new(const lschema *s, inlay_allocator a, const void *null_ud)
 {
     const size_t n = (size_t)s->nnodes;
     const size_t size = sizeof(lnest) + n * (sizeof(nbuf) + sizeof(inlay_array));
@@ -147,14 +147,14 @@ lnest *li_nest_new(const lschema *s, inlay_allocator a, const void *null_ud)
     for (int i = 0; i < s->nfields; i++)
         if (s->fields[i].node) setup_node(ns, s->fields[i].node, &ok);
     if (!ok) {
-        li_nest_free(ns);
+        inl_lua_nest_free(ns);
         return NULL;
     }
     return ns;
 }
 
 /* Uses nothing of the schema, which may be gone already. */
-void li_nest_free(lnest *ns)
+void inl_lua_nest_free(lnest *ns)
 {
     if (!ns) return;
     for (int i = 0; i < ns->nnodes; i++) {
@@ -168,17 +168,17 @@ void li_nest_free(lnest *ns)
     mem(ns, ns, sizeof(lnest) + (size_t)ns->nnodes * (sizeof(nbuf) + sizeof(inlay_array)), 0);
 }
 
-void li_nest_reset(lnest *ns)
+void inl_lua_nest_reset(lnest *ns)
 {
     for (int i = 0; i < ns->nnodes; i++) ns->b[i].len = ns->b[i].mark = 0;
 }
 
-void li_nest_rollback(lnest *ns)
+void inl_lua_nest_rollback(lnest *ns)
 {
     for (int i = 0; i < ns->nnodes; i++) ns->b[i].len = ns->b[i].mark;
 }
 
-void li_nest_commit(lnest *ns)
+void inl_lua_nest_commit(lnest *ns)
 {
     for (int i = 0; i < ns->nnodes; i++) ns->b[i].mark = ns->b[i].len;
 }
@@ -200,7 +200,7 @@ static const char *describe(const cx *c, int idx, int t)
 
 static LI_NORETURN LI_NOINLINE void bad_value(const cx *c, const lnode *n, int idx, int t)
 {
-    li_error(c->L, "column '%s' row %I: expected %s, got %s", n->f.name, (LUAI_UACINT)c->row, n->f.type_name,
+    inl_lua_error(c->L, "column '%s' row %I: expected %s, got %s", n->f.name, (LUAI_UACINT)c->row, n->f.type_name,
              describe(c, idx, t));
 }
 
@@ -212,13 +212,13 @@ static LI_NORETURN LI_NOINLINE void bad_key(const cx *c, const lnode *n, int kid
     kidx = lua_absindex(L, kidx);
     if (lua_type(L, kidx) == LUA_TSTRING) lua_pushfstring(L, "\"%s\"", lua_tostring(L, kidx));
     else luaL_tolstring(L, kidx, NULL);
-    li_error(L, "column '%s' row %I: expected %s, got a table with key %s (%s)", n->f.name, (LUAI_UACINT)c->row,
+    inl_lua_error(L, "column '%s' row %I: expected %s, got a table with key %s (%s)", n->f.name, (LUAI_UACINT)c->row,
              n->f.type_name, lua_tostring(L, -1), why);
 }
 
 static LI_NORETURN LI_NOINLINE void too_many(const cx *c, const lnode *n)
 {
-    li_error(c->L, "column '%s' row %I: more than %d entries under it in one call", n->f.name,
+    inl_lua_error(c->L, "column '%s' row %I: more than %d entries under it in one call", n->f.name,
              (LUAI_UACINT)c->row, INT32_MAX);
 }
 
@@ -253,7 +253,7 @@ static void put_absent(lua_State *L, lnest *ns, const lnode *n)
 }
 
 /* The common leaves given the expected type, stored directly; anything
- * else (nulls, other kinds, values to reject) goes through li_put_value.
+ * else (nulls, other kinds, values to reject) goes through inl_lua_put_value.
  * Returns whether it stored the value. */
 static inline bool put_fast(lua_State *L, const lfield *f, void *vals, size_t k, int idx, int t)
 {
@@ -262,7 +262,7 @@ static inline bool put_fast(lua_State *L, const lfield *f, void *vals, size_t k,
     switch (f->kind) {
     case K_FLOAT:
         if (t != LUA_TNUMBER) return false;
-        ((float *)vals)[k] = li_to_float(lua_tonumberx(L, idx, NULL));
+        ((float *)vals)[k] = inl_lua_to_float(lua_tonumberx(L, idx, NULL));
         return true;
     case K_DOUBLE:
         if (t != LUA_TNUMBER) return false;
@@ -302,13 +302,13 @@ static void put_leaf(cx *c, const lnode *n, int idx, int t)
     int present = 1;
     if (LI_UNLIKELY(!put_fast(L, &n->f, b->vals, k, idx, t))) {
         lcol col = { .vals = b->vals, .bytes = b->bytes };
-        present = li_put_value(L, c->cv, &n->f, &col, k, c->row, idx, t);
+        present = inl_lua_put_value(L, c->cv, &n->f, &col, k, c->row, idx, t);
     }
-    if (present && li_is_bytes(n->f.kind)) {
+    if (present && inl_lua_is_bytes(n->f.kind)) {
         inlay_bytes *v = &((inlay_bytes *)b->vals)[k];
-        li_check_bytes(L, &n->f, c->row, v);
+        inl_lua_check_bytes(L, &n->f, c->row, v);
         if (c->apos) {
-            v->data = (const void *)(uintptr_t)li_arena_put(L, c->cv, c->apos, v->data, v->len);
+            v->data = (const void *)(uintptr_t)inl_lua_arena_put(L, c->cv, c->apos, v->data, v->len);
         } else if (b->width) {   /* a uuid's raw bytes may still point into its Lua string */
             uint8_t *dst = b->bytes + k * b->width;
             if (v->data != dst) memcpy(dst, v->data, b->width);
@@ -346,7 +346,7 @@ static LI_NORETURN LI_NOINLINE void list_hole(const cx *c, const lnode *n, int i
         lua_pop(c->L, 1);
         i++;
     }
-    li_error(c->L, "column '%s' row %I: expected list, got a table with a hole at [%I] "
+    inl_lua_error(c->L, "column '%s' row %I: expected list, got a table with a hole at [%I] "
              "(a list is a sequence; inlay.null marks a null element)", n->f.name, (LUAI_UACINT)c->row,
              (LUAI_UACINT)i);
 }
@@ -398,7 +398,7 @@ static void put_struct(cx *c, const lnode *n, int idx)
     while (lua_next(L, idx)) {
         if (LI_UNLIKELY(lua_type(L, key) != LUA_TSTRING)) {
             if (lua_isinteger(L, key))
-                li_error(L, "column '%s' row %I: expected struct (a table keyed by field name), got a list",
+                inl_lua_error(L, "column '%s' row %I: expected struct (a table keyed by field name), got a list",
                          n->f.name, (LUAI_UACINT)c->row);
             bad_key(c, n, key, "a struct is keyed by field name");
         }
@@ -408,9 +408,9 @@ static void put_struct(cx *c, const lnode *n, int idx)
         if (LI_LIKELY(j < n->nchildren) && n->children[order[j]]->name == name) {
             i = (int)order[j];
         } else {
-            i = li_struct_lookup(n, name, len);
+            i = inl_lua_struct_lookup(n, name, len);
             if (LI_UNLIKELY(i < 0))
-                li_error(L, "column '%s.%s' row %I: not in the schema", n->f.name, name, (LUAI_UACINT)c->row);
+                inl_lua_error(L, "column '%s.%s' row %I: not in the schema", n->f.name, name, (LUAI_UACINT)c->row);
             if (j < n->nchildren) order[j] = (uint32_t)i;
         }
         j++;
@@ -422,7 +422,7 @@ static void put_struct(cx *c, const lnode *n, int idx)
         if (b->seen[i] == stamp) continue;
         const lnode *f = n->children[i];
         if (LI_UNLIKELY(!f->f.optional))
-            li_error(L, "column '%s' row %I: expected %s, got nil (a required field is missing)", f->f.name,
+            inl_lua_error(L, "column '%s' row %I: expected %s, got nil (a required field is missing)", f->f.name,
                      (LUAI_UACINT)c->row, f->f.type_name);
         put_absent(L, c->ns, f);
     }
@@ -443,7 +443,7 @@ static void put_map(cx *c, const lnode *n, int idx)
     while (lua_next(L, idx)) {
         const int kt = lua_type(L, k);
         if (LI_UNLIKELY(kt == LUA_TUSERDATA && lua_touserdata(L, k) == c->ns->null_ud))
-            li_error(L, "column '%s' row %I: a map key cannot be null (inlay.null as a key)", key->f.name,
+            inl_lua_error(L, "column '%s' row %I: a map key cannot be null (inlay.null as a key)", key->f.name,
                      (LUAI_UACINT)c->row);
         /* the key stays as it is: the conversion reads strings only from strings */
         put_leaf(c, key, k, kt);
@@ -479,7 +479,7 @@ static void check_stack(lua_State *L, const lnest *ns)
 
 /* ---- calls ---------------------------------------------------------------------------- */
 
-void li_nest_stage(lua_State *L, lnest *ns, lconv *cv, const lfield *f, int idx, uint64_t row, size_t *apos)
+void inl_lua_nest_stage(lua_State *L, lnest *ns, lconv *cv, const lfield *f, int idx, uint64_t row, size_t *apos)
 {
     cx c = { L, ns, cv, apos, row };
     ns->staged = true;
@@ -488,7 +488,7 @@ void li_nest_stage(lua_State *L, lnest *ns, lconv *cv, const lfield *f, int idx,
     put_node(&c, f->node, idx, lua_type(L, idx));
 }
 
-void li_nest_nulls(lua_State *L, lnest *ns, const lfield *f, size_t n)
+void inl_lua_nest_nulls(lua_State *L, lnest *ns, const lfield *f, size_t n)
 {
     for (size_t j = 0; j < n; j++) put_absent(L, ns, f->node);
 }
@@ -500,13 +500,13 @@ static void flat_list(cx *c, const lfield *f, int tab, size_t n, uint64_t first_
     lua_State *L = c->L;
     const lnode *ln = f->node, *e = ln->children[0];
     if (ln->kind != N_LIST || e->kind != N_LEAF)
-        li_error(L, "column '%s': the { offsets =, values = } form is for lists of primitive values, not %s",
+        inl_lua_error(L, "column '%s': the { offsets =, values = } form is for lists of primitive values, not %s",
                  f->name, ln->kind == N_LIST ? "lists of lists, structs or maps" : f->type_name);
     lua_pushnil(L);
     while (lua_next(L, tab)) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
         if (!k || (strcmp(k, "offsets") && strcmp(k, "values") && strcmp(k, "validity")))
-            li_error(L, "column '%s': unexpected key %s in the { offsets =, values =, validity = } form", f->name,
+            inl_lua_error(L, "column '%s': unexpected key %s in the { offsets =, values =, validity = } form", f->name,
                      luaL_tolstring(L, -2, NULL));
         lua_pop(L, 1);
     }
@@ -514,33 +514,33 @@ static void flat_list(cx *c, const lfield *f, int tab, size_t n, uint64_t first_
     lua_getfield(L, tab, "values");
     lua_getfield(L, tab, "validity");
     const int offs = lua_gettop(L) - 2, vals = offs + 1, valid = lua_istable(L, offs + 2) ? offs + 2 : 0;
-    if (!lua_istable(L, offs)) li_error(L, "column '%s': offsets must be an array, got %s", f->name, luaL_typename(L, offs));
-    if (!lua_istable(L, vals)) li_error(L, "column '%s': values must be an array, got %s", f->name, luaL_typename(L, vals));
+    if (!lua_istable(L, offs)) inl_lua_error(L, "column '%s': offsets must be an array, got %s", f->name, luaL_typename(L, offs));
+    if (!lua_istable(L, vals)) inl_lua_error(L, "column '%s': values must be an array, got %s", f->name, luaL_typename(L, vals));
     if (!valid && !lua_isnil(L, offs + 2))
-        li_error(L, "column '%s': validity must be an array of booleans, got %s", f->name, luaL_typename(L, offs + 2));
+        inl_lua_error(L, "column '%s': validity must be an array of booleans, got %s", f->name, luaL_typename(L, offs + 2));
     const int base = lua_gettop(L);
     int ok;
     lua_rawgeti(L, offs, 1);
     lua_Integer prev = lua_tointegerx(L, -1, &ok);
     if (!ok || prev < 0)
-        li_error(L, "column '%s': offsets[1] must be an integer >= 0, got %s", f->name, luaL_tolstring(L, -1, NULL));
+        inl_lua_error(L, "column '%s': offsets[1] must be an integer >= 0, got %s", f->name, luaL_tolstring(L, -1, NULL));
     lua_settop(L, base);
     for (size_t j = 0; j < n; j++) {
         c->row = first_row + j + 1;
         lua_rawgeti(L, offs, (lua_Integer)j + 2);
         const lua_Integer end = lua_tointegerx(L, -1, &ok);
         if (!ok || end < prev || end - prev > INT32_MAX)
-            li_error(L, "column '%s' row %I: offsets[%I] must be an integer >= offsets[%I] (%I), got %s", f->name,
+            inl_lua_error(L, "column '%s' row %I: offsets[%I] must be an integer >= offsets[%I] (%I), got %s", f->name,
                      (LUAI_UACINT)c->row, (LUAI_UACINT)j + 2, (LUAI_UACINT)j + 1, (LUAI_UACINT)prev,
                      luaL_tolstring(L, -1, NULL));
         bool present = true;
         if (valid) {
             if (lua_rawgeti(L, valid, (lua_Integer)j + 1) != LUA_TBOOLEAN)
-                li_error(L, "column '%s' row %I: validity entries must be true or false, got %s", f->name,
+                inl_lua_error(L, "column '%s' row %I: validity entries must be true or false, got %s", f->name,
                          (LUAI_UACINT)c->row, luaL_typename(L, -1));
             present = lua_toboolean(L, -1);
             if (!present && !ln->f.optional)
-                li_error(L, "column '%s' row %I: expected list, got a null (validity false) in a required column",
+                inl_lua_error(L, "column '%s' row %I: expected list, got a null (validity false) in a required column",
                          f->name, (LUAI_UACINT)c->row);
         }
         lua_settop(L, base);
@@ -555,7 +555,7 @@ static void flat_list(cx *c, const lfield *f, int tab, size_t n, uint64_t first_
     lua_settop(L, offs - 1);
 }
 
-void li_nest_column(lua_State *L, lnest *ns, lconv *cv, const lfield *f, int tab, size_t n, uint64_t first_row)
+void inl_lua_nest_column(lua_State *L, lnest *ns, lconv *cv, const lfield *f, int tab, size_t n, uint64_t first_row)
 {
     cx c = { L, ns, cv, NULL, 0 };
     ns->staged = false;
@@ -576,7 +576,7 @@ void li_nest_column(lua_State *L, lnest *ns, lconv *cv, const lfield *f, int tab
     }
 }
 
-lua_Integer li_nest_column_rows(lua_State *L, int tab)
+lua_Integer inl_lua_nest_column_rows(lua_State *L, int tab)
 {
     tab = lua_absindex(L, tab);
     lua_Integer n;
@@ -601,7 +601,7 @@ static void fill(lnest *ns, const lnode *n, const uint8_t *arena)
     a->offsets = n->kind == N_LIST || n->kind == N_MAP ? b->off : NULL;
     a->values = n->kind == N_LEAF ? b->vals : NULL;
     a->children = n->nchildren ? &ns->arr[n->first] : NULL;
-    if (n->kind == N_LEAF && li_is_bytes(n->f.kind) && (ns->staged || b->width)) {
+    if (n->kind == N_LEAF && inl_lua_is_bytes(n->f.kind) && (ns->staged || b->width)) {
         const uint8_t *base = ns->staged ? arena : b->bytes;
         inlay_bytes *v = b->vals;
         for (size_t k = 0; k < b->len; k++)
@@ -610,7 +610,7 @@ static void fill(lnest *ns, const lnode *n, const uint8_t *arena)
     for (int i = 0; i < n->nchildren; i++) fill(ns, n->children[i], arena);
 }
 
-const inlay_array *li_nest_array(lnest *ns, const lfield *f, const uint8_t *arena)
+const inlay_array *inl_lua_nest_array(lnest *ns, const lfield *f, const uint8_t *arena)
 {
     fill(ns, f->node, arena);
     return &ns->arr[f->node->id];

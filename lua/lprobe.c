@@ -69,7 +69,7 @@ static int p_alloc_stats(lua_State *L)
         counter.fn = lua_getallocf(L, &counter.ud);
         lua_setallocf(L, counting_alloc, NULL);
     } else if (counter.main != main) {
-        li_error(L, "probe.alloc_stats: already counting another Lua state");
+        inl_lua_error(L, "probe.alloc_stats: already counting another Lua state");
     }
     lua_pushinteger(L, counter.allocs);
     lua_pushinteger(L, counter.reallocs);
@@ -143,9 +143,9 @@ typedef struct scratch {
 static int scratch_gc(lua_State *L)
 {
     scratch *sc = luaL_checkudata(L, 1, SCRATCH);
-    for (int i = 0; i < sc->ncols; i++) li_col_free(&sc->cv, &sc->cols[i]);
-    li_nest_free(sc->nest);
-    li_conv_free(&sc->cv);
+    for (int i = 0; i < sc->ncols; i++) inl_lua_col_free(&sc->cv, &sc->cols[i]);
+    inl_lua_nest_free(sc->nest);
+    inl_lua_conv_free(&sc->cv);
     sc->ncols = 0;
     sc->nest = NULL;
     return 0;
@@ -176,14 +176,14 @@ static scratch *scratch_for(lua_State *L, int idx, const lschema *s)
     const size_t size = sizeof(scratch) + (size_t)s->nfields * sizeof(lcol);
     scratch *sc = lua_newuserdatauv(L, size, 0);
     memset(sc, 0, size);
-    li_conv_init(&sc->cv, L);
+    inl_lua_conv_init(&sc->cv, L);
     if (luaL_newmetatable(L, SCRATCH)) {
         lua_pushcfunction(L, scratch_gc);
         lua_setfield(L, -2, "__gc");
     }
     lua_setmetatable(L, -2);
     sc->ncols = s->nfields;
-    if (s->nnodes && !(sc->nest = li_nest_new(s, sc->cv.alloc, sc->cv.null_ud))) li_error(L, "out of memory");
+    if (s->nnodes && !(sc->nest = inl_lua_nest_new(s, sc->cv.alloc, sc->cv.null_ud))) inl_lua_error(L, "out of memory");
     lua_pushvalue(L, idx);
     lua_pushvalue(L, -2);
     lua_rawset(L, -4);
@@ -199,18 +199,18 @@ static int p_convert_columns(lua_State *L)
         lua_getiuservalue(L, 1, 1);
         sidx = lua_gettop(L);
     }
-    const lschema *s = li_check_schema(L, sidx);
+    const lschema *s = inl_lua_check_schema(L, sidx);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_Integer n = luaL_optinteger(L, 3, -1);
     for (int i = 0; n < 0 && i < s->nfields; i++) {   /* as write_columns counts rows */
         lua_pushlstring(L, s->fields[i].name, s->fields[i].name_len);
         if (lua_rawget(L, 2) == LUA_TTABLE)
-            n = s->fields[i].node ? li_nest_column_rows(L, -1) : (lua_Integer)lua_rawlen(L, -1);
+            n = s->fields[i].node ? inl_lua_nest_column_rows(L, -1) : (lua_Integer)lua_rawlen(L, -1);
         lua_pop(L, 1);
     }
     if (n <= 0) return 0;
     scratch *sc = scratch_for(L, sidx, s);
-    if (sc->nest) li_nest_reset(sc->nest);
+    if (sc->nest) inl_lua_nest_reset(sc->nest);
     luaL_checkstack(L, LI_STACK_RUN + 8, "convert_columns");
     for (int i = 0; i < s->nfields; i++) {
         const lfield *f = &s->fields[i];
@@ -219,10 +219,10 @@ static int p_convert_columns(lua_State *L)
             lua_pop(L, 1);
             continue;
         }
-        if (f->node) li_nest_column(L, sc->nest, &sc->cv, f, lua_gettop(L), (size_t)n, 0);
+        if (f->node) inl_lua_nest_column(L, sc->nest, &sc->cv, f, lua_gettop(L), (size_t)n, 0);
         else {
-            li_col_reserve(L, &sc->cv, f, &sc->cols[i], (size_t)n);
-            li_convert_column(L, &sc->cv, f, &sc->cols[i], lua_gettop(L), (size_t)n);
+            inl_lua_col_reserve(L, &sc->cv, f, &sc->cols[i], (size_t)n);
+            inl_lua_convert_column(L, &sc->cv, f, &sc->cols[i], lua_gettop(L), (size_t)n);
         }
         lua_pop(L, 1);
     }
@@ -245,7 +245,7 @@ static int luaopen_inlay_probe(lua_State *L)
     return 1;
 }
 
-void li_open_libs(lua_State *L)
+void inl_lua_open_libs(lua_State *L)
 {
     luaL_openlibs(L);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);

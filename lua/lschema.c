@@ -260,7 +260,7 @@ static int type_tostring(lua_State *L)
 static LI_NORETURN void field_error(lua_State *L, const char *path, const char *fmt, const char *a)
 {
     lua_pushfstring(L, fmt, a);
-    li_error(L, "field '%s': %s", path, lua_tostring(L, -1));
+    inl_lua_error(L, "field '%s': %s", path, lua_tostring(L, -1));
 }
 
 /* The core type of the type at idx (a name or a type object), with f's
@@ -284,7 +284,7 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
             if (!strcmp(s, "fixed")) field_error(L, path, "type '%s' needs a width: use inlay.fixed(bytes)", s);
             field_error(L, path, "unknown type '%s'", s);
         }
-        li_field_set_type(f, t);
+        inl_lua_field_set_type(f, t);
         return;
     }
     ltype *ty = luaL_testudata(L, idx, LI_TYPE);
@@ -306,7 +306,7 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
     }
     default: *t = inlay_type_fixed((int32_t)ty->a); break;
     }
-    li_field_set_type(f, t);
+    inl_lua_field_set_type(f, t);
 }
 
 /* Per-field options: optional, encoding, statistics, bloom_filter, over
@@ -393,7 +393,7 @@ static const char *keep_string(lua_State *L, build *b, const char *s, size_t *le
 
 static unsigned ptr_hash(const void *p);
 
-static lnode *new_node(lua_State *L, build *b, li_nkind kind, int nchildren, int id)
+static lnode *new_node(lua_State *L, build *b, inl_lua_nkind kind, int nchildren, int id)
 {
     unsigned hsize = 0;
     if (kind == N_STRUCT) {
@@ -428,7 +428,7 @@ static LI_NORETURN void core_error(lua_State *L, build *b, const char *path)
 {
     const char *m = inlay_schema_errmsg(b->s->s);
     const char *why = strncmp(m, "field '", 7) == 0 ? strstr(m, "': ") : NULL;
-    li_error(L, "field '%s': %s", path, why ? why + 3 : m);
+    inl_lua_error(L, "field '%s': %s", path, why ? why + 3 : m);
 }
 
 static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const char *cname, bool nullable,
@@ -445,18 +445,18 @@ static void build_struct_fields(lua_State *L, build *b, lnode *n, int fields, in
     const int seen = lua_gettop(L);
     for (int i = 1; i <= n->nchildren; i++) {
         if (lua_rawgeti(L, fields, i) != LUA_TTABLE)
-            li_error(L, "field '%s': struct field #%d: expected a table { name, type, ... }, got %s", path, i,
+            inl_lua_error(L, "field '%s': struct field #%d: expected a table { name, type, ... }, got %s", path, i,
                      luaL_typename(L, -1));
         const int spec = lua_gettop(L);
         if (lua_rawgeti(L, spec, 1) != LUA_TSTRING)
-            li_error(L, "field '%s': struct field #%d: expected its name first, got %s", path, i,
+            inl_lua_error(L, "field '%s': struct field #%d: expected its name first, got %s", path, i,
                      luaL_typename(L, -1));
         size_t len;
         const char *name = lua_tolstring(L, -1, &len);
-        if (len == 0) li_error(L, "field '%s': struct field #%d: empty name", path, i);
-        if (strlen(name) != len) li_error(L, "field '%s': struct field #%d: the name contains a NUL byte", path, i);
+        if (len == 0) inl_lua_error(L, "field '%s': struct field #%d: empty name", path, i);
+        if (strlen(name) != len) inl_lua_error(L, "field '%s': struct field #%d: the name contains a NUL byte", path, i);
         lua_pushvalue(L, -1);
-        if (lua_rawget(L, seen) != LUA_TNIL) li_error(L, "field '%s.%s': duplicate name", path, name);
+        if (lua_rawget(L, seen) != LUA_TNIL) inl_lua_error(L, "field '%s.%s': duplicate name", path, name);
         lua_pop(L, 1);
         lua_pushvalue(L, -1);
         lua_pushboolean(L, 1);
@@ -494,11 +494,11 @@ static int struct_size(lua_State *L, int idx, const char *path)
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n)
-            li_error(L, "field '%s': unexpected key %s in inlay.struct (list the fields in order: "
+            inl_lua_error(L, "field '%s': unexpected key %s in inlay.struct (list the fields in order: "
                         "{ { \"x\", \"float\" }, ... })", path, luaL_tolstring(L, -1, NULL));
     }
-    if (n == 0) li_error(L, "field '%s': a struct needs at least one field", path);
-    if (n > 32767) li_error(L, "field '%s': too many struct fields (%I)", path, (LUAI_UACINT)n);
+    if (n == 0) inl_lua_error(L, "field '%s': a struct needs at least one field", path);
+    if (n > 32767) inl_lua_error(L, "field '%s': too many struct fields (%I)", path, (LUAI_UACINT)n);
     return (int)n;
 }
 
@@ -510,7 +510,7 @@ static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const cha
                          int depth)
 {
     luaL_checkstack(L, 16, "inlay.schema");
-    if (depth > MAX_NESTING) li_error(L, "field '%s': nested deeper than %d levels", path, MAX_NESTING);
+    if (depth > MAX_NESTING) inl_lua_error(L, "field '%s': nested deeper than %d levels", path, MAX_NESTING);
     if (depth > b->s->depth) b->s->depth = depth;
     const inlay_repetition rep = nullable ? INLAY_OPTIONAL : INLAY_REQUIRED;
     ltype *ty = luaL_testudata(L, tidx, LI_TYPE);
@@ -556,7 +556,7 @@ static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const cha
             const int ct = lua_gettop(L);
             ltype *kt = luaL_testudata(L, ct, LI_TYPE);
             if (map && i == 0 && kt && kt->which >= T_LIST)
-                li_error(L, "field '%s': a map key must be a primitive type, not a %s", cpath,
+                inl_lua_error(L, "field '%s': a map key must be a primitive type, not a %s", cpath,
                          kt->which == T_LIST ? "list" : kt->which == T_MAP ? "map" : "struct");
             const bool child_nullable = map && i == 0 ? false : ty->nullable;
             kids[i] = build_type(L, b, ct, gid, cn, child_nullable, cpath, cppath, o, n->first + i, depth + 1);
@@ -577,7 +577,7 @@ static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const cha
 
 /* ---- schemas ------------------------------------------------------------------ */
 
-lschema *li_check_schema(lua_State *L, int idx)
+lschema *inl_lua_check_schema(lua_State *L, int idx)
 {
     lschema *s = luaL_checkudata(L, idx, LI_SCHEMA);
     if (!s->s) luaL_argerror(L, idx, "incomplete schema");
@@ -590,7 +590,7 @@ static unsigned ptr_hash(const void *p)
     return (unsigned)(x >> 32);
 }
 
-int li_field_lookup(const lschema *s, const char *name, size_t len)
+int inl_lua_field_lookup(const lschema *s, const char *name, size_t len)
 {
     for (unsigned h = ptr_hash(name) & s->hash_mask;; h = (h + 1) & s->hash_mask) {
         int i = s->hash[h];
@@ -602,7 +602,7 @@ int li_field_lookup(const lschema *s, const char *name, size_t len)
     return -1;
 }
 
-int li_struct_lookup(const lnode *n, const char *name, size_t len)
+int inl_lua_struct_lookup(const lnode *n, const char *name, size_t len)
 {
     for (unsigned h = ptr_hash(name) & n->hash_mask;; h = (h + 1) & n->hash_mask) {
         int i = n->hash[h];
@@ -629,14 +629,14 @@ static void add_field(lua_State *L, build *b, int spec, int names, int pos)
     lfield *f = &s->fields[pos - 1];
     memset(f, 0, sizeof *f);
     if (lua_rawgeti(L, spec, 1) != LUA_TSTRING)
-        li_error(L, "schema field #%d: expected its name first, got %s", pos, luaL_typename(L, -1));
+        inl_lua_error(L, "schema field #%d: expected its name first, got %s", pos, luaL_typename(L, -1));
     size_t len;
     const char *name = lua_tolstring(L, -1, &len);
-    if (len == 0) li_error(L, "schema field #%d: empty name", pos);
-    if (strlen(name) != len) li_error(L, "schema field #%d: the name contains a NUL byte", pos);
+    if (len == 0) inl_lua_error(L, "schema field #%d: empty name", pos);
+    if (strlen(name) != len) inl_lua_error(L, "schema field #%d: the name contains a NUL byte", pos);
     /* the name table keeps the string, so `name` stays valid */
     lua_pushvalue(L, -1);
-    if (lua_rawget(L, names) != LUA_TNIL) li_error(L, "field '%s': duplicate name", name);
+    if (lua_rawget(L, names) != LUA_TNIL) inl_lua_error(L, "field '%s': duplicate name", name);
     lua_pop(L, 1);
     lua_pushvalue(L, -1);
     lua_pushinteger(L, pos);
@@ -664,7 +664,7 @@ static void add_field(lua_State *L, build *b, int spec, int names, int pos)
         inlay_type t;
         resolve_type(L, lua_gettop(L), name, f, &t);
         int id = inlay_schema_add(s->s, 0, name, f->optional ? INLAY_OPTIONAL : INLAY_REQUIRED, t, &o);
-        if (id < 0) li_error(L, "%s", inlay_schema_errmsg(s->s));
+        if (id < 0) inl_lua_error(L, "%s", inlay_schema_errmsg(s->s));
         f->slot = s->nflat++;
         b->leaves++;
     }
@@ -674,7 +674,7 @@ static void add_field(lua_State *L, build *b, int spec, int names, int pos)
     hash_insert(s, pos - 1);
 }
 
-int li_schema_new(lua_State *L)
+int inl_lua_schema_new(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
@@ -683,11 +683,11 @@ int li_schema_new(lua_State *L)
     while (lua_next(L, 1)) {
         lua_pop(L, 1);
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n)
-            li_error(L, "schema: unexpected key %s (list the fields in order: { { \"id\", \"int64\" }, ... })",
+            inl_lua_error(L, "schema: unexpected key %s (list the fields in order: { { \"id\", \"int64\" }, ... })",
                      luaL_tolstring(L, -1, NULL));
     }
-    if (n == 0) li_error(L, "schema: no fields");
-    if (n > 32767) li_error(L, "schema: too many fields (%I)", (LUAI_UACINT)n);
+    if (n == 0) inl_lua_error(L, "schema: no fields");
+    if (n > 32767) inl_lua_error(L, "schema: too many fields (%I)", (LUAI_UACINT)n);
     unsigned hsize = 4;
     while (hsize < 2 * (unsigned)n) hsize *= 2;
     size_t size = sizeof(lschema) + (size_t)n * sizeof(lfield) + hsize * sizeof(int);
@@ -707,13 +707,13 @@ int li_schema_new(lua_State *L)
     lua_Alloc fn = lua_getallocf(L, &ud);
     inlay_allocator a = { fn, ud };
     inlay_schema *core = inlay_schema_create(&a);
-    if (!core) li_error(L, "out of memory");
+    if (!core) inl_lua_error(L, "out of memory");
     /* Owned by the userdata from here; __gc frees it even when a field fails. */
     s->s = core;
     build b = { s, 4, 0, 0, 0 };
     for (int i = 1; i <= n; i++) {
         if (lua_rawgeti(L, 1, i) != LUA_TTABLE)
-            li_error(L, "schema field #%d: expected a table { name, type, ... }, got %s", i,
+            inl_lua_error(L, "schema field #%d: expected a table { name, type, ... }, got %s", i,
                      luaL_typename(L, -1));
         add_field(L, &b, lua_gettop(L), 3, i);
         lua_pop(L, 1);
@@ -748,7 +748,7 @@ static int schema_tostring(lua_State *L)
 
 static int schema_len(lua_State *L)
 {
-    lua_pushinteger(L, li_check_schema(L, 1)->nfields);
+    lua_pushinteger(L, inl_lua_check_schema(L, 1)->nfields);
     return 1;
 }
 
@@ -790,7 +790,7 @@ static void push_leaf_paths(lua_State *L, const lnode *n, int t)
  * also has `columns`, the Parquet paths of its leaf columns. */
 static int schema_columns(lua_State *L)
 {
-    lschema *s = li_check_schema(L, 1);
+    lschema *s = inl_lua_check_schema(L, 1);
     lua_createtable(L, s->nfields, 0);
     for (int i = 0; i < s->nfields; i++) {
         const lfield *f = &s->fields[i];
@@ -820,7 +820,7 @@ static int m_list(lua_State *L) { return type_ctor(L, T_LIST); }
 static int m_struct(lua_State *L) { return type_ctor(L, T_STRUCT); }
 static int m_map(lua_State *L) { return type_ctor(L, T_MAP); }
 
-void li_open_schema(lua_State *L)
+void inl_lua_open_schema(lua_State *L)
 {
     static const luaL_Reg type_meta[] = {
         { "__tostring", type_tostring },
@@ -837,7 +837,7 @@ void li_open_schema(lua_State *L)
         { NULL, NULL },
     };
     static const luaL_Reg funcs[] = {
-        { "schema", li_schema_new },
+        { "schema", inl_lua_schema_new },
         { "timestamp", m_timestamp },
         { "time", m_time },
         { "decimal", m_decimal },

@@ -24,10 +24,10 @@
  * its schema, that indexes a writer's per-node scratch; the children of a
  * node have consecutive ids (first .. first + nchildren - 1), so their
  * inlay_array descriptions lie side by side as the core wants them. */
-typedef enum li_nkind { N_LEAF, N_STRUCT, N_LIST, N_MAP } li_nkind;
+typedef enum inl_lua_nkind { N_LEAF, N_STRUCT, N_LIST, N_MAP } inl_lua_nkind;
 
 typedef struct lnode {
-    li_nkind kind;
+    inl_lua_nkind kind;
     int id, first, nchildren;
     const struct lnode *const *children;   /* list: element; map: key, value; struct: fields */
     const char *name;        /* its name in its struct (an interned Lua string); else "element", "key", "value" */
@@ -56,14 +56,14 @@ typedef struct lschema {
 /* Registers the type and schema metatables and sets schema, timestamp,
  * time, decimal, fixed, list, struct and map in the module table on top of
  * the stack. */
-void li_open_schema(lua_State *L);
+void inl_lua_open_schema(lua_State *L);
 
-lschema *li_check_schema(lua_State *L, int idx);
-int li_schema_new(lua_State *L);                 /* inlay.schema{...} */
+lschema *inl_lua_check_schema(lua_State *L, int idx);
+int inl_lua_schema_new(lua_State *L);                 /* inlay.schema{...} */
 /* Field index of a name (the address of an interned Lua string is tried
  * first), or -1. */
-int li_field_lookup(const lschema *s, const char *name, size_t len);
+int inl_lua_field_lookup(const lschema *s, const char *name, size_t len);
 /* Child index of a struct node's field, or -1. */
-int li_struct_lookup(const lnode *n, const char *name, size_t len);
+int inl_lua_struct_lookup(const lnode *n, const char *name, size_t len);
 
 #endif

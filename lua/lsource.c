@@ -43,6 +43,7 @@ typedef struct lsource {
     const inlay_column_batch *batch;   /* the source's current batch */
     size_t n_src;               /* rows in it */
     uint64_t rows_out;          /* rows handed to writers so far */
+    bool borrowed;              /* a view over a host's batches (inl_lua_source_borrow), no input of its own */
     size_t n;                   /* rows in the view */
     bool identity;              /* row i is source row i */
     uint32_t *sel, *tmp;        /* view -> source row; scratch for the next sel */
@@ -68,7 +69,7 @@ static void grow_u32(lua_State *L, lsource *s, uint32_t **p, size_t *cap, size_t
     if (*cap >= want) return;
     size_t ncap = *cap * 2 > want ? *cap * 2 : want;
     uint32_t *q = resize(s, *p, *cap * sizeof **p, ncap * sizeof **p);
-    if (!q) li_error(L, "out of memory");
+    if (!q) inl_lua_error(L, "out of memory");
     *p = q;
     *cap = ncap;
 }
@@ -87,7 +88,7 @@ static void free_view(lsource *s)
     if (s->block) {
         for (int i = 0; i < s->ncols; i++) {
             resize(s, s->vidx[i], s->vidx_cap * sizeof(uint32_t), 0);
-            const size_t es = li_elem_size(&s->schema->fields[i]);
+            const size_t es = inl_lua_elem_size(&s->schema->fields[i]);
             resize(s, s->gather_vals[i], s->gather_cap * es, 0);
             resize(s, s->gather_def[i], s->gather_cap * sizeof(int16_t), 0);
         }
@@ -103,6 +104,7 @@ static void close_source(lsource *s)
         s->src = NULL;
     }
     free_view(s);
+    s->borrowed = false;
     s->batch = NULL;
     s->n = s->n_src = 0;
 }
@@ -117,7 +119,7 @@ static lsource *check_source(lua_State *L, int idx)
 static lsource *check_live(lua_State *L, int idx)
 {
     lsource *s = check_source(L, idx);
-    if (!s->src) li_error(L, "the source is closed");
+    if (!s->src && !s->borrowed) inl_lua_error(L, "the source is closed");
     return s;
 }
 
@@ -131,7 +133,7 @@ static const char *opt_string(lua_State *L, int t, const char *key, const char *
 {
     const char *v = dflt;
     if (lua_getfield(L, t, key) != LUA_TNIL) {
-        if (!lua_isstring(L, -1)) li_error(L, "option '%s': expected a string", key);
+        if (!lua_isstring(L, -1)) inl_lua_error(L, "option '%s': expected a string", key);
         v = lua_tostring(L, -1);
     }
     lua_pop(L, 1);
@@ -144,7 +146,7 @@ static char opt_char(lua_State *L, int t, const char *key, char dflt)
     if (lua_getfield(L, t, key) != LUA_TNIL) {
         size_t len;
         const char *p = lua_isstring(L, -1) ? lua_tolstring(L, -1, &len) : NULL;
-        if (!p || len > 1) li_error(L, "option '%s': expected one character (or \"\" for none)", key);
+        if (!p || len > 1) inl_lua_error(L, "option '%s': expected one character (or \"\" for none)", key);
         v = len ? p[0] : 0;
     }
     lua_pop(L, 1);
@@ -161,7 +163,7 @@ static void read_options(lua_State *L, int t, inlay_source_options *o)
     const char *fmt = opt_string(L, t, "format", "auto");
     if (!strcmp(fmt, "csv")) o->format = INLAY_FORMAT_CSV;
     else if (!strcmp(fmt, "ndjson")) o->format = INLAY_FORMAT_NDJSON;
-    else if (strcmp(fmt, "auto")) li_error(L, "option 'format': expected \"csv\", \"ndjson\" or \"auto\"");
+    else if (strcmp(fmt, "auto")) inl_lua_error(L, "option 'format': expected \"csv\", \"ndjson\" or \"auto\"");
     o->delimiter = opt_char(L, t, "delimiter", 0);
     o->quote = opt_char(L, t, "quote", '"');
     if (lua_getfield(L, t, "header") != LUA_TNIL) o->header = lua_toboolean(L, -1);
@@ -170,37 +172,37 @@ static void read_options(lua_State *L, int t, inlay_source_options *o)
     lua_pop(L, 1);
     if (lua_getfield(L, t, "skip") != LUA_TNIL) {
         lua_Integer k = lua_tointeger(L, -1);
-        if (k < 0) li_error(L, "option 'skip': expected a row count");
+        if (k < 0) inl_lua_error(L, "option 'skip': expected a row count");
         o->skip_rows = (size_t)k;
     }
     lua_pop(L, 1);
     if (lua_getfield(L, t, "threads") != LUA_TNIL) {
         lua_Integer k = lua_tointeger(L, -1);
-        if (k < 1 || k > 2) li_error(L, "option 'threads': expected 1 or 2");
+        if (k < 1 || k > 2) inl_lua_error(L, "option 'threads': expected 1 or 2");
         o->threads = (int)k;
     }
     lua_pop(L, 1);
     if (lua_getfield(L, t, "batch_rows") != LUA_TNIL) {
         lua_Integer k = lua_tointeger(L, -1);
-        if (k < 1 || k > (1 << 24)) li_error(L, "option 'batch_rows': expected 1..16777216");
+        if (k < 1 || k > (1 << 24)) inl_lua_error(L, "option 'batch_rows': expected 1..16777216");
         o->batch_rows = (size_t)k;
     }
     lua_pop(L, 1);
     const char *onerr = opt_string(L, t, "on_error", "fail");
     if (!strcmp(onerr, "skip")) o->on_error = INLAY_ON_ERROR_SKIP;
-    else if (strcmp(onerr, "fail")) li_error(L, "option 'on_error': expected \"fail\" or \"skip\"");
+    else if (strcmp(onerr, "fail")) inl_lua_error(L, "option 'on_error': expected \"fail\" or \"skip\"");
     o->reject_path = opt_string(L, t, "reject", NULL);   /* the string stays in the options table */
     if (lua_getfield(L, t, "prefix") == LUA_TSTRING) {     /* set by inlay.lua: stdin's sample */
         o->prefix = lua_tolstring(L, -1, &o->prefix_len);
     }
     lua_pop(L, 1);
     if (lua_getfield(L, t, "nulls") != LUA_TNIL) {
-        if (!lua_istable(L, -1)) li_error(L, "option 'nulls': expected an array of strings");
+        if (!lua_istable(L, -1)) inl_lua_error(L, "option 'nulls': expected an array of strings");
         size_t n = lua_rawlen(L, -1);
         const char **v = lua_newuserdatauv(L, (n ? n : 1) * sizeof *v, 0);
         for (size_t i = 0; i < n; i++) {
             lua_rawgeti(L, -2, (lua_Integer)i + 1);
-            if (!lua_isstring(L, -1)) li_error(L, "option 'nulls': expected an array of strings");
+            if (!lua_isstring(L, -1)) inl_lua_error(L, "option 'nulls': expected an array of strings");
             v[i] = lua_tostring(L, -1);
             lua_pop(L, 1);   /* the array keeps the string */
         }
@@ -211,15 +213,37 @@ static void read_options(lua_State *L, int t, inlay_source_options *o)
     lua_pop(L, 1);
 }
 
+/* The per-column arrays of the view. */
+static void view_alloc(lua_State *L, lsource *s)
+{
+    const size_t n = (size_t)s->ncols;
+    char *b = resize(s, NULL, 0, block_size(s->ncols) + 1);
+    if (!b) {
+        close_source(s);
+        inl_lua_error(L, "out of memory");
+    }
+    memset(b, 0, block_size(s->ncols) + 1);
+    s->block = b;
+    s->vidx = (uint32_t **)b;
+    s->gather_vals = (void **)(b + n * sizeof(uint32_t *));
+    s->gather_def = (int16_t **)(b + n * (sizeof(uint32_t *) + sizeof(void *)));
+    s->vidx_ok = (bool *)(b + n * (sizeof(uint32_t *) + sizeof(void *) + sizeof(int16_t *)));
+}
+
+static void refuse_nested(lua_State *L, const lschema *sch)
+{
+    for (int i = 0; i < sch->nfields; i++)
+        if (sch->fields[i].node)
+            inl_lua_error(L, "field '%s': sources do not fill nested columns (%s) yet", sch->fields[i].name,
+                     sch->fields[i].type_name);
+}
+
 /* inlay._source_open(path, schema, opts) -> source */
 static int source_open(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    const lschema *sch = li_check_schema(L, 2);
-    for (int i = 0; i < sch->nfields; i++)
-        if (sch->fields[i].node)
-            li_error(L, "field '%s': sources do not fill nested columns (%s) yet", sch->fields[i].name,
-                     sch->fields[i].type_name);
+    const lschema *sch = inl_lua_check_schema(L, 2);
+    refuse_nested(L, sch);
     luaL_checktype(L, 3, LUA_TTABLE);
     lua_settop(L, 3);
     inlay_source_options o;
@@ -237,34 +261,19 @@ static int source_open(lua_State *L)
     if (st != INLAY_OK) {
         lua_pushstring(L, inlay_source_errmsg(src));
         inlay_source_free(src);
-        li_error(L, "%s", lua_tostring(L, -1));
+        inl_lua_error(L, "%s", lua_tostring(L, -1));
     }
     s->src = src;
-    const size_t n = (size_t)s->ncols;
-    char *b = resize(s, NULL, 0, block_size(s->ncols) + 1);
-    if (!b) {
-        close_source(s);
-        li_error(L, "out of memory");
-    }
-    memset(b, 0, block_size(s->ncols) + 1);
-    s->block = b;
-    s->vidx = (uint32_t **)b;
-    s->gather_vals = (void **)(b + n * sizeof(uint32_t *));
-    s->gather_def = (int16_t **)(b + n * (sizeof(uint32_t *) + sizeof(void *)));
-    s->vidx_ok = (bool *)(b + n * (sizeof(uint32_t *) + sizeof(void *) + sizeof(int16_t *)));
+    view_alloc(L, s);
     return 1;
 }
 
-/* src:_next() -> rows in the new batch (0 at the end). The view starts as
- * the whole batch with every column in C. */
-static int s_next(lua_State *L)
+/* The view (the source at idx) starts over on a new batch: every row, every
+ * column still in C. */
+static void reset_view(lua_State *L, int idx, lsource *s, const inlay_column_batch *batch, size_t rows)
 {
-    lsource *s = check_live(L, 1);
-    size_t rows;
-    int st = inlay_source_next(s->src, &rows);
-    if (st != INLAY_OK) li_error(L, "%s", inlay_source_errmsg(s->src));
-    int nc;
-    s->batch = inlay_source_batch(s->src, &nc);
+    idx = lua_absindex(L, idx);
+    s->batch = batch;
     s->n_src = s->n = rows;
     s->identity = true;
     for (int i = 0; i < s->ncols; i++) s->vidx_ok[i] = false;
@@ -273,9 +282,44 @@ static int s_next(lua_State *L)
         lua_pushinteger(L, i);
         lua_setfield(L, -2, s->schema->fields[i].name);
     }
-    lua_setiuservalue(L, 1, 2);
+    lua_setiuservalue(L, idx, 2);
+}
+
+/* src:_next() -> rows in the new batch (0 at the end). */
+static int s_next(lua_State *L)
+{
+    lsource *s = check_live(L, 1);
+    if (s->borrowed) inl_lua_error(L, "this source's batches come from the host program");
+    size_t rows;
+    int st = inlay_source_next(s->src, &rows);
+    if (st != INLAY_OK) inl_lua_error(L, "%s", inlay_source_errmsg(s->src));
+    int nc;
+    reset_view(L, 1, s, inlay_source_batch(s->src, &nc), rows);
     lua_pushinteger(L, (lua_Integer)rows);
     return 1;
+}
+
+void inl_lua_source_borrow(lua_State *L, int schema_idx)
+{
+    schema_idx = lua_absindex(L, schema_idx);
+    const lschema *sch = inl_lua_check_schema(L, schema_idx);
+    refuse_nested(L, sch);
+    lsource *s = lua_newuserdatauv(L, sizeof *s, 2);
+    memset(s, 0, sizeof *s);
+    luaL_setmetatable(L, LI_SOURCE);
+    lua_pushvalue(L, schema_idx);
+    lua_setiuservalue(L, -2, 1);
+    s->schema = sch;
+    s->ncols = sch->nfields;
+    s->alloc.fn = lua_getallocf(L, &s->alloc.ud);
+    s->borrowed = true;
+    view_alloc(L, s);
+    reset_view(L, -1, s, NULL, 0);
+}
+
+void inl_lua_source_set_batch(lua_State *L, int idx, const inlay_column_batch *batch, size_t rows)
+{
+    reset_view(L, idx, check_source(L, idx), batch, rows);
 }
 
 /* src:_cols() -> the view's name -> column table (inlay.lua renames and drops in it) */
@@ -296,7 +340,8 @@ static int s_stats(lua_State *L)
 {
     lsource *s = check_source(L, 1);
     inlay_source_stats st;
-    inlay_source_get_stats(s->src, &st);
+    memset(&st, 0, sizeof st);
+    if (s->src) inlay_source_get_stats(s->src, &st);
     lua_createtable(L, 0, 6);
     lua_pushinteger(L, (lua_Integer)st.records); lua_setfield(L, -2, "records");
     lua_pushinteger(L, (lua_Integer)st.rows); lua_setfield(L, -2, "rows");
@@ -338,7 +383,7 @@ static size_t value_index(lua_State *L, lsource *s, int c, size_t r)
             size_t ncap = s->n_src;
             for (int k = 0; k < s->ncols; k++) {
                 uint32_t *q = resize(s, s->vidx[k], s->vidx_cap * sizeof *q, ncap * sizeof *q);
-                if (!q) li_error(L, "out of memory");
+                if (!q) inl_lua_error(L, "out of memory");
                 s->vidx[k] = q;
             }
             for (int k = 0; k < s->ncols; k++) s->vidx_ok[k] = false;
@@ -467,7 +512,7 @@ static int s_array(lua_State *L)
     lua_getiuservalue(L, 1, 2);
     int c = lookup(L, 3, 2);
     if (c == -1) return 1;
-    if (c == -2) li_error(L, "no column '%s' in the batch", lua_tostring(L, 2));
+    if (c == -2) inl_lua_error(L, "no column '%s' in the batch", lua_tostring(L, 2));
     lua_createtable(L, (int)s->n, 0);
     for (size_t i = 0; i < s->n; i++) {
         push_cell(L, s, c, i);
@@ -488,7 +533,7 @@ static void reshape(lua_State *L, lsource *s, int cols, const uint32_t *origin, 
     } else {
         /* origin[k] <= k never holds in general (rows may repeat): compose through tmp */
         uint32_t *next = resize(s, NULL, 0, (n2 ? n2 : 1) * sizeof *next);
-        if (!next) li_error(L, "out of memory");
+        if (!next) inl_lua_error(L, "out of memory");
         for (size_t k = 0; k < n2; k++) next[k] = s->sel[origin[k]];
         memcpy(s->sel, next, n2 * sizeof *next);
         resize(s, next, (n2 ? n2 : 1) * sizeof *next, 0);
@@ -623,7 +668,7 @@ static void take_result(lua_State *L, lsource *s, loop *lp, size_t i)
             const lua_Integer m = (lua_Integer)lua_rawlen(L, r);
             for (lua_Integer j = 1; j <= m; j++) {
                 if (lua_rawgeti(L, r, j) != LUA_TTABLE)
-                    li_error(L, "map: the function returned a list whose item %I is not a row table", (LUAI_UACINT)j);
+                    inl_lua_error(L, "map: the function returned a list whose item %I is not a row table", (LUAI_UACINT)j);
                 emit(L, s, lp, lua_gettop(L), (uint32_t)i);
                 lua_pop(L, 1);
             }
@@ -632,7 +677,7 @@ static void take_result(lua_State *L, lsource *s, loop *lp, size_t i)
             emit(L, s, lp, r, (uint32_t)i);
         }
     } else if (!lua_isnil(L, r) && !(lua_isboolean(L, r) && !lua_toboolean(L, r))) {
-        li_error(L, "map: the function must return a row, a list of rows, or nil; got %s", luaL_typename(L, r));
+        inl_lua_error(L, "map: the function must return a row, a list of rows, or nil; got %s", luaL_typename(L, r));
     }
     lua_settop(L, r - 1);
 }
@@ -650,14 +695,14 @@ static void resolve(lua_State *L, lsource *s, loop *lp)
         lua_rawgeti(L, lp->reads, k + 1);
         const int name = lua_gettop(L);
         int c = lookup(L, lp->cols, name);
-        if (c == -2) li_error(L, "%s: no column '%s' to read", lp->filter ? "filter" : "map", lua_tostring(L, name));
+        if (c == -2) inl_lua_error(L, "%s: no column '%s' to read", lp->filter ? "filter" : "map", lua_tostring(L, name));
         if (c >= 0) lua_pushnil(L);
         lp->rcol[k] = c;
     }
     lp->wbase = lua_gettop(L) + 1;
     for (int k = 0; k < lp->nwrites; k++) {
         lua_rawgeti(L, lp->writes, k + 1);
-        if (lua_type(L, -1) != LUA_TSTRING) li_error(L, "map: column names must be strings");
+        if (lua_type(L, -1) != LUA_TSTRING) inl_lua_error(L, "map: column names must be strings");
         lp->wread[k] = false;
         for (int r = 0; r < lp->nreads; r++)
             if (lua_rawequal(L, lp->rbase + 2 * r, -1)) lp->wread[k] = true;
@@ -802,16 +847,16 @@ static inlay_column_batch gather(lua_State *L, lsource *s, int c)
     inlay_column_batch out = *b;
     out.count = s->n;
     if (s->identity) return out;
-    const size_t es = li_elem_size(&s->schema->fields[c]);
+    const size_t es = inl_lua_elem_size(&s->schema->fields[c]);
     if (s->gather_cap < s->n) {
         size_t ncap = s->n;
         for (int k = 0; k < s->ncols; k++) {
-            const size_t ek = li_elem_size(&s->schema->fields[k]);
+            const size_t ek = inl_lua_elem_size(&s->schema->fields[k]);
             void *v = resize(s, s->gather_vals[k], s->gather_cap * ek, ncap * ek);
-            if (!v) li_error(L, "out of memory");
+            if (!v) inl_lua_error(L, "out of memory");
             s->gather_vals[k] = v;
             int16_t *d = resize(s, s->gather_def[k], s->gather_cap * sizeof *d, ncap * sizeof *d);
-            if (!d) li_error(L, "out of memory");
+            if (!d) inl_lua_error(L, "out of memory");
             s->gather_def[k] = d;
         }
         s->gather_cap = ncap;
@@ -836,7 +881,7 @@ static inlay_column_batch gather(lua_State *L, lsource *s, int c)
 static int s_write(lua_State *L)
 {
     lsource *s = check_live(L, 1);
-    const lschema *ws = li_writer_schema(L, 2);
+    const lschema *ws = inl_lua_writer_schema(L, 2);
     lua_settop(L, 2);
     lua_getiuservalue(L, 1, 2);
     const int cols = 3;
@@ -871,7 +916,7 @@ static int s_write(lua_State *L)
         }
         lua_settop(L, 5);
     }
-    li_writer_append_batch(L, 2, arrays, s->n, ext, units, s->rows_out);
+    inl_lua_writer_append_batch(L, 2, arrays, s->n, ext, units, s->rows_out);
     s->rows_out += s->n;
     return 0;
 }
@@ -904,7 +949,7 @@ static int source_infer(lua_State *L)
         while (have < (size_t)want) {
             n = read(0, dst + have, (size_t)want - have);
             if (n < 0 && errno == EINTR) continue;
-            if (n < 0) li_error(L, "<stdin>: read error: %s", strerror(errno));
+            if (n < 0) inl_lua_error(L, "<stdin>: read error: %s", strerror(errno));
             if (n == 0) break;
             have += (size_t)n;
         }
@@ -920,7 +965,7 @@ static int source_infer(lua_State *L)
     } else {
         st = inlay_source_infer(&sc, path, &o, rows > 0 ? (size_t)rows : 0, err, sizeof err);
     }
-    if (st != INLAY_OK) li_error(L, "%s", err);
+    if (st != INLAY_OK) inl_lua_error(L, "%s", err);
     const int n = inlay_schema_num_columns(sc);
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
@@ -960,7 +1005,7 @@ static int m_isatty(lua_State *L)
     return 1;
 }
 
-void li_open_source(lua_State *L)
+void inl_lua_open_source(lua_State *L)
 {
     static const luaL_Reg methods[] = {
         { "_next", s_next },   { "_cols", s_cols },   { "_n", s_n },         { "_stats", s_stats },

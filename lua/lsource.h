@@ -7,10 +7,19 @@
 #ifndef LSOURCE_H
 #define LSOURCE_H
 
-#include "lerror.h"
+#include "lschema.h"
 
 /* Registers the source metatable and sets _source_open, _infer, _now and
  * _isatty in the module table on top of the stack. */
-void li_open_source(lua_State *L);
+void inl_lua_open_source(lua_State *L);
+
+/* Pushes a source without an input of its own, for the flat schema at
+ * schema_idx: a view over batches a host program hands over
+ * (inl_lua_source_set_batch), for the pipeline stages and src:_write. */
+void inl_lua_source_borrow(lua_State *L, int schema_idx);
+/* The view at idx starts over on `batch` (rows rows, one entry per schema
+ * column, borrowed: the caller keeps it alive until the next call, and
+ * sets NULL, 0 before it goes away). */
+void inl_lua_source_set_batch(lua_State *L, int idx, const inlay_column_batch *batch, size_t rows);
 
 #endif

@@ -54,6 +54,7 @@ enum { WS_CLOSED_NEW, WS_OPEN, WS_CLOSED, WS_ABORTED };
 typedef struct lwriter {
     inlay_writer *w;            /* NULL unless open */
     int state;
+    bool borrowed;              /* w is the host program's (inl_lua_writer_borrow): never closed or freed here */
     const lschema *schema;      /* kept alive by user value 1 */
     int ncols;                  /* top-level fields */
     int nflat;                  /* of them flat: the batches of one append_columns call */
@@ -79,10 +80,10 @@ static size_t block_size(int ncols)
 static void free_scratch(lwriter *lw)
 {
     if (!lw->cols) return;
-    for (int i = 0; i < lw->ncols; i++) li_col_free(&lw->cv, &lw->cols[i]);   /* the schema may be gone */
-    li_resize(&lw->cv, lw->cols, block_size(lw->ncols), 0);
-    li_nest_free(lw->nest);
-    li_conv_free(&lw->cv);
+    for (int i = 0; i < lw->ncols; i++) inl_lua_col_free(&lw->cv, &lw->cols[i]);   /* the schema may be gone */
+    inl_lua_resize(&lw->cv, lw->cols, block_size(lw->ncols), 0);
+    inl_lua_nest_free(lw->nest);
+    inl_lua_conv_free(&lw->cv);
     lw->nest = NULL;
     lw->nbuf = 0;
     lw->cols = NULL;
@@ -93,14 +94,14 @@ static void free_scratch(lwriter *lw)
 static int alloc_scratch(lwriter *lw)
 {
     size_t size = block_size(lw->ncols);
-    char *p = li_resize(&lw->cv, NULL, 0, size);
+    char *p = inl_lua_resize(&lw->cv, NULL, 0, size);
     if (!p) return 0;
     memset(p, 0, size);
     lw->cols = (lcol *)p;
     lw->batches = (inlay_column_batch *)(p + (size_t)lw->ncols * sizeof(lcol));
     lw->seen = (unsigned char *)(lw->batches + lw->ncols);
     if (lw->schema->nnodes) {
-        lw->nest = li_nest_new(lw->schema, lw->cv.alloc, lw->cv.null_ud);
+        lw->nest = inl_lua_nest_new(lw->schema, lw->cv.alloc, lw->cv.null_ud);
         if (!lw->nest) return 0;
     }
     return 1;
@@ -110,7 +111,7 @@ static int alloc_scratch(lwriter *lw)
 static void reserve(lua_State *L, lwriter *lw, size_t n)
 {
     for (int i = 0; i < lw->ncols; i++)
-        if (!lw->schema->fields[i].node) li_col_reserve(L, &lw->cv, &lw->schema->fields[i], &lw->cols[i], n);
+        if (!lw->schema->fields[i].node) inl_lua_col_reserve(L, &lw->cv, &lw->schema->fields[i], &lw->cols[i], n);
 }
 
 /* ---- the userdata --------------------------------------------------------------- */
@@ -134,7 +135,7 @@ static lwriter *check_open(lua_State *L)
     lwriter *lw = to_writer(L);
     if (LI_UNLIKELY(lw->state != WS_OPEN)) {
         lua_getiuservalue(L, 1, 2);
-        li_error(L, "writer for '%s' is %s", lua_tostring(L, -1),
+        inl_lua_error(L, "writer for '%s' is %s", lua_tostring(L, -1),
                  lw->state == WS_CLOSED ? "closed" : "aborted");
     }
     return lw;
@@ -144,7 +145,7 @@ static lwriter *check_open(lua_State *L)
 static void writer_abort(lwriter *lw)
 {
     if (lw->w) {
-        inlay_writer_free(lw->w);   /* aborts: the temporary file is removed */
+        if (!lw->borrowed) inlay_writer_free(lw->w);   /* aborts: the temporary file is removed */
         lw->w = NULL;
         lw->state = WS_ABORTED;
     }
@@ -155,12 +156,17 @@ static void writer_abort(lwriter *lw)
 static void writer_finish(lua_State *L, lwriter *lw)
 {
     if (!lw->w) return;
+    if (lw->borrowed) {   /* the host finishes its own writer */
+        flush_rows(L, lw);
+        writer_abort(lw);
+        return;
+    }
     flush_rows(L, lw);
     if (inlay_writer_close(lw->w) != INLAY_OK) {
         lua_getiuservalue(L, 1, 2);
         lua_pushstring(L, inlay_writer_errmsg(lw->w));
         writer_abort(lw);
-        li_error(L, "closing '%s' failed: %s", lua_tostring(L, -2), lua_tostring(L, -1));
+        inl_lua_error(L, "closing '%s' failed: %s", lua_tostring(L, -2), lua_tostring(L, -1));
     }
     lw->rows = inlay_writer_rows(lw->w);
     lw->row_groups = inlay_writer_row_groups(lw->w);
@@ -194,6 +200,7 @@ static void push_info(lua_State *L, lwriter *lw)
 static int w_close(lua_State *L)
 {
     lwriter *lw = to_writer(L);
+    if (lw->borrowed) inl_lua_error(L, "this writer belongs to the host program, which closes it");
     if (lw->state == WS_ABORTED) check_open(L);
     writer_finish(L, lw);
     push_info(L, lw);
@@ -206,7 +213,7 @@ static int w_flush(lua_State *L)
 {
     lwriter *lw = check_open(L);
     flush_rows(L, lw);
-    if (inlay_writer_flush_row_group(lw->w) != INLAY_OK) li_error(L, "%s", inlay_writer_errmsg(lw->w));
+    if (inlay_writer_flush_row_group(lw->w) != INLAY_OK) inl_lua_error(L, "%s", inlay_writer_errmsg(lw->w));
     return 0;
 }
 
@@ -283,9 +290,9 @@ static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
     inlay_writer_error_info(lw->w, &e);
     int i = e.column >= 0 ? flat_field(lw, e.column) : -1;
     if (i >= 0 && e.row >= 0)
-        li_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
+        inl_lua_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
                  (LUAI_UACINT)((uint64_t)e.row - base + 1), e.reason);
-    li_error(L, "%s", inlay_writer_errmsg(lw->w));
+    inl_lua_error(L, "%s", inlay_writer_errmsg(lw->w));
 }
 
 /* One inlay_writer_append_array() per nested field, n rows each, after
@@ -296,11 +303,11 @@ static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *ar
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &lw->schema->fields[i];
         if (!f->node) continue;
-        const inlay_array *a = li_nest_array(lw->nest, f, arena);
+        const inlay_array *a = inl_lua_nest_array(lw->nest, f, arena);
         if (LI_UNLIKELY(inlay_writer_append_array(lw->w, i, a, n) != INLAY_OK))
-            li_error(L, "%s", inlay_writer_errmsg(lw->w));
+            inl_lua_error(L, "%s", inlay_writer_errmsg(lw->w));
     }
-    li_nest_reset(lw->nest);
+    inl_lua_nest_reset(lw->nest);
 }
 
 /* One inlay_writer_append_columns() call for the batches set up by stage(),
@@ -331,11 +338,11 @@ static void flush_rows(lua_State *L, lwriter *lw)
 {
     size_t n = lw->nbuf;
     if (n == 0) return;
-    if (LI_UNLIKELY(lw->nest)) li_nest_rollback(lw->nest);   /* keep the committed rows only */
+    if (LI_UNLIKELY(lw->nest)) inl_lua_nest_rollback(lw->nest);   /* keep the committed rows only */
     for (int i = 0; i < lw->ncols; i++) {
         lcol *c = &lw->cols[i];
         if (LI_UNLIKELY(lw->schema->fields[i].node)) continue;
-        if (li_is_bytes(lw->schema->fields[i].kind)) {
+        if (inl_lua_is_bytes(lw->schema->fields[i].kind)) {
             inlay_bytes *v = c->vals;
             for (size_t k = 0; k < c->nvals; k++) v[k].data = lw->cv.arena + (uintptr_t)v[k].data;
         }
@@ -347,7 +354,7 @@ static void flush_rows(lua_State *L, lwriter *lw)
     int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
     if (LI_UNLIKELY(st != INLAY_OK)) {   /* only the environment can fail here */
         lw->nrows -= n;
-        if (lw->nest) li_nest_reset(lw->nest);
+        if (lw->nest) inl_lua_nest_reset(lw->nest);
         append_failed(L, lw, 0);
     }
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, lw->cv.arena);
@@ -361,24 +368,24 @@ static void stage_value(lua_State *L, lwriter *lw, int i, int idx, int t, uint64
 {
     const lfield *f = &lw->schema->fields[i];
     if (LI_UNLIKELY(f->node)) {
-        li_nest_stage(L, lw->nest, &lw->cv, f, idx, row, apos);
+        inl_lua_nest_stage(L, lw->nest, &lw->cv, f, idx, row, apos);
         return;
     }
     lcol *c = &lw->cols[i];
     size_t k = c->nvals;
-    int present = li_put_value(L, &lw->cv, f, c, k, row, idx, t);
+    int present = inl_lua_put_value(L, &lw->cv, f, c, k, row, idx, t);
     c->def[lw->nbuf] = (int16_t)present;
-    if (present && li_is_bytes(f->kind)) {
+    if (present && inl_lua_is_bytes(f->kind)) {
         inlay_bytes *b = &((inlay_bytes *)c->vals)[k];
-        li_check_bytes(L, f, row, b);
-        b->data = (const void *)(uintptr_t)li_arena_put(L, &lw->cv, apos, b->data, b->len);
+        inl_lua_check_bytes(L, f, row, b);
+        b->data = (const void *)(uintptr_t)inl_lua_arena_put(L, &lw->cv, apos, b->data, b->len);
     }
 }
 
 /* The row staged at nbuf is complete: keep it, and flush a full batch. */
 static void commit_row(lua_State *L, lwriter *lw, size_t apos)
 {
-    if (LI_UNLIKELY(lw->nest)) li_nest_commit(lw->nest);
+    if (LI_UNLIKELY(lw->nest)) inl_lua_nest_commit(lw->nest);
     for (int i = 0; i < lw->ncols; i++) {
         lcol *c = &lw->cols[i];
         if (LI_UNLIKELY(!c->def)) continue;   /* a nested field's: lnested.c keeps it */
@@ -397,7 +404,7 @@ static void commit_row(lua_State *L, lwriter *lw, size_t apos)
 static void ready_rows(lua_State *L, lwriter *lw)
 {
     if (lw->nbuf == 0) reserve(L, lw, ROW_BATCH);
-    if (LI_UNLIKELY(lw->nest)) li_nest_rollback(lw->nest);
+    if (LI_UNLIKELY(lw->nest)) inl_lua_nest_rollback(lw->nest);
 }
 
 /* w:row(v1, v2, ...): values in schema order, nil = null. */
@@ -406,7 +413,7 @@ static int w_row(lua_State *L)
     lwriter *lw = check_open(L);
     int nargs = lua_gettop(L) - 1;
     if (nargs > lw->ncols)
-        li_error(L, "row %I: %d values for %d columns", (LUAI_UACINT)(lw->nrows + 1), nargs, lw->ncols);
+        inl_lua_error(L, "row %I: %d values for %d columns", (LUAI_UACINT)(lw->nrows + 1), nargs, lw->ncols);
     ready_rows(L, lw);
     uint64_t row = lw->nrows + 1;
     size_t apos = lw->cv.arena_len;
@@ -429,12 +436,12 @@ static int w_write(lua_State *L)
     lua_pushnil(L);
     while (lua_next(L, 2)) {
         if (LI_UNLIKELY(lua_type(L, -2) != LUA_TSTRING))
-            li_error(L, "row %I: key %s is not a column name", (LUAI_UACINT)row, luaL_tolstring(L, -2, NULL));
+            inl_lua_error(L, "row %I: key %s is not a column name", (LUAI_UACINT)row, luaL_tolstring(L, -2, NULL));
         size_t len;
         const char *name = lua_tolstring(L, -2, &len);
-        int i = li_field_lookup(s, name, len);
+        int i = inl_lua_field_lookup(s, name, len);
         if (LI_UNLIKELY(i < 0))
-            li_error(L, "column '%s' row %I: not in the schema", name, (LUAI_UACINT)row);
+            inl_lua_error(L, "column '%s' row %I: not in the schema", name, (LUAI_UACINT)row);
         stage_value(L, lw, i, -1, lua_type(L, -1), row, &apos);
         lw->seen[i] = 1;
         lua_pop(L, 1);
@@ -443,9 +450,9 @@ static int w_write(lua_State *L)
         if (lw->seen[i]) continue;
         const lfield *f = &s->fields[i];
         if (!f->optional)
-            li_error(L, "column '%s' row %I: expected %s, got nil (a required field is missing)",
+            inl_lua_error(L, "column '%s' row %I: expected %s, got nil (a required field is missing)",
                      f->name, (LUAI_UACINT)row, f->type_name);
-        if (LI_UNLIKELY(f->node)) li_nest_nulls(L, lw->nest, f, 1);
+        if (LI_UNLIKELY(f->node)) inl_lua_nest_nulls(L, lw->nest, f, 1);
         else lw->cols[i].def[lw->nbuf] = 0;
     }
     commit_row(L, lw, apos);
@@ -463,25 +470,25 @@ static void columns_options(lua_State *L, lwriter *lw, int idx)
     while (lua_next(L, idx)) {
         const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
         if (!key || strcmp(key, "units"))
-            li_error(L, "write_columns: unknown option %s", luaL_tolstring(L, -2, NULL));
-        if (!lua_istable(L, -1)) li_error(L, "write_columns: units must be a table of column = unit");
+            inl_lua_error(L, "write_columns: unknown option %s", luaL_tolstring(L, -2, NULL));
+        if (!lua_istable(L, -1)) inl_lua_error(L, "write_columns: units must be a table of column = unit");
         const int units = lua_gettop(L);
         lua_pushnil(L);
         while (lua_next(L, units)) {
             size_t len;
             const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
-            int i = name ? li_field_lookup(lw->schema, name, len) : -1;
-            if (i < 0) li_error(L, "write_columns: units: %s is not a column", luaL_tolstring(L, -2, NULL));
+            int i = name ? inl_lua_field_lookup(lw->schema, name, len) : -1;
+            if (i < 0) inl_lua_error(L, "write_columns: units: %s is not a column", luaL_tolstring(L, -2, NULL));
             const lfield *f = &lw->schema->fields[i];
             if (!f->time_unit1)
-                li_error(L, "column '%s': units apply to date, time and timestamp columns, not %s", f->name,
+                inl_lua_error(L, "column '%s': units apply to date, time and timestamp columns, not %s", f->name,
                          f->type_name);
             const char *u = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
             int which = -1;
-            for (int k = 0; li_unit_names[k]; k++)
-                if (!strcmp(u, li_unit_names[k])) which = k;
+            for (int k = 0; inl_lua_unit_names[k]; k++)
+                if (!strcmp(u, inl_lua_unit_names[k])) which = k;
             if (which < 0)
-                li_error(L, "column '%s': unknown unit %s (days, s, ms, us or ns)", f->name,
+                inl_lua_error(L, "column '%s': unknown unit %s (days, s, ms, us or ns)", f->name,
                          luaL_tolstring(L, -1, NULL));
             lw->cols[i].from_unit1 = which + 1 == f->time_unit1 ? 0 : which + 1;
             lua_pop(L, 1);
@@ -503,13 +510,13 @@ static int w_write_columns(lua_State *L)
     while (lua_next(L, 2)) {
         size_t len;
         const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
-        int i = name ? li_field_lookup(s, name, len) : -1;
+        int i = name ? inl_lua_field_lookup(s, name, len) : -1;
         if (i < 0) {
-            if (!name) li_error(L, "write_columns: key %s is not a column name", luaL_tolstring(L, -2, NULL));
-            li_error(L, "column '%s': not in the schema", name);
+            if (!name) inl_lua_error(L, "write_columns: key %s is not a column name", luaL_tolstring(L, -2, NULL));
+            inl_lua_error(L, "column '%s': not in the schema", name);
         }
         if (!lua_istable(L, -1))
-            li_error(L, "column '%s': expected an array, got %s", name, luaL_typename(L, -1));
+            inl_lua_error(L, "column '%s': expected an array, got %s", name, luaL_typename(L, -1));
         if (first < 0 || i < first) first = i;
         lua_pop(L, 1);
     }
@@ -519,7 +526,7 @@ static int w_write_columns(lua_State *L)
         if (first >= 0) {
             lua_pushlstring(L, s->fields[first].name, s->fields[first].name_len);
             lua_rawget(L, 2);
-            if (LI_UNLIKELY(s->fields[first].node)) n = li_nest_column_rows(L, -1);
+            if (LI_UNLIKELY(s->fields[first].node)) n = inl_lua_nest_column_rows(L, -1);
             else n = (lua_Integer)lua_rawlen(L, -1);
             lua_pop(L, 1);
         }
@@ -532,29 +539,29 @@ static int w_write_columns(lua_State *L)
     if (n == 0) return 0;
     flush_rows(L, lw);   /* the staged rows come first, and the scratch is needed */
     reserve(L, lw, (size_t)n);
-    if (LI_UNLIKELY(lw->nest)) li_nest_reset(lw->nest);
+    if (LI_UNLIKELY(lw->nest)) inl_lua_nest_reset(lw->nest);
     luaL_checkstack(L, LI_STACK_RUN + 8, "write_columns");
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &s->fields[i];
         bool nulls;
         lua_pushlstring(L, f->name, f->name_len);
         if (lua_rawget(L, 2) == LUA_TNIL) {
-            if (!f->optional) li_error(L, "column '%s': missing from the batch (it is required)", f->name);
+            if (!f->optional) inl_lua_error(L, "column '%s': missing from the batch (it is required)", f->name);
             if (LI_UNLIKELY(f->node)) {
-                li_nest_nulls(L, lw->nest, f, (size_t)n);
+                inl_lua_nest_nulls(L, lw->nest, f, (size_t)n);
                 lua_pop(L, 1);
                 continue;
             }
             memset(lw->cols[i].def, 0, (size_t)n * sizeof(int16_t));
             nulls = true;
         } else if (LI_UNLIKELY(f->node)) {
-            li_nest_column(L, lw->nest, &lw->cv, f, lua_gettop(L), (size_t)n, 0);
+            inl_lua_nest_column(L, lw->nest, &lw->cv, f, lua_gettop(L), (size_t)n, 0);
             lua_pop(L, 1);
             continue;
         } else if (lw->cols[i].from_unit1) {
-            nulls = li_convert_time_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), (size_t)n);
+            nulls = inl_lua_convert_time_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), (size_t)n);
         } else {
-            nulls = li_convert_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), (size_t)n);
+            nulls = inl_lua_convert_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), (size_t)n);
         }
         lua_pop(L, 1);
         stage(lw, i, (size_t)n, nulls);
@@ -569,17 +576,17 @@ static int w_write_columns(lua_State *L)
  * as they are) or from Lua arrays in the table at index `arrays`, keyed by
  * column name; a column in neither is all null. The row in messages is
  * `first_row` + the index in the batch. */
-void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
+void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
                             const int *from_unit1, uint64_t first_row)
 {
     arrays = lua_absindex(L, arrays);
     lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
-    if (LI_UNLIKELY(lw->state != WS_OPEN)) li_error(L, "the writer is %s", lw->state == WS_CLOSED ? "closed" : "aborted");
+    if (LI_UNLIKELY(lw->state != WS_OPEN)) inl_lua_error(L, "the writer is %s", lw->state == WS_CLOSED ? "closed" : "aborted");
     if (n == 0) return;
-    if (n > INT32_MAX) li_error(L, "a batch of more than %d rows", INT32_MAX);
+    if (n > INT32_MAX) inl_lua_error(L, "a batch of more than %d rows", INT32_MAX);
     flush_rows(L, lw);
     reserve(L, lw, n);
-    if (LI_UNLIKELY(lw->nest)) li_nest_reset(lw->nest);
+    if (LI_UNLIKELY(lw->nest)) inl_lua_nest_reset(lw->nest);
     luaL_checkstack(L, LI_STACK_RUN + 8, "write_source");
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &lw->schema->fields[i];
@@ -587,10 +594,10 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
         if (LI_UNLIKELY(f->node)) {   /* nested: only from Lua values */
             lua_pushlstring(L, f->name, f->name_len);
             if (lua_rawget(L, arrays) == LUA_TTABLE) {
-                li_nest_column(L, lw->nest, &lw->cv, f, lua_gettop(L), n, first_row);
+                inl_lua_nest_column(L, lw->nest, &lw->cv, f, lua_gettop(L), n, first_row);
             } else {
-                if (!f->optional) li_error(L, "column '%s': no values for it (it is required)", f->name);
-                li_nest_nulls(L, lw->nest, f, n);
+                if (!f->optional) inl_lua_error(L, "column '%s': no values for it (it is required)", f->name);
+                inl_lua_nest_nulls(L, lw->nest, f, n);
             }
             lua_pop(L, 1);
             continue;
@@ -604,10 +611,10 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
         bool nulls;
         lua_pushlstring(L, f->name, f->name_len);
         if (lua_rawget(L, arrays) == LUA_TTABLE) {
-            nulls = lw->cols[i].from_unit1 ? li_convert_time_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), n)
-                                           : li_convert_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), n);
+            nulls = lw->cols[i].from_unit1 ? inl_lua_convert_time_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), n)
+                                           : inl_lua_convert_column(L, &lw->cv, f, &lw->cols[i], lua_gettop(L), n);
         } else {
-            if (!f->optional) li_error(L, "column '%s': no values for it (it is required)", f->name);
+            if (!f->optional) inl_lua_error(L, "column '%s': no values for it (it is required)", f->name);
             memset(lw->cols[i].def, 0, n * sizeof(int16_t));
             nulls = true;
         }
@@ -620,16 +627,16 @@ void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const 
         inlay_writer_error_info(lw->w, &e);
         int i = e.column >= 0 ? flat_field(lw, e.column) : -1;
         if (i >= 0 && e.row >= 0)
-            li_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
+            inl_lua_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
                      (LUAI_UACINT)(first_row + ((uint64_t)e.row - lw->nrows) + 1), e.reason);
-        li_error(L, "%s", inlay_writer_errmsg(lw->w));
+        inl_lua_error(L, "%s", inlay_writer_errmsg(lw->w));
     }
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL);
     lw->nrows += (uint64_t)n;
 }
 
 /* The writer's schema userdata (for matching a pipeline's columns). */
-const lschema *li_writer_schema(lua_State *L, int widx)
+const lschema *inl_lua_writer_schema(lua_State *L, int widx)
 {
     lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
     return lw->schema;
@@ -642,7 +649,7 @@ static size_t opt_size(lua_State *L, const char *key, bool zero_ok)
     int ok;
     lua_Integer v = lua_tointegerx(L, -1, &ok);
     if (!ok || v < (zero_ok ? 0 : 1))
-        li_error(L, "option '%s' must be an integer >= %d, got %s", key, zero_ok ? 0 : 1,
+        inl_lua_error(L, "option '%s' must be an integer >= %d, got %s", key, zero_ok ? 0 : 1,
                  luaL_tolstring(L, -1, NULL));
     return (size_t)v;
 }
@@ -652,7 +659,7 @@ static size_t opt_size(lua_State *L, const char *key, bool zero_ok)
 static void opt_metadata(lua_State *L, inlay_options *o)
 {
     int meta = lua_gettop(L);
-    if (!lua_istable(L, meta)) li_error(L, "option 'metadata' must be a table, got %s", luaL_typename(L, meta));
+    if (!lua_istable(L, meta)) inl_lua_error(L, "option 'metadata' must be a table, got %s", luaL_typename(L, meta));
     size_t n = 0;
     lua_pushnil(L);
     while (lua_next(L, meta)) {
@@ -666,10 +673,10 @@ static void opt_metadata(lua_State *L, inlay_options *o)
     lua_pushnil(L);
     while (lua_next(L, meta)) {
         if (lua_type(L, -2) != LUA_TSTRING)
-            li_error(L, "metadata keys must be strings, got %s", luaL_typename(L, -2));
+            inl_lua_error(L, "metadata keys must be strings, got %s", luaL_typename(L, -2));
         int vt = lua_type(L, -1);
         if (vt != LUA_TSTRING && vt != LUA_TNUMBER)
-            li_error(L, "metadata value for '%s' must be a string, got %s", lua_tostring(L, -2),
+            inl_lua_error(L, "metadata value for '%s' must be a string, got %s", lua_tostring(L, -2),
                      luaL_typename(L, -1));
         kv[i].key = lua_tostring(L, -2);
         if (vt == LUA_TNUMBER) {   /* keep the converted text alive in the user value */
@@ -697,7 +704,7 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (lua_type(L, -2) != LUA_TSTRING)
-            li_error(L, "option keys must be strings, got %s", luaL_typename(L, -2));
+            inl_lua_error(L, "option keys must be strings, got %s", luaL_typename(L, -2));
         const char *k = lua_tostring(L, -2);
         if (!strcmp(k, "compression")) {
             const char *c = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
@@ -705,14 +712,14 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
             else if (c && (!strcmp(c, "uncompressed") || !strcmp(c, "none"))) o->compression = INLAY_UNCOMPRESSED;
             else if (c && (!strcmp(c, "snappy") || !strcmp(c, "gzip") || !strcmp(c, "lz4") ||
                            !strcmp(c, "lz4_raw") || !strcmp(c, "brotli")))
-                li_error(L, "compression '%s' is not supported yet (use 'zstd' or 'uncompressed')", c);
+                inl_lua_error(L, "compression '%s' is not supported yet (use 'zstd' or 'uncompressed')", c);
             else
-                li_error(L, "unknown compression %s (use 'zstd' or 'uncompressed')", luaL_tolstring(L, -1, NULL));
+                inl_lua_error(L, "unknown compression %s (use 'zstd' or 'uncompressed')", luaL_tolstring(L, -1, NULL));
         } else if (!strcmp(k, "compression_level")) {
             int ok;
             lua_Integer v = lua_tointegerx(L, -1, &ok);
             if (!ok || v < -131072 || v > 22)
-                li_error(L, "option 'compression_level' must be an integer up to 22, got %s",
+                inl_lua_error(L, "option 'compression_level' must be an integer up to 22, got %s",
                          luaL_tolstring(L, -1, NULL));
             o->compression_level = (int)v;
         } else if (!strcmp(k, "row_group_rows")) o->row_group_rows = opt_size(L, k, false);
@@ -724,7 +731,7 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
             int ok;
             lua_Integer v = lua_tointegerx(L, -1, &ok);
             if (!ok || (v != 1 && v != 2))
-                li_error(L, "option 'page_version' must be 1 or 2, got %s", luaL_tolstring(L, -1, NULL));
+                inl_lua_error(L, "option 'page_version' must be 1 or 2, got %s", luaL_tolstring(L, -1, NULL));
             o->page_version = (int)v;
         }
         else if (!strcmp(k, "metadata")) {
@@ -733,7 +740,7 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
             lua_replace(L, -2);          /* key, value, kv */
             lua_insert(L, -3);           /* kv, key, value: kv stays until open returns */
         } else {
-            li_error(L, "unknown option '%s' (the options are compression, compression_level, "
+            inl_lua_error(L, "unknown option '%s' (the options are compression, compression_level, "
                         "row_group_rows, row_group_bytes, page_bytes, page_rows, dictionary_bytes, page_version, metadata)", k);
         }
         lua_pop(L, 1);
@@ -745,12 +752,12 @@ static int writer_open(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     if (lua_istable(L, 2)) {   /* a schema given as its table */
-        lua_pushcfunction(L, li_schema_new);
+        lua_pushcfunction(L, inl_lua_schema_new);
         lua_pushvalue(L, 2);
         lua_call(L, 1, 1);
         lua_replace(L, 2);
     }
-    lschema *s = li_check_schema(L, 2);
+    lschema *s = inl_lua_check_schema(L, 2);
     lua_settop(L, 3);
     inlay_options o;
     inlay_options_init(&o);
@@ -768,22 +775,56 @@ static int writer_open(lua_State *L)
     lw->schema = s;
     lw->ncols = s->nfields;
     lw->nflat = s->nflat;
-    li_conv_init(&lw->cv, L);
-    if (!alloc_scratch(lw)) li_error(L, "out of memory");
+    inl_lua_conv_init(&lw->cv, L);
+    if (!alloc_scratch(lw)) inl_lua_error(L, "out of memory");
     o.alloc = lw->cv.alloc;
     int st = inlay_writer_open_file(&lw->w, path, s->s, &o);
     if (st != INLAY_OK) {
         lua_pushstring(L, lw->w ? inlay_writer_errmsg(lw->w) : inlay_strerror(st));
         writer_abort(lw);
         lw->state = WS_ABORTED;
-        li_error(L, "cannot open '%s': %s", path, lua_tostring(L, -1));
+        inl_lua_error(L, "cannot open '%s': %s", path, lua_tostring(L, -1));
     }
     lw->state = WS_OPEN;
     lua_settop(L, wi);
     return 1;
 }
 
-void li_open_writer(lua_State *L)
+void inl_lua_writer_borrow(lua_State *L, inlay_writer *w, int schema_idx)
+{
+    schema_idx = lua_absindex(L, schema_idx);
+    lschema *s = inl_lua_check_schema(L, schema_idx);
+    lwriter *lw = lua_newuserdatauv(L, sizeof *lw, 2);
+    memset(lw, 0, sizeof *lw);
+    lw->state = WS_CLOSED_NEW;
+    luaL_setmetatable(L, LI_WRITER);
+    const int wi = lua_gettop(L);
+    lua_pushvalue(L, schema_idx);
+    lua_setiuservalue(L, wi, 1);
+    lua_pushliteral(L, "<the host's writer>");
+    lua_setiuservalue(L, wi, 2);
+    lw->schema = s;
+    lw->ncols = s->nfields;
+    lw->nflat = s->nflat;
+    inl_lua_conv_init(&lw->cv, L);
+    if (!alloc_scratch(lw)) {
+        free_scratch(lw);
+        inl_lua_error(L, "out of memory");
+    }
+    lw->w = w;
+    lw->borrowed = true;
+    lw->state = WS_OPEN;
+}
+
+void inl_lua_writer_unborrow(lua_State *L, int idx)
+{
+    lwriter *lw = luaL_checkudata(L, idx, LI_WRITER);
+    if (!lw->borrowed) return;
+    writer_abort(lw);   /* lets go of the host's writer without touching it */
+    lw->state = WS_CLOSED;
+}
+
+void inl_lua_open_writer(lua_State *L)
 {
     static const luaL_Reg meta[] = {
         { "__gc", w_gc },

@@ -12,7 +12,7 @@
 
 /* Registers the writer metatable and sets `open` in the module table on
  * top of the stack. */
-void li_open_writer(lua_State *L);
+void inl_lua_open_writer(lua_State *L);
 
 /* For pipelines (lsource.c): one append of n rows to the writer at index
  * widx whose columns come from C arrays (ext[i].values set: passed through
@@ -21,9 +21,17 @@ void li_open_writer(lua_State *L);
  * is the inlay_unit + 1 in which a date, time or timestamp column's Lua
  * integers are given, when it is not the column's own. The row in
  * messages is first_row + the index in the batch. */
-void li_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
+void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
                             const int *from_unit1, uint64_t first_row);
 /* The schema of the writer at widx. */
-const lschema *li_writer_schema(lua_State *L, int widx);
+const lschema *inl_lua_writer_schema(lua_State *L, int widx);
+
+/* Pushes a writer userdata over a host program's open writer w, whose
+ * schema the (flat) schema userdata at schema_idx describes: Lua values
+ * are converted and appended to w as to any writer, but close, abort and
+ * __gc never close or free it. inl_lua_writer_unborrow lets go of it (before
+ * the host frees it); the userdata is then closed. */
+void inl_lua_writer_borrow(lua_State *L, inlay_writer *w, int schema_idx);
+void inl_lua_writer_unborrow(lua_State *L, int idx);
 
 #endif

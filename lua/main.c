@@ -30,6 +30,7 @@
 
 #include <inlay.h>
 
+#include "lembed.h"
 #include "linit.h"
 
 static const char *progname = "inlay";
@@ -41,7 +42,7 @@ static void print_usage(FILE *f)
 {
     fprintf(f,
             "usage: inlay [options] [JOB.lua [ARGS...]]\n"
-            "       inlay run JOB.lua [ARGS...]\n"
+            "       inlay run [--max-memory SIZE] [--max-instructions N] JOB.lua [ARGS...]\n"
             "       inlay convert IN OUT [--schema FILE.lua | --infer] [--compression C] [--quiet]\n"
             "\n"
             "Runs a Lua 5.4 job with the inlay module loaded (the global `inlay`, or\n"
@@ -55,6 +56,9 @@ static void print_usage(FILE *f)
             "  --             stop handling options\n"
             "  -v, --version  print the version\n"
             "  -h, --help     print this help\n"
+            "  --max-memory SIZE        end the job when the state would hold more than SIZE\n"
+            "                           bytes (K, M or G for KiB, MiB, GiB)\n"
+            "  --max-instructions N     end the job after N Lua instructions\n"
             "\n"
             "convert: CSV or NDJSON (by extension, .gz/.zst too; - is stdin) to Parquet;\n"
             "`inlay convert --help` lists its options.\n");
@@ -525,7 +529,7 @@ static int pmain(lua_State *L)
     int script;
     luaL_checkversion(L);
     if (argv[1] && strcmp(argv[1], "convert") == 0) {   /* inlay._convert (inlay.lua) does the work */
-        li_open_libs(L);
+        inl_lua_open_libs(L);
         lua_getfield(L, -1, "_convert");
         lua_createtable(L, argc, 0);
         for (int i = 2; i < argc; i++) {
@@ -554,7 +558,7 @@ static int pmain(lua_State *L)
             return 1;
         }
     }
-    li_open_libs(L);
+    inl_lua_open_libs(L);
     lua_pop(L, 1);
     lua_getglobal(L, "os");
     lua_pushcfunction(L, os_exit);
@@ -570,13 +574,86 @@ static int pmain(lua_State *L)
     return 1;
 }
 
+/* "512M" and the like: a byte count with an optional K, M or G (powers of
+ * 1024). False when s is not one, or zero. */
+static void *libc_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    (void)ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+
+static bool parse_size(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (UINT64_MAX - 9) / 10) return false;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (p == s) return false;
+    int shift = 0;
+    if (*p == 'K' || *p == 'k') shift = 10, p++;
+    else if (*p == 'M' || *p == 'm') shift = 20, p++;
+    else if (*p == 'G' || *p == 'g') shift = 30, p++;
+    if (*p || v == 0 || (shift && v > (UINT64_MAX >> shift))) return false;
+    *out = v << shift;
+    return true;
+}
+
+/* Takes --max-memory and --max-instructions (also as --opt=value) out of
+ * argv, from the options before the job (after "run", or before the first
+ * argument that is not an option). Returns false on a bad value. */
+static bool take_limits(int *argc, char **argv, inl_lua_budget *b)
+{
+    int i = argv[1] && strcmp(argv[1], "run") == 0 ? 2 : 1;
+    while (argv[i] && argv[i][0] == '-' && strcmp(argv[i], "-") != 0 && strcmp(argv[i], "--") != 0) {
+        const char *a = argv[i];
+        const bool mem = strncmp(a, "--max-memory", 12) == 0 && (a[12] == '\0' || a[12] == '=');
+        const bool ins = strncmp(a, "--max-instructions", 18) == 0 && (a[18] == '\0' || a[18] == '=');
+        if (!mem && !ins) {
+            i += strcmp(a, "-e") == 0 && argv[i + 1] ? 2 : 1;
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        const char *val = eq ? eq + 1 : argv[i + 1];
+        const int used = eq ? 1 : 2;
+        uint64_t v;
+        if (!val || !parse_size(val, &v)) {
+            fprintf(stderr, "%s: %s needs a positive %s\n", progname, mem ? "--max-memory" : "--max-instructions",
+                    mem ? "size (512M, 2G ...)" : "count");
+            return false;
+        }
+        if (mem) b->max_memory = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+        else b->max_instructions = v;
+        for (int k = i; k + used <= *argc; k++) argv[k] = argv[k + used];
+        *argc -= used;
+    }
+    return true;
+}
+
+static inl_lua_budget limits;
+
 int main(int argc, char **argv)
 {
-    lua_State *L = luaL_newstate();
+    limits.base.fn = NULL;
+    if (!take_limits(&argc, argv, &limits)) return EXIT_FAILURE;
+    lua_State *L;
+    if (limits.max_memory || limits.max_instructions) {
+        limits.base.fn = libc_alloc;
+        L = lua_newstate(inl_lua_budget_alloc, &limits);
+    } else {
+        L = luaL_newstate();
+    }
     if (L == NULL) {
         l_message(argv[0], "cannot create state: not enough memory");
         return EXIT_FAILURE;
     }
+    if (limits.max_instructions) inl_lua_budget_start(L, &limits);
     lua_gc(L, LUA_GCSTOP);
     lua_pushcfunction(L, pmain);
     lua_pushinteger(L, argc);

@@ -6,7 +6,8 @@
 #   - runtime/<stage>/ includes only its own headers, inlay.h, and the
 #     headers of the stages its rule allows, by bare name (no "../");
 #   - lua/ includes only headers of files below it in the binding's stack,
-#     and of the core only inlay.h.
+#     and of the core only inlay.h (inlay_lua.h is the binding's public
+#     header, inlay_lua_chunk.h the generated inlay.lua).
 cmake_policy(SET CMP0057 NEW)
 
 set(rule_base)
@@ -43,13 +44,13 @@ endforeach()
 
 # The Lua binding, bottom to top; a file may include the headers of files
 # before it in this list, its own, and the core's public header.
-set(stack lerror lconv lschema lnested lwriter lsource linit)
+set(stack lerror lconv lschema lnested lwriter lsource linit lembed)
 set(tops lmodule lprobe main)
 file(GLOB lua_files ${SOURCE_DIR}/lua/*.c ${SOURCE_DIR}/lua/*.h)
 foreach(f ${lua_files})
   get_filename_component(base ${f} NAME_WE)
   list(FIND stack ${base} rank)
-  set(allowed inlay.h inlay_lua.h ${base}.h)
+  set(allowed inlay.h inlay_lua.h inlay_lua_chunk.h ${base}.h)
   if(rank GREATER -1)
     math(EXPR last "${rank} - 1")
     if(last GREATER -1)

@@ -1,7 +1,8 @@
-# cmake -DNM=nm -DLIBRARY=libinlay.so -DMODULE=inlay.so -P check_exports.cmake
+# cmake -DNM=nm -DLIBRARY=libinlay.so [-DMODULE=inlay.so] -P check_exports.cmake
 #
 # The names each shared object exports: libinlay.so only inlay_* (the
-# public API), the Lua module inlay.so only luaopen_inlay.
+# public API), the Lua module inlay.so only luaopen_inlay. MODULE is left
+# out in builds without the Lua binding.
 cmake_policy(SET CMP0057 NEW)
 
 function(exported_names file out)
@@ -38,6 +39,10 @@ if(public LESS 60)
   message(FATAL_ERROR "${LIBRARY} exports only ${public} inlay_* names; the public API is missing")
 endif()
 
+if(NOT DEFINED MODULE)
+  message(STATUS "${LIBRARY}: ${public} names, all inlay_*")
+  return()
+endif()
 exported_names(${MODULE} module_names)
 set(stray)
 foreach(n ${module_names})

@@ -17,7 +17,7 @@ T.case("--version, --help, bad options", function()
   T.ok(out:match("^inlay %d+%.%d+%.%d+ %(Lua 5%.4"), "version: " .. out)
   out, _, code = T.run(bin .. " --help")
   T.eq(code, 0, "exit code")
-  T.ok(out:find("usage: inlay", 1, true) and out:find("inlay run JOB.lua", 1, true), "help")
+  T.ok(out:find("usage: inlay", 1, true) and out:find("inlay run [--max-memory SIZE] [--max-instructions N] JOB.lua", 1, true), "help")
   local _, err
   _, err, code = T.run(bin .. " -z")
   T.ok(code ~= 0 and err:find("usage: inlay", 1, true), "bad option")
@@ -97,6 +97,29 @@ T.case("a job that closes its writer publishes it", function()
   T.eq(code, 0, "exit code " .. err)
   T.eq(out, "5000\n", "output")
   T.eq(T.duckdb(dir .. "/data.parquet").rows, 5000, "rows")
+end)
+
+T.case("--max-memory and --max-instructions end a runaway job, not a good one", function()
+  local dir = T.tmpdir("limits")
+  local loop = job(dir, "loop.lua", "local n = 0 while true do n = n + 1 end")
+  local hog = job(dir, "hog.lua", "local t = {} for i = 1, math.huge do t[i] = string.rep('x', 100) .. i end")
+  local good = job(dir, "good.lua", [[
+    local inlay = require "inlay"
+    local w = inlay.open(arg[1], inlay.schema { { "id", "int64" } })
+    for i = 1, 20000 do w:row(i) end
+    print(w:close().rows, arg[2])
+  ]])
+  local _, err, code = T.run(bin .. " run --max-instructions 2000000 " .. q(loop))
+  T.ok(code ~= 0 and err:find("instruction budget of 2000000 exceeded", 1, true), "endless loop: " .. err)
+  _, err, code = T.run(bin .. " --max-memory=16M " .. q(hog))
+  T.ok(code ~= 0 and err:find("not enough memory", 1, true), "unbounded allocation: " .. err)
+  local out
+  out, err, code = T.run(bin .. " run --max-memory 64M --max-instructions=50M " .. q(good) .. " " ..
+                         q(dir .. "/good.parquet") .. " x")
+  T.eq(code, 0, "a job within its limits: " .. err)
+  T.eq(out, "20000\tx\n", "its output")
+  _, err, code = T.run(bin .. " run --max-memory lots " .. q(good))
+  T.ok(code ~= 0 and err:find("--max-memory needs a positive size", 1, true), "bad size: " .. err)
 end)
 
 T.case("the REPL through a pipe", function()
