@@ -293,7 +293,8 @@ INLAY_API void inlay_schema_free(inlay_schema *s);
 
 /* Add a primitive field under the group node `parent` (0 = root). name is
  * copied. Returns the new node's id (> 0) or a negative status:
- * INLAY_ERR_SCHEMA for an empty or duplicate name, a bad parent, or a type
+ * INLAY_ERR_SCHEMA for an empty or duplicate name, a name that is not valid
+ * UTF-8 (the message shows it escaped, "\xff"), a bad parent, or a type
  * that is not valid (decimal precision out of range for its physical type,
  * a fixed width < 1, ...). inlay_schema_errmsg() says why. */
 INLAY_API int inlay_schema_add(inlay_schema *s, int parent, const char *name,
@@ -368,7 +369,13 @@ INLAY_API size_t inlay_schema_format(const inlay_schema *s, char *buf, size_t ca
  * in order, then finish() once after the last byte of a successful close,
  * or abort() instead when the file will not be completed. Each returns 0
  * on success or non-zero on failure (abort's result is ignored). The
- * writer never calls a sink again after finish or abort. */
+ * writer never calls a sink again after finish or abort.
+ *
+ * A write() or finish() that fails may leave errno set to say why (ENOSPC,
+ * EPIPE, ...): the writer clears errno before each call and, when it is set
+ * after a failure, adds strerror(errno) to its message ("writing to the
+ * sink failed: No space left on device"). A sink that fails for a reason of
+ * its own leaves errno at 0. */
 typedef struct inlay_sink {
     int (*write)(void *ctx, const void *data, size_t len);
     int (*finish)(void *ctx);
@@ -407,6 +414,7 @@ typedef enum inlay_compression {
 #define INLAY_DEFAULT_COMPRESSION       INLAY_ZSTD
 #define INLAY_DEFAULT_ZSTD_LEVEL        3
 #define INLAY_DEFAULT_PAGE_VERSION      1
+#define INLAY_DEFAULT_SYNC              true
 
 typedef struct inlay_kv {
     const char *key;
@@ -426,6 +434,8 @@ typedef struct inlay_options {
     int page_version;              /* data pages: 1 (default) or 2 (levels uncompressed) */
     const inlay_kv *metadata;      /* key-value metadata; copied at open */
     size_t metadata_count;
+    bool sync;                     /* a successful close of a file is durable (see inlay_writer_open_file);
+                                      false leaves syncing to the host */
 } inlay_options;
 
 /* Fill o with the defaults above. */
@@ -446,9 +456,59 @@ INLAY_API int inlay_writer_open(inlay_writer **out, inlay_sink sink,
 
 /* Open a writer on a file. Bytes go to a temporary file beside `path`
  * ("path.XXXXXX.tmp"), renamed to `path` only when close succeeds; abort or
- * free without close removes it. */
+ * free without close removes it. An existing regular file at `path` is
+ * replaced atomically by that rename (a reader sees the old file or the new
+ * one, never a mix); a symlink at `path` is itself replaced, and the file
+ * it pointed to is left alone, as most tools that save atomically do.
+ *
+ * Refused at open (INLAY_ERR_IO, nothing created): a `path` that exists and
+ * is not a regular file, symlinks followed ("'out' is a directory",
+ * "'/dev/stdout' is not a regular file (a character device)"); use
+ * inlay_writer_open_fd for devices and pipes. A folder that is missing or
+ * not writable fails the same way, with the system's reason.
+ *
+ * Durability: with opts->sync (the default), close fsyncs the file before
+ * the rename and the folder after it, as SQLite commits, so a successful
+ * close means the file survives a crash or power loss. Should only the
+ * folder's sync fail, close fails with a message saying the file is in
+ * place but may not survive a crash.
+ *
+ * Stale temporaries: the writer holds an flock() on its temporary while it
+ * writes. A successful open removes the temporaries of the same `path` that
+ * no process holds a lock on (writers killed before their close); a live
+ * writer's temporary is never touched. Listing the folder costs one pass
+ * over it per open. */
 INLAY_API int inlay_writer_open_file(inlay_writer **out, const char *path,
                                      const inlay_schema *schema, const inlay_options *opts);
+
+/* Open a writer on a file descriptor: the Parquet stream is written to `fd`
+ * front to back (no seek, no temporary, no rename), for pipes, sockets,
+ * standard output, or a file the host manages. The caller keeps `fd`: the
+ * writer never closes it, and it must stay open until the writer is closed,
+ * aborted or freed. A non-blocking `fd` is waited on. With opts->sync, close
+ * fsyncs `fd` when it is a regular file.
+ *
+ * A pipe whose reader is gone fails the write with EPIPE ("writing the
+ * stream: Broken pipe"); SIGPIPE is blocked in the calling thread during
+ * the write, so it does not end the process. A failure, an abort or a free
+ * without close ends the stream without a footer: a reader finds no
+ * trailing "PAR1" (should the bytes written end in those four anyway, abort
+ * writes one more byte) and does not take a partial stream for a file. A
+ * consumer must still check the producer's status.
+ *
+ * fd < 0 is INLAY_ERR_ARGUMENT; a closed descriptor or one not open for
+ * writing is INLAY_ERR_IO. Errors as for inlay_writer_open. */
+INLAY_API int inlay_writer_open_fd(inlay_writer **out, int fd, const inlay_schema *schema,
+                                   const inlay_options *opts);
+
+/* The temporary file a writer opened with inlay_writer_open_file is
+ * writing ("path.XXXXXX.tmp"), while it exists; NULL for other sinks, for a
+ * NULL writer, and once the writer is closed or aborted. Owned by the
+ * writer, valid until the temporary goes. A host's signal handler may
+ * unlink() it before _exit(), so that an interrupted program leaves no
+ * temporary behind: copy it when the writer opens (a handler must not read
+ * memory the interrupted code may be freeing). */
+INLAY_API const char *inlay_writer_temp_path(const inlay_writer *w);
 
 /* The leaf column whose dotted path ("a.b.c") or top-level name is `name`,
  * or INLAY_ERR_COLUMN. */
@@ -620,8 +680,11 @@ typedef struct inlay_writer_stats {
 INLAY_API void inlay_writer_get_stats(const inlay_writer *w, inlay_writer_stats *st);
 
 /* Finish the file: flush the last row group, write the footer and finish the
- * sink (for a file: rename it into place). Every column must have the same
- * number of rows (INLAY_ERR_STATE otherwise, and the writer stays open).
+ * sink (for a file: sync it, rename it into place, sync its folder). Every
+ * column must have the same number of rows (INLAY_ERR_STATE otherwise, and
+ * the writer stays open). A failure of the sink is INLAY_ERR_IO with the
+ * system's reason in the message ("writing 'out.parquet': No space left on
+ * device"); the file is then not published (its temporary is removed).
  * After a successful close only the info calls and free are valid. */
 INLAY_API int inlay_writer_close(inlay_writer *w);
 
@@ -634,6 +697,10 @@ INLAY_API void inlay_writer_free(inlay_writer *w);
 
 /* The message of the last failure, or "" if none. Owned by the writer. */
 INLAY_API const char *inlay_writer_errmsg(const inlay_writer *w);
+/* The status of the last failure (INLAY_ERR_IO: the sink failed, ...), or
+ * INLAY_OK if none; INLAY_ERR_ARGUMENT for NULL. For a host that treats
+ * kinds of failure differently (the inlay command's exit status). */
+INLAY_API int inlay_writer_status(const inlay_writer *w);
 
 /* The last failure in parts, for hosts that report errors their own way
  * (the Lua binding counts rows per call): the leaf column and its row
@@ -789,7 +856,7 @@ INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray
  *  Sources: CSV and NDJSON parsed into column batches
  *
  *     inlay_source_options so;
- *     inlay_source_options_init(&so);                 // CSV with a header, by extension
+ *     inlay_source_options_init(&so);                 // everything detected
  *     inlay_source *src;
  *     if (inlay_source_open(&src, "in.csv.gz", schema, &so) != INLAY_OK) ...
  *     size_t rows;
@@ -809,13 +876,26 @@ INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray
  * parse is an error naming it ("in.csv:1234: column 'ts': cannot parse
  * \"2024-13-01\" as timestamp(us)"), or, with INLAY_ON_ERROR_SKIP, is
  * counted, written to the reject file with its reason, and left out.
+ *
+ * What the options leave open is detected from the input itself, as
+ * DuckDB's read_csv does: the compression from the first bytes (gzip and
+ * zstd magic, on files, stdin and pipes alike), the format, and for CSV
+ * the dialect from a sample of the first records: the delimiter among
+ * , | ; and tab that gives a consistent field count, the quote (" or ' or
+ * none) and escape (doubled quotes or backslash) that parse the sample
+ * without error, and whether the first record is a header (it is when
+ * one of its cells does not parse as the type the records below give its
+ * column, or when every column is text; a first record that parses like
+ * the rest is data). A given option is never second-guessed.
+ * inlay_source_get_dialect says what was used and what was detected.
  *====================================================================*/
 
 typedef struct inlay_source inlay_source;
 
 typedef enum inlay_source_format {
-    INLAY_FORMAT_AUTO = 0,   /* by extension: .csv .tsv (tab) .txt -> CSV; .json .jsonl .ndjson -> NDJSON;
-                                after .gz / .zst; stdin and anything else: CSV */
+    INLAY_FORMAT_AUTO = 0,   /* by extension: .csv .tsv .tab -> CSV; .json .jsonl .ndjson -> NDJSON (after
+                                .gz / .zst); anything else (stdin too) by content: NDJSON when the first
+                                non-blank byte is '{' or '[', else CSV */
     INLAY_FORMAT_CSV = 1,
     INLAY_FORMAT_NDJSON = 2,
 } inlay_source_format;
@@ -826,6 +906,15 @@ typedef enum inlay_on_error {
 } inlay_on_error;
 
 #define INLAY_DEFAULT_BATCH_ROWS 65536
+/* quote, escape, header: detect from the input (the default). */
+#define INLAY_SNIFF (-1)
+
+/* A column's type given by name (what inlay_type_parse takes: "int32",
+ * "string", "timestamp(ms)", "decimal(10,2)"...), for inference. */
+typedef struct inlay_column_type {
+    const char *column;
+    const char *type;
+} inlay_column_type;
 
 typedef struct inlay_source_options {
     unsigned struct_size;           /* set by inlay_source_options_init */
@@ -833,9 +922,13 @@ typedef struct inlay_source_options {
     inlay_source_format format;
     size_t batch_rows;              /* rows per batch (default INLAY_DEFAULT_BATCH_ROWS) */
     /* CSV */
-    char delimiter;                 /* default ',' (tab for .tsv) */
-    char quote;                     /* default '"'; 0 = none */
-    bool header;                    /* default true: the first record names the columns */
+    char delimiter;                 /* 0 (default): detected; tab for .tsv and .tab */
+    int quote;                      /* INLAY_SNIFF (default), a character, or 0 for none */
+    int escape;                     /* INLAY_SNIFF (default); 0 or the quote character: quotes are
+                                       doubled inside quotes (RFC 4180); another one, e.g. '\\': it
+                                       escapes a quote or itself inside quotes */
+    int header;                     /* INLAY_SNIFF (default); 1 (true): the first record names the
+                                       columns; 0 (false): there is no header */
     size_t skip_rows;               /* physical lines skipped first */
     const char *const *null_values; /* unquoted field texts read as null; default { "" }.
                                        "\"\"" (two quotes) also makes a quoted empty field null */
@@ -844,24 +937,40 @@ typedef struct inlay_source_options {
     bool strict;                    /* a key that is not a column is an error */
     /* both */
     inlay_on_error on_error;
-    const char *reject_path;        /* SKIP: each bad record's location, reason and raw text; NULL = none */
+    const char *reject_path;        /* each bad record's location, reason and raw text (SKIP); NULL = none.
+                                       It may not be the input: a path naming the same file is
+                                       INLAY_ERR_ARGUMENT, and nothing is truncated */
     int threads;                    /* 1 (0 = default): parse in the calling thread. 2: a thread of the
                                        source's own parses the next batch while the caller works on the
                                        current one; the allocator must then be thread-safe */
-    const void *prefix;             /* bytes that come before the input's own: a sample already read from
-                                       a pipe (for inference); not copied, must outlive the source */
+    const void *prefix;             /* the first bytes of the input, already taken from it (a sample read
+                                       from a pipe for inference), still compressed if the input is; they
+                                       come before the input's own. Not copied, must outlive the source */
     size_t prefix_len;
+    /* inference (inlay_source_infer) */
+    bool narrow_ints;               /* integers get the narrowest type that holds every sampled value
+                                       (int8..int64); default false: int64, so that one feed gets one
+                                       schema whatever the length of a file */
+    const inlay_column_type *types; /* these columns get these types instead of inferred ones, and are
+                                       optional; each must name a column of the input */
+    size_t type_count;
+    /* inlay_source_open */
+    bool inferred_schema;           /* the schema was inferred from a sample: a value that does not fit
+                                       it says so and how to fix it (as the command line's flags:
+                                       --infer-rows N, --schema FILE or --types col=type) */
 } inlay_source_options;
 
 INLAY_API void inlay_source_options_init(inlay_source_options *o);
 
-/* Opens path ("-" = stdin; .gz and .zst are decompressed) for the flat
+/* Opens path ("-" = stdin; gzip and zstd are decompressed) for the flat
  * schema (copied; the caller keeps it). CSV columns are matched to the
  * schema by header name (extra header columns are ignored; a schema column
  * missing from the header is all null, or INLAY_ERR_SCHEMA when required),
- * or by position without a header. NDJSON keys are matched by name. Returns
- * INLAY_OK, INLAY_ERR_IO (cannot open), INLAY_ERR_SCHEMA, INLAY_ERR_ARGUMENT
- * or INLAY_ERR_NOMEM; on failure *out is a source that only answers
+ * or by position without a header; with a schema, a first record naming
+ * one of its columns is a header. NDJSON keys are matched by name.
+ * Returns INLAY_OK, INLAY_ERR_IO (cannot open), INLAY_ERR_SCHEMA,
+ * INLAY_ERR_ARGUMENT (also: the reject file is the input) or
+ * INLAY_ERR_NOMEM; on failure *out is a source that only answers
  * inlay_source_errmsg and inlay_source_free (or NULL when out of memory). */
 INLAY_API int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *schema,
                                 const inlay_source_options *o);
@@ -876,6 +985,14 @@ INLAY_API int inlay_source_next(inlay_source *s, size_t *rows);
  * take. Owned by the source, valid until the next inlay_source_next. */
 INLAY_API const inlay_column_batch *inlay_source_batch(const inlay_source *s, int *ncolumns);
 
+/* Where the rows of the last batch are in the input: for row i, the line
+ * (1-based, counting every line of the input: header, skipped lines, bad
+ * records and lines inside quoted fields) on which its record starts. For
+ * a caller that finds a problem with a row later (a transform, a writer)
+ * and must say where it came from. Owned by the source, valid until the
+ * next inlay_source_next; NULL before the first batch. */
+INLAY_API const uint64_t *inlay_source_batch_lines(const inlay_source *s);
+
 typedef struct inlay_source_stats {
     uint64_t records;        /* records read (rows delivered + skipped) */
     uint64_t rows;           /* rows delivered */
@@ -887,24 +1004,67 @@ typedef struct inlay_source_stats {
 
 INLAY_API void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st);
 INLAY_API const char *inlay_source_errmsg(const inlay_source *s);   /* "" if none */
+/* The status of the last failure (INLAY_ERR_IO: the input could not be
+ * read; INLAY_ERR_VALUE, INLAY_ERR_NULL, INLAY_ERR_SCHEMA: the data was
+ * bad), INLAY_OK if none; INLAY_ERR_NOMEM for NULL (inlay_source_open
+ * could not allocate). */
+INLAY_API int inlay_source_status(const inlay_source *s);
 INLAY_API void inlay_source_free(inlay_source *s);                  /* NULL accepted */
 
-/* A flat schema for the input, from its first `sample_rows` records (0 =
- * 10,000): for each column the narrowest type that holds every sampled
- * value (int8..int64 when the sample is the whole input, else int64;
- * double, boolean, date, time(us), timestamp(us or ns, utc when the values
- * carry a zone), string; json for NDJSON objects and arrays), optional where
- * a null or a missing value was seen. CSV names come
- * from the header (column1, column2... without one); NDJSON keys in order of
- * first appearance. The schema is the caller's (inlay_schema_free). Errors
- * as inlay_source_open; the message goes to err (errcap bytes). */
+typedef enum inlay_input_compression {
+    INLAY_INPUT_PLAIN = 0,
+    INLAY_INPUT_GZIP = 1,
+    INLAY_INPUT_ZSTD = 2,
+} inlay_input_compression;
+
+/* Bits of inlay_source_dialect.sniffed: what was detected rather than given. */
+#define INLAY_SNIFFED_FORMAT    (1u << 0)
+#define INLAY_SNIFFED_DELIMITER (1u << 1)
+#define INLAY_SNIFFED_QUOTE     (1u << 2)
+#define INLAY_SNIFFED_ESCAPE    (1u << 3)
+#define INLAY_SNIFFED_HEADER    (1u << 4)
+
+/* How a source reads its input. The CSV fields are meaningful for CSV. */
+typedef struct inlay_source_dialect {
+    inlay_source_format format;          /* CSV or NDJSON, never AUTO */
+    inlay_input_compression compression; /* always found from the bytes */
+    char delimiter;
+    char quote;                          /* 0: none */
+    char escape;                         /* the quote itself: doubled quotes; else e.g. '\\'; 0 without a quote */
+    bool header;
+    unsigned sniffed;                    /* INLAY_SNIFFED_* bits; a delimiter by extension counts */
+} inlay_source_dialect;
+
+/* The dialect of an open source into *d (zeroed for NULL or a failed
+ * source). */
+INLAY_API void inlay_source_get_dialect(const inlay_source *s, inlay_source_dialect *d);
+
+/* A flat schema for the input, from a sample of its records: the first
+ * `sample_rows` (0 = 10,000), and, in a plain file longer than that, chunks
+ * spread over the whole file (the middle, the end and a few places picked
+ * with a fixed seed, each from the first record boundary that is certain;
+ * compressed files and pipes: the head only). For each column the type
+ * that holds every sampled value: int64 (uint64 above its range), or with
+ * narrow_ints the narrowest of int8..int64; double, boolean, date,
+ * time(us), timestamp(us or ns, utc when the values carry a zone), string;
+ * json for NDJSON objects and arrays; options.types replaces a column's
+ * type. A column is optional where a null or a missing value was seen.
+ * CSV names come from the header (trimmed; "column<i>" for an empty one,
+ * "<name>_1"... for a repeat) or, without one, are column0, column1...
+ * (as DuckDB names them); NDJSON keys in order of first appearance. The
+ * format and the dialect are detected as inlay_source_open detects them.
+ * The schema is the caller's (inlay_schema_free). Errors as
+ * inlay_source_open, and INLAY_ERR_ARGUMENT for a bad options.types; the
+ * message goes to err (errcap bytes). */
 INLAY_API int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_options *o,
                                  size_t sample_rows, char *err, size_t errcap);
 
-/* The same from `len` bytes in memory (plain text, e.g. the start of a pipe
- * read for the purpose); `whole` says the bytes are the entire input, not
- * its beginning; `name` is used in messages and for the format by
- * extension. A last record cut short by the end of the buffer is left out. */
+/* The same from `len` bytes in memory: the start of a pipe read for the
+ * purpose, as read (gzip or zstd is decompressed, and may be cut short
+ * when the bytes are not the whole input); `whole` says the bytes are the
+ * entire input, not its beginning; `name` is used in messages and for
+ * the format by extension. A last record cut short by the end of the
+ * buffer is left out. */
 INLAY_API int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, bool whole, const char *name,
                                         const inlay_source_options *o, size_t sample_rows, char *err, size_t errcap);
 

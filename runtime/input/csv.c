@@ -17,6 +17,10 @@
  * parse, so a restart sees the input as it was; fields with doubled quotes
  * are unescaped into `scratch` once the record is complete, which also
  * keeps the raw record intact for reject files.
+ *
+ * With an escape character (backslash quoting) the stop bytes are the
+ * delimiter, LF, the quote and the escape: CR is no longer one, and an
+ * unquoted field that ends at an LF gives back a CR before it.
  */
 #include "csv.h"
 
@@ -43,6 +47,7 @@ struct csv_reader {
     input_reader *in;
     uint8_t delim;
     int quote;                    /* the quote byte, or CSV_NO_QUOTE */
+    int esc;                      /* the escape byte, or CSV_NO_QUOTE for doubled quotes */
 
     uint8_t *buf;                 /* cap + CSV_PAD bytes */
     size_t cap, pos, end;
@@ -72,6 +77,7 @@ void inl_csv_options_init(csv_options *o)
 {
     o->delimiter = ',';
     o->quote = '"';
+    o->escape = 0;
     o->skip_rows = 0;
 }
 
@@ -225,7 +231,37 @@ static int bad_record(csv_reader *r, const uint8_t *rec, const uint8_t *at, uint
     return P_BAD;
 }
 
-/* Rewrites the quoted fields holding doubled quotes into scratch. */
+/* Rewrites the quoted fields holding escapes into scratch: the escape
+ * byte is dropped before a quote or another escape byte (elsewhere it is
+ * data). */
+static void unescape_with(const csv_reader *r, csv_field *f, char **outp)
+{
+    const char q = (char)r->quote, x = (char)r->esc;
+    const char *s = f->data, *e = s + f->len;
+    const char *hit = memchr(s, x, f->len);
+    if (!hit) return;
+    char *out = *outp, *start = out;
+    while (hit) {
+        size_t k = (size_t)(hit - s);
+        memcpy(out, s, k);
+        out += k;
+        if (hit + 1 < e && (hit[1] == q || hit[1] == x)) {
+            *out++ = hit[1];
+            s = hit + 2;
+        } else {
+            *out++ = x;
+            s = hit + 1;
+        }
+        hit = s < e ? memchr(s, x, (size_t)(e - s)) : NULL;
+    }
+    memcpy(out, s, (size_t)(e - s));
+    out += e - s;
+    f->data = start;
+    f->len = (size_t)(out - start);
+    *outp = out;
+}
+
+/* Rewrites the quoted fields holding doubled quotes (or escapes) into scratch. */
 static int unescape(csv_reader *r, csv_field *fields, size_t n)
 {
     const char q = (char)r->quote;
@@ -237,6 +273,10 @@ static int unescape(csv_reader *r, csv_field *fields, size_t n)
     char *out = (char *)r->scratch.data;
     for (size_t i = 0; i < n; i++) {
         csv_field *f = &fields[i];
+        if (r->esc != CSV_NO_QUOTE) {
+            if (f->quoted) unescape_with(r, f, &out);
+            continue;
+        }
         const char *s = f->data, *e = s + f->len;
         const char *hit = f->quoted ? memchr(s, q, f->len) : NULL;
         if (!hit) continue;
@@ -316,7 +356,9 @@ static int parse_record(csv_reader *r, size_t *count)
     r->line = line;
     if (*p == '\r' && p + 1 == e && !eof) return P_MORE;
 
-    const stopset set = stopset_make(delim, '\n', '\r', quote == CSV_NO_QUOTE ? '\n' : (uint8_t)quote);
+    const int esc = r->esc;
+    const stopset set = esc != CSV_NO_QUOTE ? stopset_make(delim, '\n', (uint8_t)quote, (uint8_t)esc)
+                        : stopset_make(delim, '\n', '\r', quote == CSV_NO_QUOTE ? '\n' : (uint8_t)quote);
     const uint8_t *blk;
     uint64_t bits;
     if (r->scan_valid) {
@@ -365,6 +407,10 @@ static int parse_record(csv_reader *r, size_t *count)
                 continue;
             }
             stop = q;
+            if (esc != CSV_NO_QUOTE && q > p && q < e && q[-1] == '\r') {   /* CR is no stop byte here */
+                f[-1].len--;
+                stop = q - 1;
+            }
             if (c == '\r') {
                 next = q + 2;
                 line++;
@@ -385,8 +431,16 @@ static int parse_record(csv_reader *r, size_t *count)
         for (;;) {
             NEXT_STOP(s);
             c = *s;
+            if (c == esc) {
+                if (s + 1 == e && !eof) return P_MORE;
+                if (s + 1 < e && (s[1] == quote || s[1] == esc)) {
+                    escaped = true;
+                    SKIP_TO(s + 2);
+                }
+                continue;   /* before anything else: data */
+            }
             if (c == quote) {
-                if (s + 1 < e && s[1] == quote) {
+                if (esc == CSV_NO_QUOTE && s + 1 < e && s[1] == quote) {
                     escaped = true;
                     SKIP_TO(s + 2);
                     continue;
@@ -511,8 +565,9 @@ int inl_csv_open(csv_reader **out, input_reader *in, const csv_options *o, const
     }
     if (!out || !in) return INLAY_ERR_ARGUMENT;
     *out = NULL;
-    const uint8_t d = (uint8_t)o->delimiter, q = (uint8_t)o->quote;
+    const uint8_t d = (uint8_t)o->delimiter, q = (uint8_t)o->quote, x = (uint8_t)o->escape;
     if (d == '\n' || d == '\r' || q == '\n' || q == '\r' || (q && q == d)) return INLAY_ERR_ARGUMENT;
+    if (q && x && x != q && (x == '\n' || x == '\r' || x == d)) return INLAY_ERR_ARGUMENT;
 
     inlay_allocator al = inl_mem_or_default(a);
     csv_reader *r = inl_mem_alloc(&al, sizeof *r);
@@ -522,6 +577,7 @@ int inl_csv_open(csv_reader **out, input_reader *in, const csv_options *o, const
     r->in = in;
     r->delim = d;
     r->quote = q ? q : CSV_NO_QUOTE;
+    r->esc = q && x && x != q ? x : CSV_NO_QUOTE;
     r->skip = o->skip_rows;
     r->line = 1;
     r->cap = CSV_BUF_INIT;

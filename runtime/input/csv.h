@@ -3,7 +3,9 @@
  * input_reader, in constant memory whatever the size of the input.
  *
  * It only finds fields; turning their text into values is the caller's
- * business. Accepted beyond RFC 4180: LF or CRLF line ends (mixed too), a
+ * business. Inside quotes a quote is written doubled (RFC 4180) or, with
+ * an escape character such as backslash, preceded by it (the escape
+ * character itself too). Accepted beyond RFC 4180: LF or CRLF line ends (mixed too), a
  * UTF-8 BOM at the very start, a last line without a terminator, empty lines
  * (skipped), a quote inside an unquoted field (data), a CR not followed by
  * LF outside quotes (data). Errors are per record: after one the reader
@@ -24,14 +26,16 @@
 typedef struct csv_options {
     char delimiter;      /* default ','; '\t' etc. Neither CR nor LF nor the quote */
     char quote;          /* default '"'; 0 = no quoting. Neither CR nor LF */
+    char escape;         /* default 0: quotes are doubled (as is escape == quote); else the byte that
+                            escapes a quote or itself inside quotes, e.g. '\\'. Neither CR nor LF */
     size_t skip_rows;    /* physical lines skipped before anything (before the header) */
 } csv_options;
 
-/* The defaults: ',', '"', no rows skipped. */
+/* The defaults: ',', '"', doubled quotes, no rows skipped. */
 void inl_csv_options_init(csv_options *o);
 
 /* One field: data[0..len) unescaped (a quoted field without its quotes and
- * with "" made "), not NUL-terminated. quoted tells `""` from an empty field. */
+ * with "" or \" made "), not NUL-terminated. quoted tells `""` from an empty field. */
 typedef struct csv_field {
     const char *data;
     size_t len;
@@ -42,7 +46,7 @@ typedef struct csv_reader csv_reader;
 
 /* A reader over in, which stays the caller's (borrowed; close it after
  * inl_csv_close). o NULL means the defaults; a NULL means malloc. Returns 0,
- * INLAY_ERR_ARGUMENT (a delimiter or quote that cannot work) or
+ * INLAY_ERR_ARGUMENT (a delimiter, quote or escape that cannot work) or
  * INLAY_ERR_NOMEM. */
 int inl_csv_open(csv_reader **out, input_reader *in, const csv_options *o, const inlay_allocator *a);
 

@@ -4,9 +4,15 @@
  *
  * The reader owns one source (an fd or a callback) and, for compressed
  * input, a buffer of compressed bytes `raw[raw_pos..raw_len)` not yet fed to
- * the decompressor. `raw_total` counts the bytes taken from the source, so
- * the bytes consumed are raw_total minus what still waits in the buffer.
- * Once `failed` is set every read returns -1 with the message in `err`.
+ * the decompressor. In front of the source come, in this order, the bytes
+ * peeked at open to tell the compression (`peek`) and a caller's prefix
+ * (`pre`, bytes of the stream it took earlier); source_read hands them out
+ * before reading more, so the decompressor sees the stream whole. On the
+ * other side, `back` holds decompressed bytes put back by inl_input_unread,
+ * returned before anything else. `raw_total` counts the bytes taken from
+ * the stream (peeked and prefix bytes included), so the bytes consumed are
+ * raw_total minus what still waits in front of the decompressor. Once
+ * `failed` is set every read returns -1 with the message in `err`.
  */
 #define _POSIX_C_SOURCE 200809L
 #define ZSTD_STATIC_LINKING_ONLY   /* ZSTD_customMem: zstd allocates through us */
@@ -26,6 +32,8 @@
 #include <zstd_errors.h>
 
 #define INPUT_RAW_CAP ((size_t)1 << 20)
+/* Enough for the longest magic we look for (zstd's four bytes). */
+#define INPUT_PEEK 4
 /* One read(2) asks for at most this much, well below SSIZE_MAX. */
 #define INPUT_MAX_READ ((size_t)1 << 30)
 
@@ -36,6 +44,18 @@ struct input_reader {
     input_read_fn fn;
     void *ctx;
     input_compression comp;
+
+    uint8_t peek[INPUT_PEEK];   /* the first bytes, read at open to look at them */
+    size_t peek_pos, peek_len;
+    const uint8_t *pre;         /* the caller's prefix (borrowed) */
+    size_t pre_pos, pre_len;
+    uint8_t *back;              /* decompressed bytes put back, back_len of them */
+    size_t back_pos, back_len;
+    bool cut_ok;                /* compressed data cut short ends the input */
+    bool src_eof;               /* the fd or callback said end of input: not asked again */
+    bool seekable;              /* a plain regular file of our own: inl_input_pread works */
+    bool has_id;
+    uint64_t dev, ino;
 
     uint8_t *raw;               /* compressed bytes, INPUT_RAW_CAP of them */
     size_t raw_pos, raw_len;
@@ -115,20 +135,31 @@ static ptrdiff_t fail(input_reader *r, const char *what)
 
 /* ---- the source ------------------------------------------------------------ */
 
-/* Up to cap bytes from the fd or the callback; -1 with the error set. */
-static ptrdiff_t source_read(input_reader *r, void *dst, size_t cap)
+/* Up to cap bytes of the stream past the peeked ones: the prefix, then the
+ * fd or the callback; -1 with the error set. */
+static ptrdiff_t stream_read(input_reader *r, void *dst, size_t cap)
 {
     if (cap > INPUT_MAX_READ) cap = INPUT_MAX_READ;
+    if (r->pre_pos < r->pre_len) {
+        size_t n = r->pre_len - r->pre_pos < cap ? r->pre_len - r->pre_pos : cap;
+        memcpy(dst, r->pre + r->pre_pos, n);
+        r->pre_pos += n;
+        r->raw_total += n;
+        return (ptrdiff_t)n;
+    }
+    if (r->src_eof) return 0;
     if (r->fn) {
         ptrdiff_t n = r->fn(r->ctx, dst, cap);
         if (n < 0 || (size_t)n > cap) return fail(r, "read error");
         r->raw_total += (uint64_t)n;
+        r->src_eof = n == 0;
         return n;
     }
     for (;;) {
         ssize_t n = read(r->fd, dst, cap);
         if (n >= 0) {
             r->raw_total += (uint64_t)n;
+            r->src_eof = n == 0;
             return n;
         }
         if (errno == EINTR) continue;
@@ -136,6 +167,19 @@ static ptrdiff_t source_read(input_reader *r, void *dst, size_t cap)
         snprintf(what, sizeof what, "read error: %s", errno_text(errno, text, sizeof text));
         return fail(r, what);
     }
+}
+
+/* Up to cap bytes of the stream: what was peeked at (counted in raw_total
+ * when it was read), then the rest. */
+static ptrdiff_t source_read(input_reader *r, void *dst, size_t cap)
+{
+    if (r->peek_pos < r->peek_len) {
+        size_t n = r->peek_len - r->peek_pos < cap ? r->peek_len - r->peek_pos : cap;
+        memcpy(dst, r->peek + r->peek_pos, n);
+        r->peek_pos += n;
+        return (ptrdiff_t)n;
+    }
+    return stream_read(r, dst, cap);
 }
 
 /* Refills the compressed buffer once it is drained. -1 on a read error. */
@@ -179,7 +223,8 @@ static ptrdiff_t gzip_read(input_reader *r, uint8_t *dst, size_t cap)
             r->member_done = true;
         } else if (rc == Z_BUF_ERROR) {
             /* No progress possible: out of input mid-member. */
-            if (got == 0 && r->zs.avail_in == 0 && r->raw_eof) return fail(r, "truncated gzip data");
+            if (got == 0 && r->zs.avail_in == 0 && r->raw_eof)
+                return r->cut_ok ? 0 : fail(r, "truncated gzip data");
         } else if (rc == Z_MEM_ERROR) {
             return fail(r, "out of memory");
         } else if (rc != Z_OK) {
@@ -210,7 +255,7 @@ static ptrdiff_t zstd_read(input_reader *r, uint8_t *dst, size_t cap)
         r->frame_open = rc != 0;
         if (out.pos) return (ptrdiff_t)out.pos;
         if (r->raw_pos == r->raw_len && r->raw_eof) {
-            if (r->frame_open) return fail(r, "truncated zstd data");
+            if (r->frame_open) return r->cut_ok ? 0 : fail(r, "truncated zstd data");
             return 0;
         }
     }
@@ -230,18 +275,29 @@ static int reader_new(input_reader **out, const inlay_allocator *a, const char *
     r->comp = c;
     r->name = inl_mem_strdup(&al, name);
     if (!r->name) goto nomem;
-    if (c != INPUT_PLAIN) {
-        r->raw = inl_mem_alloc(&al, INPUT_RAW_CAP);
+    *out = r;
+    return 0;
+nomem:
+    inl_input_close(r);
+    inl_err_format(err, errcap, INLAY_ERR_NOMEM, "%s: out of memory", name);
+    return INLAY_ERR_NOMEM;
+}
+
+/* The decoder for r->comp, once it is known. */
+static int decoder_new(input_reader *r, char *err, size_t errcap)
+{
+    if (r->comp != INPUT_PLAIN) {
+        r->raw = inl_mem_alloc(&r->alloc, INPUT_RAW_CAP);
         if (!r->raw) goto nomem;
     }
-    if (c == INPUT_GZIP) {
+    if (r->comp == INPUT_GZIP) {
         r->zs.zalloc = zlib_alloc;
         r->zs.zfree = zlib_free;
         r->zs.opaque = &r->alloc;
         int rc = inflateInit2(&r->zs, 16 + MAX_WBITS);
         if (rc != Z_OK) goto nomem;
         r->zs_ready = true;
-    } else if (c == INPUT_ZSTD) {
+    } else if (r->comp == INPUT_ZSTD) {
         ZSTD_customMem mem = { zstd_alloc, zstd_free, &r->alloc };
         r->zd = ZSTD_createDCtx_advanced(mem);
         if (!r->zd) goto nomem;
@@ -249,11 +305,9 @@ static int reader_new(input_reader **out, const inlay_allocator *a, const char *
         /* Accept frames written with --long=31; the window comes from our allocator. */
         ZSTD_DCtx_setParameter(r->zd, ZSTD_d_windowLogMax, sizeof(size_t) == 8 ? 31 : 30);
     }
-    *out = r;
     return 0;
 nomem:
-    inl_input_close(r);
-    inl_err_format(err, errcap, INLAY_ERR_NOMEM, "%s: out of memory", name);
+    inl_err_format(err, errcap, INLAY_ERR_NOMEM, "%s: out of memory", r->name);
     return INLAY_ERR_NOMEM;
 }
 
@@ -269,18 +323,47 @@ static bool ends_with(const char *s, const char *suffix)
     return true;
 }
 
-int inl_input_open(input_reader **out, const char *path, const inlay_allocator *a, char *err, size_t errcap)
+/* What the first bytes say, or `dflt` when they say nothing. */
+static input_compression by_magic(const uint8_t *p, size_t n, input_compression dflt)
+{
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) return INPUT_GZIP;
+    if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) return INPUT_ZSTD;
+    /* a skippable frame (0x184D2A50..5F, little-endian) starts a zstd stream too */
+    if (n >= 4 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18) return INPUT_ZSTD;
+    return dflt;
+}
+
+/* Reads the first bytes (up to INPUT_PEEK; a pipe may hand them out one
+ * at a time) and settles the compression: by magic, else `dflt`. The
+ * bytes stay in `peek` for the first reads. */
+static int look(input_reader *r, input_compression dflt, char *err, size_t errcap)
+{
+    while (r->peek_len < INPUT_PEEK) {
+        ptrdiff_t n = stream_read(r, r->peek + r->peek_len, INPUT_PEEK - r->peek_len);
+        if (n < 0) {
+            inl_err_format(err, errcap, INLAY_ERR_IO, "%s", r->err.msg);
+            return INLAY_ERR_IO;
+        }
+        if (n == 0) break;
+        r->peek_len += (size_t)n;
+    }
+    r->comp = by_magic(r->peek, r->peek_len, dflt);
+    return decoder_new(r, err, errcap);
+}
+
+int inl_input_open_after(input_reader **out, const char *path, const void *prefix, size_t prefix_len,
+                         const inlay_allocator *a, char *err, size_t errcap)
 {
     if (err && errcap) err[0] = 0;
-    if (!out || !path) {
+    if (!out || !path || (!prefix && prefix_len)) {
         inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "no path given");
         return INLAY_ERR_ARGUMENT;
     }
     *out = NULL;
     bool is_stdin = strcmp(path, "-") == 0;
-    input_compression c = INPUT_PLAIN;
-    if (ends_with(path, ".gz")) c = INPUT_GZIP;
-    else if (ends_with(path, ".zst") || ends_with(path, ".zstd")) c = INPUT_ZSTD;
+    input_compression by_name = INPUT_PLAIN;
+    if (!is_stdin && ends_with(path, ".gz")) by_name = INPUT_GZIP;
+    else if (!is_stdin && (ends_with(path, ".zst") || ends_with(path, ".zstd"))) by_name = INPUT_ZSTD;
 
     int fd = 0;
     if (!is_stdin) {
@@ -294,7 +377,8 @@ int inl_input_open(input_reader **out, const char *path, const inlay_allocator *
     }
     struct stat st;
     uint64_t size = 0;
-    if (fstat(fd, &st) == 0) {
+    bool has_st = fstat(fd, &st) == 0;
+    if (has_st) {
         if (S_ISDIR(st.st_mode)) {
             if (!is_stdin) close(fd);
             char text[128];
@@ -307,7 +391,7 @@ int inl_input_open(input_reader **out, const char *path, const inlay_allocator *
     if (size) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
     input_reader *r;
-    int rc = reader_new(&r, a, is_stdin ? "<stdin>" : path, c, err, errcap);
+    int rc = reader_new(&r, a, is_stdin ? "<stdin>" : path, INPUT_PLAIN, err, errcap);
     if (rc) {
         if (!is_stdin) close(fd);
         return rc;
@@ -315,15 +399,32 @@ int inl_input_open(input_reader **out, const char *path, const inlay_allocator *
     r->fd = fd;
     r->own_fd = !is_stdin;
     r->size = size;
+    r->pre = prefix;
+    r->pre_len = prefix_len;
+    if (has_st) {
+        r->has_id = true;
+        r->dev = (uint64_t)st.st_dev;
+        r->ino = (uint64_t)st.st_ino;
+    }
+    if ((rc = look(r, by_name, err, errcap))) {
+        inl_input_close(r);
+        return rc;
+    }
+    r->seekable = r->own_fd && size && !prefix_len && r->comp == INPUT_PLAIN;
     *out = r;
     return 0;
+}
+
+int inl_input_open(input_reader **out, const char *path, const inlay_allocator *a, char *err, size_t errcap)
+{
+    return inl_input_open_after(out, path, NULL, 0, a, err, errcap);
 }
 
 int inl_input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compression c,
                   const inlay_allocator *a, char *err, size_t errcap)
 {
     if (err && errcap) err[0] = 0;
-    if (!out || !fn || (c != INPUT_PLAIN && c != INPUT_GZIP && c != INPUT_ZSTD)) {
+    if (!out || !fn || (c != INPUT_PLAIN && c != INPUT_GZIP && c != INPUT_ZSTD && c != INPUT_AUTO)) {
         inl_err_format(err, errcap, INLAY_ERR_ARGUMENT, "no read function or an unknown compression");
         return INLAY_ERR_ARGUMENT;
     }
@@ -332,20 +433,85 @@ int inl_input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_com
     INL_FORWARD(reader_new(&r, a, "<input>", c, err, errcap));
     r->fn = fn;
     r->ctx = ctx;
+    int rc = c == INPUT_AUTO ? look(r, INPUT_PLAIN, err, errcap) : decoder_new(r, err, errcap);
+    if (rc) {
+        inl_input_close(r);
+        return rc;
+    }
     *out = r;
     return 0;
+}
+
+static void back_free(input_reader *r)
+{
+    inl_mem_free(&r->alloc, r->back, r->back_len);
+    r->back = NULL;
+    r->back_pos = r->back_len = 0;
 }
 
 ptrdiff_t inl_input_read(input_reader *r, void *dst, size_t cap)
 {
     if (r->failed) return -1;
-    if (r->done || cap == 0) return 0;
+    if (cap == 0) return 0;
+    if (r->back) {
+        size_t n = r->back_len - r->back_pos < cap ? r->back_len - r->back_pos : cap;
+        memcpy(dst, r->back + r->back_pos, n);
+        r->back_pos += n;
+        if (r->back_pos == r->back_len) back_free(r);
+        return (ptrdiff_t)n;
+    }
+    if (r->done) return 0;
     ptrdiff_t n;
     if (r->comp == INPUT_GZIP) n = gzip_read(r, dst, cap);
     else if (r->comp == INPUT_ZSTD) n = zstd_read(r, dst, cap);
     else n = source_read(r, dst, cap);
     if (n == 0) r->done = true;
     return n;
+}
+
+int inl_input_unread(input_reader *r, const void *p, size_t len)
+{
+    if (r->back) return INLAY_ERR_ARGUMENT;
+    if (!len) return 0;
+    r->back = inl_mem_alloc(&r->alloc, len);
+    if (!r->back) return INLAY_ERR_NOMEM;
+    memcpy(r->back, p, len);
+    r->back_len = len;
+    r->back_pos = 0;
+    return 0;
+}
+
+void inl_input_allow_cut(input_reader *r)
+{
+    r->cut_ok = true;
+}
+
+input_compression inl_input_compression(const input_reader *r)
+{
+    return r->comp;
+}
+
+ptrdiff_t inl_input_pread(input_reader *r, uint64_t offset, void *dst, size_t cap)
+{
+    if (!r->seekable || offset > (uint64_t)INT64_MAX) return -1;
+    if (cap > INPUT_MAX_READ) cap = INPUT_MAX_READ;
+    size_t got = 0;
+    while (got < cap) {
+        ssize_t n = pread(r->fd, (uint8_t *)dst + got, cap - got, (off_t)(offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return -1;
+        if (n == 0) break;
+        got += (size_t)n;
+    }
+    return (ptrdiff_t)got;
+}
+
+bool inl_input_identity(const input_reader *r, uint64_t *dev, uint64_t *ino)
+{
+    if (!r->has_id) return false;
+    *dev = r->dev;
+    *ino = r->ino;
+    return true;
 }
 
 const char *inl_input_errmsg(const input_reader *r)
@@ -360,7 +526,7 @@ uint64_t inl_input_size(const input_reader *r)
 
 uint64_t inl_input_consumed(const input_reader *r)
 {
-    return r->raw_total - (r->raw_len - r->raw_pos);
+    return r->raw_total - (r->raw_len - r->raw_pos) - (r->peek_len - r->peek_pos);
 }
 
 const char *inl_input_name(const input_reader *r)
@@ -375,7 +541,8 @@ void inl_input_close(input_reader *r)
     if (r->own_fd && r->fd >= 0) close(r->fd);
     if (r->zs_ready) inflateEnd(&r->zs);
     if (r->zd) ZSTD_freeDCtx(r->zd);
-    inl_mem_free(&a, r->raw, INPUT_RAW_CAP);
+    if (r->raw) inl_mem_free(&a, r->raw, INPUT_RAW_CAP);
+    back_free(r);
     inl_mem_strfree(&a, r->name);
     inl_mem_free(&a, r, sizeof *r);
 }

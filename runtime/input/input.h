@@ -2,15 +2,19 @@
  * input.h — a byte source for the readers: a file, stdin or a caller's read
  * callback, optionally gzip- or zstd-compressed, handed out as plain bytes.
  *
- * Plain input is read straight into the caller's buffer (no copy here);
- * compressed input goes through one 1 MiB buffer of compressed bytes that
- * the decompressor drains into the caller's buffer. Every block, also
- * zlib's and zstd's, comes from the allocator given at open. Errors are
- * sticky: after a failed inl_input_read every later call fails the same way.
+ * The compression is found from the first bytes (gzip and zstd magic) on
+ * files, on stdin and on callbacks alike; a pipe cannot be read twice, so
+ * those bytes are kept and handed out first. Plain input is read straight
+ * into the caller's buffer (no copy here); compressed input goes through
+ * one 1 MiB buffer of compressed bytes that the decompressor drains into
+ * the caller's buffer. Every block, also zlib's and zstd's, comes from the
+ * allocator given at open. Errors are sticky: after a failed inl_input_read
+ * every later call fails the same way.
  */
 #ifndef INLAY_INPUT_H
 #define INLAY_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,24 +22,36 @@
 
 typedef struct input_reader input_reader;
 
-typedef enum input_compression { INPUT_PLAIN, INPUT_GZIP, INPUT_ZSTD } input_compression;
+/* INPUT_AUTO: by the first bytes (gzip 1f 8b, zstd 28 b5 2f fd or a
+ * skippable frame), else plain. */
+typedef enum input_compression { INPUT_PLAIN, INPUT_GZIP, INPUT_ZSTD, INPUT_AUTO } input_compression;
 
 /* The read callback of inl_input_open_fn: up to cap bytes into dst; returns the
  * count, 0 at end of input, -1 on error. */
 typedef ptrdiff_t (*input_read_fn)(void *ctx, void *dst, size_t cap);
 
-/* Opens path for reading; "-" is stdin (which may be a pipe). The
- * compression follows the extension, case-insensitively: ".gz" is gzip
- * (concatenated members too), ".zst"/".zstd" is zstd (concatenated frames),
- * anything else is plain. a may be NULL (malloc). Returns 0, or
- * INLAY_ERR_IO ("cannot open 'x.csv': No such file or directory") or
- * INLAY_ERR_NOMEM with the message in err (errcap bytes, truncated;
- * err may be NULL). */
+/* Opens path for reading; "-" is stdin (which may be a pipe). The first
+ * bytes are read at once to tell the compression: gzip (concatenated
+ * members too) or zstd (concatenated frames) by their magic, whatever the
+ * name; without a magic, ".gz" or ".zst"/".zstd" (any case) still says
+ * gzip or zstd, so a damaged file is an error rather than text; anything
+ * else is plain. a may be NULL (malloc). Returns 0, or INLAY_ERR_IO
+ * ("cannot open 'x.csv': No such file or directory", or a read error) or
+ * INLAY_ERR_NOMEM with the message in err (errcap bytes, truncated; err
+ * may be NULL). */
 int inl_input_open(input_reader **out, const char *path, const inlay_allocator *a, char *err, size_t errcap);
 
+/* Like inl_input_open, where prefix[0..prefix_len) are the first bytes of
+ * the stream, already taken from it (a sample read from a pipe): they are
+ * handed out (decompressed with the rest) before the file's own bytes.
+ * Borrowed: they must outlive the reader. */
+int inl_input_open_after(input_reader **out, const char *path, const void *prefix, size_t prefix_len,
+                         const inlay_allocator *a, char *err, size_t errcap);
+
 /* Like inl_input_open over fn(ctx, ...), named "<input>"; c says how the bytes
- * are compressed. Returns 0, INLAY_ERR_ARGUMENT (fn NULL or c unknown) or
- * INLAY_ERR_NOMEM. */
+ * are compressed (INPUT_AUTO: look; the callback is called during the open).
+ * Returns 0, INLAY_ERR_ARGUMENT (fn NULL or c unknown), INLAY_ERR_IO (the
+ * callback failed while looking) or INLAY_ERR_NOMEM. */
 int inl_input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compression c,
                   const inlay_allocator *a, char *err, size_t errcap);
 
@@ -43,6 +59,30 @@ int inl_input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_com
  * end of the input (and for cap 0), -1 on error (inl_input_errmsg). Truncated or
  * corrupt compressed data is an error, never an early end. */
 ptrdiff_t inl_input_read(input_reader *r, void *dst, size_t cap);
+
+/* Puts decompressed bytes back in front of what is still to be read (a
+ * sample read to look at the input): the next reads return them first, and
+ * the input is not at its end while they last. Copied. At most one such
+ * block at a time: INLAY_ERR_ARGUMENT while one is unread, else 0 or
+ * INLAY_ERR_NOMEM. */
+int inl_input_unread(input_reader *r, const void *p, size_t len);
+
+/* From now on compressed data that stops short ends the input quietly
+ * instead of failing: for a sample cut from the head of a stream. */
+void inl_input_allow_cut(input_reader *r);
+
+/* The compression found at open (never INPUT_AUTO). */
+input_compression inl_input_compression(const input_reader *r);
+
+/* For sampling a file in several places: up to cap bytes at byte `offset`
+ * of the input, without moving the stream. Only a plain regular file
+ * opened by path has this; -1 for anything else, and on a read error
+ * (nothing is recorded: the stream is unaffected). */
+ptrdiff_t inl_input_pread(input_reader *r, uint64_t offset, void *dst, size_t cap);
+
+/* The device and inode the input was read from (a file, or stdin
+ * redirected from one); false for callbacks or when unknown. */
+bool inl_input_identity(const input_reader *r, uint64_t *dev, uint64_t *ino);
 
 /* The last error, "name: what" ("x.csv.gz: truncated gzip data"); "" if none.
  * Owned by the reader. */

@@ -819,3 +819,8 @@ uint64_t inl_ndjson_bytes_read(const ndjson_reader *r)
 {
     return r->bytes_read;
 }
+
+uint64_t inl_ndjson_bytes_consumed(const ndjson_reader *r)
+{
+    return r->bytes_read - (r->fill - r->pos);
+}

@@ -95,6 +95,9 @@ const char *inl_ndjson_errmsg(const ndjson_reader *r);
 const char *inl_ndjson_raw_line(const ndjson_reader *r, size_t *len);
 /* Bytes taken from the callback so far. */
 uint64_t inl_ndjson_bytes_read(const ndjson_reader *r);
+/* Bytes through the end of the last line returned or skipped (its line
+ * end included): where the next line starts. */
+uint64_t inl_ndjson_bytes_consumed(const ndjson_reader *r);
 /* Free the reader; NULL accepted. */
 void inl_ndjson_close(ndjson_reader *r);
 

@@ -16,6 +16,11 @@
  * skipped. Every buffer is reused from batch to batch: after the first
  * batch a source allocates nothing unless a longer value comes along.
  *
+ * At open, what the options leave open (format, CSV dialect) is decided by
+ * sniff.c from the head of the input, which it puts back for the
+ * tokenizer. The reject file is opened last, and only once it is known not
+ * to be the input: truncating it would destroy what is being read.
+ *
  * The column buffers come in two sets. With threads = 1 the caller's
  * thread fills one and hands it out. With threads = 2 a thread of the
  * source's own fills the next set while the caller works on the one it was
@@ -26,6 +31,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "source.h"
+#include "sniff.h"
 #include "schema.h"
 #include "textval.h"
 #include "input.h"
@@ -37,6 +43,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef enum skind {
@@ -53,6 +60,7 @@ typedef struct scol {
     bool optional;
     bool utf8;            /* STRING, ENUM, JSON */
     bool json;            /* JSON: NDJSON objects and arrays are kept as text */
+    bool typed;           /* its type was given (options.types), not inferred: no advice */
     size_t esize;         /* bytes per entry of values */
     int field;            /* CSV: field index in a record; NDJSON: key index; -1: not in the input */
     char type_name[32];
@@ -61,25 +69,6 @@ typedef struct scol {
     buf arena;            /* byte-array values */
     size_t count;         /* values in this batch */
 } scol;
-
-/* A prefix given by the caller, then the input proper. */
-typedef struct chain {
-    const uint8_t *p;
-    size_t len, pos;
-    input_reader *rest;
-} chain;
-
-static ptrdiff_t read_chain(void *ctx, void *dst, size_t cap)
-{
-    chain *c = ctx;
-    if (c->pos < c->len) {
-        const size_t n = c->len - c->pos < cap ? c->len - c->pos : cap;
-        memcpy(dst, c->p + c->pos, n);
-        c->pos += n;
-        return (ptrdiff_t)n;
-    }
-    return inl_input_read(c->rest, dst, cap);
-}
 
 enum { SET_FREE, SET_READY, SET_IN_USE };
 
@@ -99,6 +88,8 @@ struct inlay_source {
     scol *sets[2];
     inlay_column_batch *bsets[2];
     const inlay_column_batch *out;   /* the batch handed out last */
+    uint64_t *lines[2];       /* per set: the input line each row's record starts on */
+    const uint64_t *out_lines;
     /* threads = 2 */
     bool threaded, worker_running, stop;
     pthread_t worker;
@@ -112,8 +103,7 @@ struct inlay_source {
     size_t batch_rows;
     inlay_on_error on_error;
     input_reader *in;
-    input_reader *rest;       /* with a prefix: the input proper, which `in` reads after it */
-    chain chain;
+    inlay_source_dialect dialect;
     csv_reader *csv;
     ndjson_reader *json;
     ndjson_value *jvals;      /* one per column */
@@ -123,6 +113,8 @@ struct inlay_source {
     char *reject_path;
     buf reject_buf;
     size_t rows;              /* in the current batch */
+    bool inferred;            /* the schema came from a sample: say how to fix a value that does not fit */
+    char suggest[40];         /* the type the last failing value would need, for that advice */
     inlay_source_stats stats;
     int status;               /* sticky failure */
     bool done;
@@ -205,6 +197,29 @@ static void undo_value(scol *c, size_t row)
 
 static bool is_blank(unsigned char ch) { return ch == ' ' || ch == '\t'; }
 
+/* The type a value that column c could not take would need, for the advice
+ * given when the schema was inferred: the next type up the inference's
+ * lattice that holds it, else string. */
+static void suggest_type(inlay_source *s, const scol *c, const char *p, size_t len)
+{
+    if (!s->inferred || c->typed) return;
+    while (len && is_blank((unsigned char)p[0])) { p++; len--; }
+    while (len && is_blank((unsigned char)p[len - 1])) len--;
+    textval_class info;
+    memset(&info, 0, sizeof info);
+    const textval_kind k = inl_textval_classify(p, len, &info);
+    const char *t = "string";
+    if (c->kind == SK_INT32 || c->kind == SK_INT64) {
+        if (k == TEXTVAL_KIND_INT) t = info.big ? "uint64" : "int64";
+        else if (k == TEXTVAL_KIND_DOUBLE) t = "double";
+    } else if (c->kind == SK_DATE && k == TEXTVAL_KIND_TIMESTAMP) {
+        t = "timestamp(us)";
+    } else if (c->kind == SK_BYTES && c->utf8) {
+        t = "binary";
+    }
+    snprintf(s->suggest, sizeof s->suggest, "%s", t);
+}
+
 /* Converts text into slot c->count. Returns 0, INLAY_ERR_VALUE with the
  * reason in s->err (no location yet), or INLAY_ERR_NOMEM. */
 static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
@@ -246,6 +261,7 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     }
     case SK_BYTES:
         if (c->utf8 && !inlay_utf8_valid(p, len)) {
+            suggest_type(s, c, p, len);
             inl_err_set(&s->err, INLAY_ERR_VALUE, "invalid UTF-8 in a %s column", c->type_name);
             return INLAY_ERR_VALUE;
         }
@@ -305,6 +321,7 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
     }
     }
     if (r == TEXTVAL_OK) return 0;
+    suggest_type(s, c, p, len);
     char q[64];
     quote_text(q, sizeof q, p, len);
     if (r == TEXTVAL_RANGE)
@@ -319,6 +336,8 @@ static int put_text(inlay_source *s, scol *c, const char *p, size_t len)
 static int put_null(inlay_source *s, scol *c)
 {
     if (!c->optional) {
+        /* a column given a type by --types is optional */
+        if (s->inferred) snprintf(s->suggest, sizeof s->suggest, "%s", c->type_name);
         inl_err_set(&s->err, INLAY_ERR_VALUE, "null in a required column");
         return INLAY_ERR_VALUE;
     }
@@ -458,11 +477,17 @@ static int bad_record(inlay_source *s, uint64_t line, int col_at, const char *re
     const char *raw = s->csv ? inl_csv_raw_record(s->csv, &raw_len) : inl_ndjson_raw_line(s->json, &raw_len);
     for (int i = 0; i < col_at && i < s->ncols; i++) undo_value(&s->cols[i], s->rows);
     char msg[sizeof s->err.msg];
-    if (col_at >= 0 && col_at < s->ncols)
+    if (col_at >= 0 && col_at < s->ncols && s->suggest[0])
+        snprintf(msg, sizeof msg,
+                 "%s:%llu: column '%s': %s; its type was inferred from a sample of the input "
+                 "(use --infer-rows N, --schema FILE or --types %s=%s)",
+                 s->name, (unsigned long long)line, s->cols[col_at].name, reason, s->cols[col_at].name, s->suggest);
+    else if (col_at >= 0 && col_at < s->ncols)
         snprintf(msg, sizeof msg, "%s:%llu: column '%s': %s", s->name, (unsigned long long)line,
                  s->cols[col_at].name, reason);
     else
         snprintf(msg, sizeof msg, "%s:%llu: %s", s->name, (unsigned long long)line, reason);
+    s->suggest[0] = 0;
     s->stats.records++;
     if (s->on_error == INLAY_ON_ERROR_FAIL) {
         inl_err_set(&s->err, INLAY_ERR_VALUE, "%s", msg);
@@ -491,7 +516,8 @@ static void finish_batch(inlay_source *s)
         scol *c = &s->cols[i];
         if (is_bytes_kind(c->kind)) {
             inlay_bytes *b = (inlay_bytes *)c->values.data;
-            for (size_t k = 0; k < c->count; k++) b[k].data = c->arena.data + (size_t)(uintptr_t)b[k].data;
+            for (size_t k = 0; k < c->count; k++)   /* no arena: every value is empty */
+                b[k].data = c->arena.data ? c->arena.data + (size_t)(uintptr_t)b[k].data : NULL;
         }
         inlay_column_batch *bt = &s->batches[i];
         bt->column = i;
@@ -556,10 +582,9 @@ static int next_json_record(inlay_source *s)
 static void snapshot(const inlay_source *s, inlay_source_stats *st)
 {
     *st = s->stats;
-    const input_reader *file = s->rest ? s->rest : s->in;
-    if (file) {
-        st->bytes_consumed = inl_input_consumed(file);
-        st->bytes_total = inl_input_size(file);
+    if (s->in) {
+        st->bytes_consumed = inl_input_consumed(s->in);
+        st->bytes_total = inl_input_size(s->in);
     }
     st->bytes_read = s->csv ? inl_csv_bytes_read(s->csv) : s->json ? inl_ndjson_bytes_read(s->json) : 0;
 }
@@ -570,7 +595,8 @@ static fill_result fill(inlay_source *s, int set)
     fill_result res = { 0, 0, false };
     s->cols = s->sets[set];
     s->batches = s->bsets[set];
-    if (reserve_rows(s)) {
+    if (!s->lines[set]) s->lines[set] = inl_mem_alloc(&s->alloc, s->batch_rows * sizeof(uint64_t));
+    if (!s->lines[set] || reserve_rows(s)) {
         res.status = inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         return res;
     }
@@ -589,6 +615,7 @@ static fill_result fill(inlay_source *s, int set)
             res.end = true;
             break;
         }
+        s->lines[set][s->rows] = s->csv ? inl_csv_record_line(s->csv) : inl_ndjson_line(s->json);
         s->rows++;
         s->stats.records++;
         s->stats.rows++;
@@ -663,6 +690,7 @@ int inlay_source_next(inlay_source *s, size_t *rows)
     }
     s->done = r.end;
     s->out = s->bsets[set];
+    s->out_lines = s->lines[set];
     *rows = r.rows;
     return INLAY_OK;
 }
@@ -671,6 +699,11 @@ const inlay_column_batch *inlay_source_batch(const inlay_source *s, int *ncolumn
 {
     if (ncolumns) *ncolumns = s ? s->ncols : 0;
     return s ? s->out : NULL;
+}
+
+const uint64_t *inlay_source_batch_lines(const inlay_source *s)
+{
+    return s ? s->out_lines : NULL;
 }
 
 void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st)
@@ -687,6 +720,8 @@ const char *inlay_source_errmsg(const inlay_source *s)
     return s ? s->err.msg : "out of memory";
 }
 
+int inlay_source_status(const inlay_source *s) { return s ? s->err.status : INLAY_ERR_NOMEM; }
+
 /* ---- open and free ---------------------------------------------------------------------- */
 
 void inlay_source_options_init(inlay_source_options *o)
@@ -695,32 +730,16 @@ void inlay_source_options_init(inlay_source_options *o)
     o->struct_size = sizeof *o;
     o->format = INLAY_FORMAT_AUTO;
     o->batch_rows = INLAY_DEFAULT_BATCH_ROWS;
-    o->quote = '"';
-    o->header = true;
+    o->quote = INLAY_SNIFF;
+    o->escape = INLAY_SNIFF;
+    o->header = INLAY_SNIFF;
 }
 
-static bool ends_with(const char *s, size_t len, const char *suffix)
+void inlay_source_get_dialect(const inlay_source *s, inlay_source_dialect *d)
 {
-    const size_t n = strlen(suffix);
-    if (len < n) return false;
-    for (size_t i = 0; i < n; i++) {
-        char a = s[len - n + i];
-        if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
-        if (a != suffix[i]) return false;
-    }
-    return true;
-}
-
-inlay_source_format inl_source_format_of(const char *path, bool *tsv)
-{
-    size_t len = strlen(path);
-    if (ends_with(path, len, ".gz")) len -= 3;
-    else if (ends_with(path, len, ".zst")) len -= 4;
-    else if (ends_with(path, len, ".zstd")) len -= 5;
-    *tsv = ends_with(path, len, ".tsv") || ends_with(path, len, ".tab");
-    if (ends_with(path, len, ".json") || ends_with(path, len, ".jsonl") || ends_with(path, len, ".ndjson"))
-        return INLAY_FORMAT_NDJSON;
-    return INLAY_FORMAT_CSV;
+    if (!d) return;
+    memset(d, 0, sizeof *d);
+    if (s && s->dialect.format != INLAY_FORMAT_AUTO) *d = s->dialect;
 }
 
 void inlay_source_free(inlay_source *s)
@@ -741,7 +760,6 @@ void inlay_source_free(inlay_source *s)
     inl_ndjson_close(s->json);
     inl_csv_close(s->csv);
     inl_input_close(s->in);
-    inl_input_close(s->rest);
     if (s->reject_fd >= 0) close(s->reject_fd);
     inl_mem_strfree(a, s->reject_path);
     inl_buf_free(&s->reject_buf, a);
@@ -756,6 +774,7 @@ void inlay_source_free(inlay_source *s)
             inl_mem_free(a, s->sets[k], (size_t)s->ncols * sizeof *s->sets[k]);
         }
         inl_mem_free(a, s->bsets[k], (size_t)s->ncols * sizeof *s->bsets[k]);
+        inl_mem_free(a, s->lines[k], s->batch_rows * sizeof *s->lines[k]);
     }
     inl_mem_free(a, s->jvals, (size_t)s->ncols * sizeof *s->jvals);
     inlay_schema_free(s->schema);
@@ -763,7 +782,7 @@ void inlay_source_free(inlay_source *s)
     inl_mem_free(&alloc, s, sizeof *s);
 }
 
-int inl_null_set_init(null_set *ns, const inlay_source_options *o, const inlay_allocator *a)
+int inl_null_set_init(null_set *ns, const inlay_source_options *o, char quote, const inlay_allocator *a)
 {
     static const char *const dflt[] = { "" };
     const char *const *v = o->null_values ? o->null_values : dflt;
@@ -780,13 +799,13 @@ int inl_null_set_init(null_set *ns, const inlay_source_options *o, const inlay_a
     }
     memset(ns->text, 0, n * sizeof *ns->text);
     ns->count = n;
-    const char q2[3] = { o->quote, o->quote, 0 };
+    const char q2[3] = { quote, quote, 0 };
     for (size_t i = 0; i < n; i++) {
         if (!v[i]) return INLAY_ERR_ARGUMENT;
         ns->text[i] = inl_mem_strdup(a, v[i]);
         if (!ns->text[i]) return INLAY_ERR_NOMEM;
         ns->len[i] = strlen(v[i]);
-        if (o->quote && !strcmp(v[i], q2)) ns->quoted_empty = true;
+        if (quote && !strcmp(v[i], q2)) ns->quoted_empty = true;
     }
     return 0;
 }
@@ -858,23 +877,29 @@ static int csv_header(inlay_source *s)
         return 0;
     }
     s->csv_fields = nf;
-    for (int i = 0; i < s->ncols; i++) {
+    /* the names inference gives the fields (trimmed, made up when empty or repeated) */
+    buf nb = { NULL, 0, 0 };
+    if (inl_sniff_header_names(f, nf, &nb, &s->alloc)) {
+        inl_buf_free(&nb, &s->alloc);
+        return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
+    }
+    int st = 0;
+    for (int i = 0; i < s->ncols && !st; i++) {
         scol *c = &s->cols[i];
-        const size_t nlen = strlen(c->name);
-        for (size_t k = 0; k < nf; k++) {
-            size_t len = f[k].len;
-            const char *p = f[k].data;
-            while (len && is_blank((unsigned char)p[len - 1])) len--;
-            while (len && is_blank((unsigned char)p[0])) { p++; len--; }
-            if (len == nlen && memcmp(p, c->name, nlen) == 0) {
+        size_t k = 0;
+        for (size_t at = 0; at < nb.len; k++) {
+            const char *name = (const char *)nb.data + at;
+            if (strcmp(name, c->name) == 0) {
                 c->field = (int)k;
                 break;
             }
+            at += strlen(name) + 1;
         }
         if (c->field < 0 && !c->optional)
-            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "%s: required column '%s' is not in the header", s->name, c->name);
+            st = inl_err_set(&s->err, INLAY_ERR_SCHEMA, "%s: required column '%s' is not in the header", s->name, c->name);
     }
-    return 0;
+    inl_buf_free(&nb, &s->alloc);
+    return st;
 }
 
 static ptrdiff_t read_input(void *ctx, void *dst, size_t cap)
@@ -929,6 +954,55 @@ int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *
     return INLAY_OK;
 }
 
+/* Whether st is the file the input is read from. */
+static bool is_input(const inlay_source *s, const struct stat *st)
+{
+    uint64_t dev, ino;
+    return inl_input_identity(s->in, &dev, &ino) && (uint64_t)st->st_dev == dev && (uint64_t)st->st_ino == ino;
+}
+
+static int reject_is_input(inlay_source *s, const char *path)
+{
+    return inl_err_set(&s->err, INLAY_ERR_ARGUMENT,
+                       "the reject file '%s' is the input %s: bad records would overwrite what is being read", path,
+                       s->name);
+}
+
+/* The reject file may not be the input (the same device and inode, by
+ * whatever path): it is checked by name (open_body does so before reading
+ * anything), then on the descriptor, opened without truncation, and only
+ * then truncated. */
+static int open_reject(inlay_source *s, const inlay_source_options *o)
+{
+    if (!o->reject_path) return 0;
+    struct stat st;
+    if (stat(o->reject_path, &st) == 0 && is_input(s, &st)) return reject_is_input(s, o->reject_path);
+    if (o->on_error != INLAY_ON_ERROR_SKIP) return 0;
+    s->reject_path = inl_mem_strdup(&s->alloc, o->reject_path);
+    if (!s->reject_path) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
+    int fd;
+    do fd = open(o->reject_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+        return inl_err_set(&s->err, INLAY_ERR_IO, "cannot open the reject file '%s': %s", o->reject_path, strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        const int e = errno;
+        close(fd);
+        return inl_err_set(&s->err, INLAY_ERR_IO, "cannot open the reject file '%s': %s", o->reject_path, strerror(e));
+    }
+    if (is_input(s, &st)) {
+        close(fd);
+        return reject_is_input(s, o->reject_path);
+    }
+    if (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+        const int e = errno;
+        close(fd);
+        return inl_err_set(&s->err, INLAY_ERR_IO, "cannot truncate the reject file '%s': %s", o->reject_path, strerror(e));
+    }
+    s->reject_fd = fd;
+    return 0;
+}
+
 static int open_body(inlay_source *s, const char *path, const inlay_schema *schema,
                      const inlay_source_options *o)
 {
@@ -939,32 +1013,30 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
     if (o->threads < 0 || o->threads > 2) return inl_err_set(&s->err, INLAY_ERR_ARGUMENT, "threads must be 1 or 2");
     s->threaded = o->threads == 2;
     s->on_error = o->on_error;
+    s->inferred = o->inferred_schema;
     s->schema = inl_schema_clone(schema, &s->alloc);
     if (!s->schema) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
     int st = inl_schema_finalize(s->schema);
     if (st) return inl_err_set(&s->err, st, "%s", s->schema->err.msg);
     INL_FORWARD(setup_columns(s));
-    if ((st = inl_null_set_init(&s->nulls, o, &s->alloc))) return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
-    bool tsv = false;
-    s->format = o->format != INLAY_FORMAT_AUTO ? o->format : inl_source_format_of(path, &tsv);
+    for (size_t k = 0; o->types && k < o->type_count; k++)
+        for (int i = 0; i < s->ncols; i++)
+            if (o->types[k].column && strcmp(o->types[k].column, s->cols[i].name) == 0) s->cols[i].typed = true;
     char err[300];
-    if ((st = inl_input_open(&s->in, path, &s->alloc, err, sizeof err))) return inl_err_set(&s->err, st, "%s", err);
-    if (o->prefix_len) {   /* the sample first, then the rest of the input */
-        s->chain.p = o->prefix;
-        s->chain.len = o->prefix_len;
-        s->chain.rest = s->in;
-        s->rest = s->in;
-        s->in = NULL;
-        if ((st = inl_input_open_fn(&s->in, read_chain, &s->chain, INPUT_PLAIN, &s->alloc, err, sizeof err)))
-            return inl_err_set(&s->err, st, "%s", err);
-    }
-    if (o->reject_path && o->on_error == INLAY_ON_ERROR_SKIP) {
-        s->reject_path = inl_mem_strdup(&s->alloc, o->reject_path);
-        if (!s->reject_path) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
-        s->reject_fd = open(o->reject_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (s->reject_fd < 0)
-            return inl_err_set(&s->err, INLAY_ERR_IO, "cannot open the reject file '%s': %s", o->reject_path, strerror(errno));
-    }
+    if ((st = inl_input_open_after(&s->in, path, o->prefix, o->prefix_len, &s->alloc, err, sizeof err)))
+        return inl_err_set(&s->err, st, "%s", err);
+    /* before anything is read: a reject file that is the input is refused whatever happens next */
+    struct stat rs;
+    if (o->reject_path && stat(o->reject_path, &rs) == 0 && is_input(s, &rs)) return reject_is_input(s, o->reject_path);
+    const char **names = inl_mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *names + 1);
+    if (!names) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < s->ncols; i++) names[i] = s->cols[i].name;
+    st = inl_sniff_input(s->in, path, o, names, (size_t)s->ncols, &s->dialect, &s->alloc, err, sizeof err);
+    inl_mem_free(&s->alloc, names, (size_t)s->ncols * sizeof *names + 1);
+    if (st) return inl_err_set(&s->err, st, "%s", err);
+    s->format = s->dialect.format;
+    if ((st = inl_null_set_init(&s->nulls, o, s->dialect.quote, &s->alloc)))
+        return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "a null marker is NULL");
     if (s->format == INLAY_FORMAT_NDJSON) {
         const char **keys = inl_mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *keys);
         s->jvals = inl_mem_alloc(&s->alloc, (size_t)s->ncols * sizeof *s->jvals);
@@ -980,17 +1052,21 @@ static int open_body(inlay_source *s, const char *path, const inlay_schema *sche
         st = inl_ndjson_open(&s->json, read_input, s->in, keys, (size_t)s->ncols, &jo, &s->alloc, err, sizeof err);
         inl_mem_free(&s->alloc, keys, (size_t)s->ncols * sizeof *keys);
         if (st) return inl_err_set(&s->err, st, "%s", err);
-        return INLAY_OK;
+        return open_reject(s, o);
     }
     csv_options co;
     inl_csv_options_init(&co);
-    co.delimiter = o->delimiter ? o->delimiter : tsv ? '\t' : ',';
-    co.quote = o->quote;
+    co.delimiter = s->dialect.delimiter;
+    co.quote = s->dialect.quote;
+    co.escape = s->dialect.escape;
     co.skip_rows = o->skip_rows;
     if ((st = inl_csv_open(&s->csv, s->in, &co, &s->alloc)))
-        return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "unusable delimiter or quote character");
-    if (o->header) return csv_header(s);
-    s->csv_fields = (size_t)s->ncols;
-    for (int i = 0; i < s->ncols; i++) s->cols[i].field = i;
-    return INLAY_OK;
+        return inl_err_set(&s->err, st, st == INLAY_ERR_NOMEM ? "out of memory" : "unusable delimiter, quote or escape character");
+    if (s->dialect.header) {
+        INL_FORWARD(csv_header(s));
+    } else {
+        s->csv_fields = (size_t)s->ncols;
+        for (int i = 0; i < s->ncols; i++) s->cols[i].field = i;
+    }
+    return open_reject(s, o);
 }

@@ -1,7 +1,6 @@
 /*
  * source.h — what the text sources (source.c) share with schema inference
- * (infer.c): the input format a path's extension implies, and which CSV
- * fields are nulls.
+ * (infer.c) and the sniffer (sniff.c): which CSV fields are nulls.
  */
 #ifndef INLAY_SOURCE_H
 #define INLAY_SOURCE_H
@@ -10,10 +9,6 @@
 
 #include "csv.h"
 #include "inlay.h"
-
-/* CSV or NDJSON by extension, after a .gz/.zst/.zstd suffix, ignoring
- * case; *tsv is set for .tsv and .tab (tab-delimited CSV). */
-inlay_source_format inl_source_format_of(const char *path, bool *tsv);
 
 /* The CSV null markers of a source's options, copied: the texts for which
  * an unquoted field is null (the default: only the empty field), and
@@ -26,9 +21,10 @@ typedef struct null_set {
     bool quoted_empty;
 } null_set;
 
-/* 0, INLAY_ERR_ARGUMENT (a NULL marker) or INLAY_ERR_NOMEM; on failure
- * inl_null_set_free still releases what was taken. */
-int inl_null_set_init(null_set *ns, const inlay_source_options *o, const inlay_allocator *a);
+/* quote is the quote character in use (0: none). 0, INLAY_ERR_ARGUMENT (a
+ * NULL marker) or INLAY_ERR_NOMEM; on failure inl_null_set_free still
+ * releases what was taken. */
+int inl_null_set_init(null_set *ns, const inlay_source_options *o, char quote, const inlay_allocator *a);
 void inl_null_set_free(null_set *ns, const inlay_allocator *a);
 
 static inline bool inl_null_set_match(const null_set *ns, const csv_field *f)

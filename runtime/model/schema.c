@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "utf8.h"
+
 void inlay_column_options_init(inlay_column_options *o)
 {
     o->encoding = INLAY_ENCODING_AUTO;
@@ -190,9 +192,55 @@ static int check_slot(inlay_schema *s, int parent, const char *name, inlay_repet
     return 0;
 }
 
+/* A name as a message shows it: each byte that is not part of valid UTF-8,
+ * each control character and the backslash escaped (\xff, \x0a, \\), so
+ * a bad name is readable and never goes into a message raw. */
+static void escape_name(const char *name, char *out, size_t cap)
+{
+    const uint8_t *p = (const uint8_t *)name;
+    const size_t n = strlen(name);
+    size_t len = 0;
+    for (size_t i = 0; i < n && len + 5 < cap;) {
+        const uint8_t b = p[i];
+        size_t seq = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
+        if (b >= 0x80 && seq && i + seq <= n && len + seq < cap && inl_utf8_valid(p + i, seq)) {
+            memcpy(out + len, p + i, seq);
+            len += seq;
+            i += seq;
+            continue;
+        }
+        if (b < 0x20 || b == 0x7F || b == '\\' || b >= 0x80)
+            len += (size_t)snprintf(out + len, cap - len, b == '\\' ? "\\\\" : "\\x%02x", b);
+        else
+            out[len++] = (char)b;
+        i++;
+    }
+    out[len] = 0;
+}
+
+/* Names become the footer's strings, which readers (Arrow, DuckDB) refuse
+ * when they are not UTF-8, so a bad one is refused here, where the mistake
+ * is made, rather than in a file nobody can read. Names are C strings: a
+ * NUL cannot be in one. */
+static int check_name(inlay_schema *s, int parent, const char *name)
+{
+    const bool parent_ok = parent > 0 && parent < s->count;
+    char path[256] = "";
+    if (parent_ok) node_path(s, parent, path, sizeof path);
+    if (!name || !*name) {
+        if (!parent_ok) return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "a field has an empty name");
+        return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "a field of '%s' has an empty name", path);
+    }
+    if (inl_utf8_valid((const uint8_t *)name, strlen(name))) return 0;
+    char shown[256];
+    escape_name(name, shown, sizeof shown);
+    return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s%s%s': the name is not valid UTF-8", path,
+                       path[0] ? "." : "", shown);
+}
+
 static int check_parent(inlay_schema *s, int parent, const char *name, inlay_repetition rep)
 {
-    if (!name || !*name) return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "a field has an empty name");
+    INL_FORWARD(check_name(s, parent, name));
     if (parent < 0 || parent >= s->count || !s->nodes[parent].is_group)
         return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': parent %d is not a group", name, parent);
     if (rep != INLAY_REQUIRED && rep != INLAY_OPTIONAL && rep != INLAY_REPEATED)

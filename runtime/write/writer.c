@@ -12,6 +12,7 @@
  * rows, and then seals every column at once. A row group is written as soon
  * as every column has an ended chunk, so chunks line up by construction.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -24,6 +25,10 @@
 #include "shred.h"
 
 enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
+
+/* Whose sink: the host's, or one of sink.c's, which keep their own
+ * reason for a failure. */
+enum { SINK_HOST, SINK_FILE, SINK_FD };
 
 enum { ROW_GROUPS_AHEAD = 64 };
 
@@ -43,10 +48,12 @@ struct inlay_writer {
     column *cols;
     int ncols;
     inlay_sink sink;
-    file_sink file;
-    bool is_file;
+    int sink_kind;
+    file_sink file;             /* SINK_FILE */
+    fd_sink fds;                /* SINK_FD */
     int state;
     int failure;                /* the sticky status in W_FAILED */
+    char failure_msg[sizeof ((inl_err *)0)->msg];   /* and its message, repeated by every later call */
     size_t row_group_bytes;
     uint64_t bytes, rows, row_groups;
     buf footer_groups;          /* serialized RowGroup structs */
@@ -75,6 +82,7 @@ void inlay_options_init(inlay_options *o)
     o->row_group_bytes = INLAY_DEFAULT_ROW_GROUP_BYTES;
     o->dictionary_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
     o->page_version = INLAY_DEFAULT_PAGE_VERSION;
+    o->sync = INLAY_DEFAULT_SYNC;
 }
 
 #define set_error(w, ...) inl_err_set(&(w)->err, __VA_ARGS__)
@@ -84,15 +92,32 @@ void inlay_options_init(inlay_options *o)
 #define set_value_error(w, status, c, row, ...) \
     inl_err_at(&(w)->err, status, "column", (c)->path, (int)((c) - (w)->cols), row, __VA_ARGS__)
 
+/* The message of the failure that made the writer W_FAILED. */
+static void keep_failure(inlay_writer *w)
+{
+    memcpy(w->failure_msg, w->err.msg, sizeof w->failure_msg);
+}
+
 /* An environment failure: the writer can only be aborted now. */
 static int set_failed(inlay_writer *w, int status, const char *where)
 {
     w->state = W_FAILED;
     w->failure = status;
-    return set_error(w, status, "%s: %s", where, inlay_strerror(status));
+    set_error(w, status, "%s: %s", where, inlay_strerror(status));
+    keep_failure(w);
+    return status;
+}
+
+/* Any call but abort and free on a failed writer: the failure's own
+ * message again, so that a host that checks only a later call (close, say)
+ * still learns why ("No space left on device"). */
+static int failed_earlier(inlay_writer *w)
+{
+    return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted", w->failure_msg);
 }
 
 const char *inlay_writer_errmsg(const inlay_writer *w) { return w ? w->err.msg : "no writer"; }
+int inlay_writer_status(const inlay_writer *w) { return w ? w->err.status : INLAY_ERR_ARGUMENT; }
 
 void inlay_writer_error_info(const inlay_writer *w, inlay_error_info *info)
 {
@@ -148,10 +173,33 @@ static int copy_metadata(inlay_writer *w, const inlay_options *o)
     return 0;
 }
 
+/* Why the sink failed at `what` ("writing", "finishing"), into the
+ * writer's message: the file and descriptor sinks say what they were doing
+ * and the system's reason; a host's sink may have left errno (see
+ * inlay_sink), saved by the caller right after the failing call. */
+static int sink_failed(inlay_writer *w, const char *what, int saved_errno)
+{
+    char msg[sizeof w->err.msg], why[128];
+    if (w->sink_kind == SINK_FILE) inl_file_sink_message(&w->file, msg, sizeof msg);
+    else if (w->sink_kind == SINK_FD) inl_fd_sink_message(&w->fds, msg, sizeof msg);
+    else if (saved_errno) snprintf(msg, sizeof msg, "%s the sink failed: %s", what,
+                                   inl_sys_reason(saved_errno, why, sizeof why));
+    else snprintf(msg, sizeof msg, "%s the sink failed", what);
+    return set_error(w, INLAY_ERR_IO, "%s", msg);
+}
+
 static int write_bytes(inlay_writer *w, const void *p, size_t n)
 {
     if (!n) return 0;
-    if (w->sink.write(w->sink.ctx, p, n)) return set_failed(w, INLAY_ERR_IO, "writing the file");
+    errno = 0;
+    if (w->sink.write(w->sink.ctx, p, n)) {
+        const int e = errno;
+        w->state = W_FAILED;
+        w->failure = INLAY_ERR_IO;
+        sink_failed(w, "writing to", e);
+        keep_failure(w);
+        return INLAY_ERR_IO;
+    }
     w->bytes += n;
     return 0;
 }
@@ -162,7 +210,6 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     const uint16_t probe = 1;
     if (*(const uint8_t *)&probe != 1)
         return set_error(w, INLAY_ERR_ARGUMENT, "inlay needs a little-endian host");
-    INL_FORWARD(check_options(w, o));
     inl_shred_init(&w->shred, &w->alloc);
     if (!schema) return set_error(w, INLAY_ERR_ARGUMENT, "no schema");
     w->schema = inl_schema_clone(schema, &w->alloc);
@@ -197,8 +244,32 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     return write_bytes(w, "PAR1", 4);
 }
 
-static int open_writer(inlay_writer **out, const inlay_allocator *alloc, bool is_file,
-                       const char *path, inlay_sink sink, const inlay_schema *schema,
+/* Where open_writer sends the bytes: a host's sink, a file or a descriptor. */
+typedef struct target {
+    int kind;
+    inlay_sink sink;    /* SINK_HOST */
+    const char *path;   /* SINK_FILE */
+    int fd;             /* SINK_FD */
+} target;
+
+static int open_sink(inlay_writer *w, const target *t, const inlay_options *o)
+{
+    int st = 0;
+    if (t->kind == SINK_FILE) {
+        st = inl_file_sink_open(&w->file, &w->alloc, t->path, o->sync, w->err.msg, sizeof w->err.msg);
+        if (!st) w->sink = inl_file_sink_interface(&w->file);
+    } else if (t->kind == SINK_FD) {
+        st = inl_fd_sink_open(&w->fds, t->fd, o->sync, w->err.msg, sizeof w->err.msg);
+        if (!st) w->sink = inl_fd_sink_interface(&w->fds);
+    } else {
+        w->sink = t->sink;
+    }
+    if (st) return w->err.status = st;
+    w->sink_kind = t->kind;
+    return 0;
+}
+
+static int open_writer(inlay_writer **out, const target *t, const inlay_schema *schema,
                        const inlay_options *opts)
 {
     if (!out) return INLAY_ERR_ARGUMENT;
@@ -208,7 +279,10 @@ static int open_writer(inlay_writer **out, const inlay_allocator *alloc, bool is
         inlay_options_init(&defaults);
         opts = &defaults;
     }
-    inlay_allocator a = inl_mem_or_default(alloc);
+    /* a layout this library does not know: check_options refuses it before
+     * reading any of it */
+    const bool known = opts->struct_size == sizeof *opts;
+    inlay_allocator a = inl_mem_or_default(known ? &opts->alloc : NULL);
     inlay_writer *w = inl_mem_alloc(&a, sizeof *w);
     if (!w) return INLAY_ERR_NOMEM;
     memset(w, 0, sizeof *w);
@@ -217,25 +291,26 @@ static int open_writer(inlay_writer **out, const inlay_allocator *alloc, bool is
     w->env.alloc = a;
     w->state = W_ABORTED;   /* nothing to undo until the sink exists */
     *out = w;
-    if (is_file) {
-        int st = inl_file_sink_open(&w->file, &w->alloc, path, w->err.msg, sizeof w->err.msg);
-        if (st) return w->err.status = st;
-        w->is_file = true;
-        sink = inl_file_sink_interface(&w->file);
-    }
-    w->sink = sink;
+    INL_FORWARD(check_options(w, opts));   /* before the sink: bad options touch no file */
+    INL_FORWARD(open_sink(w, t, opts));
     w->state = W_OPEN;
     int st = setup(w, schema, opts);
-    if (st) inlay_writer_abort(w);
-    return st;
+    if (st) {
+        inlay_writer_abort(w);
+        return st;
+    }
+    /* Only once this open has succeeded, so that a failed one changes
+     * nothing on disk; our own temporary is locked, hence kept. */
+    if (w->sink_kind == SINK_FILE) inl_file_sink_remove_stale(&w->file);
+    return 0;
 }
 
 int inlay_writer_open(inlay_writer **out, inlay_sink sink, const inlay_schema *schema,
                       const inlay_options *opts)
 {
     if (!sink.write) return INLAY_ERR_ARGUMENT;
-    return open_writer(out, opts && opts->struct_size == sizeof *opts ? &opts->alloc : NULL,
-                       false, NULL, sink, schema, opts);
+    const target t = { .kind = SINK_HOST, .sink = sink };
+    return open_writer(out, &t, schema, opts);
 }
 
 int inlay_writer_open_file(inlay_writer **out, const char *path, const inlay_schema *schema,
@@ -245,9 +320,20 @@ int inlay_writer_open_file(inlay_writer **out, const char *path, const inlay_sch
         if (out) *out = NULL;
         return INLAY_ERR_ARGUMENT;
     }
-    inlay_sink none = { 0 };
-    return open_writer(out, opts && opts->struct_size == sizeof *opts ? &opts->alloc : NULL,
-                       true, path, none, schema, opts);
+    const target t = { .kind = SINK_FILE, .path = path };
+    return open_writer(out, &t, schema, opts);
+}
+
+int inlay_writer_open_fd(inlay_writer **out, int fd, const inlay_schema *schema, const inlay_options *opts)
+{
+    const target t = { .kind = SINK_FD, .fd = fd };
+    return open_writer(out, &t, schema, opts);
+}
+
+const char *inlay_writer_temp_path(const inlay_writer *w)
+{
+    if (!w || w->sink_kind != SINK_FILE || (w->state != W_OPEN && w->state != W_FAILED)) return NULL;
+    return w->file.tmp;
 }
 
 const inlay_schema *inlay_writer_schema(const inlay_writer *w) { return w ? w->schema : NULL; }
@@ -342,8 +428,7 @@ static uint64_t row_of(const column *c, const int16_t *rep, size_t entry)
 static int ready(inlay_writer *w, int col, inlay_physical phys, const char *fn)
 {
     if (w->state == W_FAILED)
-        return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
-                         inlay_strerror(w->failure));
+        return failed_earlier(w);
     if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
     if (col < 0 || col >= w->ncols)
         return set_error(w, INLAY_ERR_COLUMN, "column %d does not exist (the schema has %d)",
@@ -540,8 +625,7 @@ int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray *array, c
 {
     if (!w) return INLAY_ERR_ARGUMENT;
     if (w->state == W_FAILED)
-        return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
-                         inlay_strerror(w->failure));
+        return failed_earlier(w);
     if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
     if (!array || !schema) return set_error(w, INLAY_ERR_ARGUMENT, "no Arrow array or schema");
     arrow_batches b;
@@ -555,8 +639,7 @@ int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, 
 {
     if (!w || !a) return INLAY_ERR_ARGUMENT;
     if (w->state == W_FAILED)
-        return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
-                         inlay_strerror(w->failure));
+        return failed_earlier(w);
     if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
     const inlay_schema *s = w->schema;
     int node = field >= 0 ? s->nodes[0].first_child : -1;
@@ -630,8 +713,7 @@ int inlay_writer_append_bytes(inlay_writer *w, int col, const inlay_bytes *value
 static int at_row_boundary(inlay_writer *w)
 {
     if (w->state == W_FAILED)
-        return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted",
-                         inlay_strerror(w->failure));
+        return failed_earlier(w);
     if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
     for (int i = 1; i < w->ncols; i++)
         if (w->cols[i].rows != w->cols[0].rows)
@@ -687,12 +769,15 @@ int inlay_writer_close(inlay_writer *w)
     memcpy(tail + 4, "PAR1", 4);
     if ((st = write_bytes(w, w->footer.data, w->footer.len)) || (st = write_bytes(w, tail, 8)))
         return st;
+    errno = 0;
     if (w->sink.finish && w->sink.finish(w->sink.ctx)) {
+        const int e = errno;
         w->state = W_ABORTED;   /* the sink has given up the file itself */
-        if (w->is_file) inl_file_sink_release(&w->file);
-        return set_error(w, INLAY_ERR_IO, "finishing the file failed");
+        sink_failed(w, "finishing", e);
+        if (w->sink_kind == SINK_FILE) inl_file_sink_release(&w->file);
+        return INLAY_ERR_IO;
     }
-    if (w->is_file) inl_file_sink_release(&w->file);
+    if (w->sink_kind == SINK_FILE) inl_file_sink_release(&w->file);
     w->state = W_CLOSED;
     return 0;
 }
@@ -700,11 +785,11 @@ int inlay_writer_close(inlay_writer *w)
 void inlay_writer_abort(inlay_writer *w)
 {
     if (!w || w->state == W_CLOSED || w->state == W_ABORTED) {
-        if (w && w->state == W_ABORTED && w->is_file) inl_file_sink_release(&w->file);
+        if (w && w->state == W_ABORTED && w->sink_kind == SINK_FILE) inl_file_sink_release(&w->file);
         return;
     }
     if (w->sink.abort) w->sink.abort(w->sink.ctx);
-    if (w->is_file) inl_file_sink_release(&w->file);
+    if (w->sink_kind == SINK_FILE) inl_file_sink_release(&w->file);
     w->state = W_ABORTED;
 }
 

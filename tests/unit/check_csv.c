@@ -1,7 +1,8 @@
 /*
  * check_csv.c — the CSV tokenizer (runtime/input/csv.c): every quoting rule, line
  * ends and the line numbers after them, empty lines, the BOM, a missing
- * final newline, skip_rows, other delimiters and quotes, bad records and
+ * final newline, skip_rows, other delimiters and quotes, a backslash
+ * escape instead of doubled quotes, bad records and
  * reading on after them, the raw record, fields longer than the buffer,
  * compressed input, allocation failures; and, over random inputs, agreement
  * with a byte-at-a-time reference parser whatever the read sizes.
@@ -187,6 +188,7 @@ static char *reference(const uint8_t *s, size_t n, const csv_options *o)
     text t = { 0 };
     text_add(&t, "", 0);
     const int d = (uint8_t)o->delimiter, q = o->quote ? (uint8_t)o->quote : 256;
+    const int x = o->quote && o->escape && o->escape != o->quote ? (uint8_t)o->escape : 256;
     size_t pos = 0;
     uint64_t line = 1;
     if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) pos = 3;
@@ -220,8 +222,14 @@ static char *reference(const uint8_t *s, size_t n, const csv_options *o)
                 size_t i = pos + 1;
                 for (;;) {
                     if (i == n) break;
+                    if (s[i] == x && i + 1 < n && (s[i + 1] == q || s[i + 1] == x)) {
+                        if (s[i + 1] == '\n') line++;
+                        text_add(&value, &s[i + 1], 1);
+                        i += 2;
+                        continue;
+                    }
                     if (s[i] == q) {
-                        if (i + 1 < n && s[i + 1] == q) {
+                        if (x == 256 && i + 1 < n && s[i + 1] == q) {
                             text_add(&value, &s[i], 1);
                             i += 2;
                             continue;
@@ -502,15 +510,19 @@ START_TEST(test_random_agree)
     uint8_t data[CAP];
     uint64_t rng = 2024;
     csv_options o;
-    for (int i = 0; i < 4000; i++) {
+    for (int i = 0; i < 4800; i++) {
         inl_csv_options_init(&o);
-        switch (i % 5) {
+        switch (i % 6) {
         case 1: o.delimiter = '\t'; break;
         case 2: o.quote = 0; break;
         case 3: o.quote = '\''; o.delimiter = ';'; break;
         case 4: o.skip_rows = (size_t)(rng_next(&rng) % 4); break;
+        case 5: o.escape = '\\'; break;
         }
         size_t n = random_csv(data, CAP, &rng, o.delimiter, o.quote);
+        if (o.escape)
+            for (size_t k = 0; k < n; k++)
+                if (data[k] == 'x' || data[k] == 'y') data[k] = '\\';
         agree(data, n, &o, 1 + (size_t)(rng_next(&rng) % 16));
     }
 }
@@ -750,6 +762,29 @@ START_TEST(test_other_quote)
 }
 END_TEST
 
+/* A backslash escapes a quote or itself inside quotes; elsewhere it is
+ * data, and doubled quotes end the field. */
+START_TEST(test_escape)
+{
+    csv_options o;
+    inl_csv_options_init(&o);
+    o.escape = '\\';
+    expect_opts("\"say \\\"hi\\\"\",1\n", &o, "1:<say \"hi\">[1]\n");
+    expect_opts("\"c:\\\\dir\",\"a\\b\"\n", &o, "1:<c:\\dir><a\\b>\n");
+    expect_opts("a\\\"b,\"\\\\\"\n", &o, "1:[a\\\"b]<\\>\n");
+    expect_opts("\"x\"\"y\"\nz\n", &o, "!1:unexpected character after closing quote\n2:[z]\n");
+    expect_opts("\"a\\\nb\",c\r\nd\r\n", &o, "1:<a\\\nb>[c]\n3:[d]\n");
+    expect_opts("\"open\\\"\n", &o, "!1:unterminated quoted field\n");
+    /* the quote given as its own escape: doubled quotes, as by default */
+    o.escape = '"';
+    expect_opts("\"a\"\"b\"\n", &o, "1:<a\"b>\n");
+    /* without a quote, nothing is escaped */
+    o.escape = '\\';
+    o.quote = 0;
+    expect_opts("a\\,b\n", &o, "1:[a\\][b]\n");
+}
+END_TEST
+
 START_TEST(test_bad_options)
 {
     mem_src s = source("", 0, READ_WHOLE, 0);
@@ -776,6 +811,11 @@ START_TEST(test_bad_options)
     o.delimiter = '"';           /* with no quoting, '"' may delimit */
     ck_assert_int_eq(inl_csv_open(&r, in, &o, NULL), 0);
     inl_csv_close(r);
+    inl_csv_options_init(&o);
+    o.escape = ',';              /* the delimiter cannot escape */
+    ck_assert_int_eq(inl_csv_open(&r, in, &o, NULL), INLAY_ERR_ARGUMENT);
+    o.escape = '\n';
+    ck_assert_int_eq(inl_csv_open(&r, in, &o, NULL), INLAY_ERR_ARGUMENT);
     inl_csv_close(NULL);
     inl_input_close(in);
 }
@@ -1153,6 +1193,7 @@ static Suite *csv_suite(void)
     tcase_add_test(c, test_tab_delimiter);
     tcase_add_test(c, test_no_quote);
     tcase_add_test(c, test_other_quote);
+    tcase_add_test(c, test_escape);
     tcase_add_test(c, test_bad_options);
     suite_add_tcase(s, c);
 

@@ -4,7 +4,11 @@
  * members) and zstd (also concatenated and skippable frames) from files and
  * callbacks, whatever the read sizes; truncated or corrupt compressed data
  * as a sticky error, never an early end; open errors with their messages;
- * size and progress; and every allocation failing in turn without a leak.
+ * size and progress; the compression told by the first bytes, on files
+ * whatever their name, on stdin from a pipe and on callbacks that hand out
+ * a byte at a time; a prefix taken from the stream earlier; bytes put
+ * back; a stream cut short on purpose; reading at an offset; the file's
+ * identity; and every allocation failing in turn without a leak.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "input.h"
@@ -13,6 +17,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -694,6 +699,272 @@ START_TEST(test_zstd_corrupt)
 }
 END_TEST
 
+/* ---- the compression told by the first bytes ---------------------------------------------- */
+
+/* gzip and zstd on a callback that hands out one byte per call, as a slow
+ * pipe does: the magic is assembled across calls and kept for the reads. */
+START_TEST(test_auto_callback)
+{
+    size_t len = 200000;
+    uint8_t *data = make_text(len, 21);
+    size_t zlen[2];
+    uint8_t *z[2] = { gzip_mem(data, len, &zlen[0]), zstd_mem(data, len, &zlen[1]) };
+    static const input_compression want[] = { INPUT_GZIP, INPUT_ZSTD };
+    for (int i = 0; i < 2; i++) {
+        for (int mode = READ_WHOLE; mode <= READ_RANDOM; mode++) {
+            mem_src s = source(z[i], zlen[i], mode);
+            input_reader *r;
+            char err[256];
+            ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_AUTO, NULL, err, sizeof err), 0);
+            ck_assert_int_eq(inl_input_compression(r), want[i]);
+            size_t n;
+            uint8_t *got = read_all(r, 4096, &n);
+            ck_assert_ptr_nonnull(got);
+            ck_assert_uint_eq(n, len);
+            ck_assert(memcmp(got, data, len) == 0);   /* nothing of the magic lost, no garbage */
+            ck_assert_uint_eq(inl_input_consumed(r), zlen[i]);
+            free(got);
+            inl_input_close(r);
+        }
+    }
+    /* plain text, also shorter than a magic, and nothing at all */
+    expect_fn(data, len, INPUT_AUTO, READ_ONE, 1000, data, len);
+    expect_fn("a\n", 2, INPUT_AUTO, READ_ONE, 10, "a\n", 2);
+    expect_fn("", 0, INPUT_AUTO, READ_WHOLE, 10, "", 0);
+    /* text that starts like gzip's first byte only */
+    static const uint8_t almost[] = { 0x1f, 'a', ',', 'b', '\n' };
+    expect_fn(almost, sizeof almost, INPUT_AUTO, READ_ONE, 10, almost, sizeof almost);
+    free(z[0]);
+    free(z[1]);
+    free(data);
+}
+END_TEST
+
+/* A compressed file is decompressed whatever its name; without a magic
+ * the name still says gzip or zstd (a damaged file is an error, not text). */
+START_TEST(test_auto_file)
+{
+    size_t len = 50000;
+    uint8_t *data = make_text(len, 22);
+    size_t zlen[2];
+    uint8_t *z[2] = { gzip_mem(data, len, &zlen[0]), zstd_mem(data, len, &zlen[1]) };
+    static const char *const names[] = { ".csv", ".txt", "" };
+    for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < 3; k++) {
+            char path[512];
+            temp_file(path, sizeof path, names[k], z[i], zlen[i]);
+            input_reader *r;
+            ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
+            ck_assert_int_eq(inl_input_compression(r), i ? INPUT_ZSTD : INPUT_GZIP);
+            size_t n;
+            uint8_t *got = read_all(r, 1 << 16, &n);
+            ck_assert_ptr_nonnull(got);
+            ck_assert_uint_eq(n, len);
+            ck_assert(memcmp(got, data, len) == 0);
+            ck_assert(inl_input_pread(r, 0, got, 10) == -1);   /* no offsets into compressed data */
+            free(got);
+            inl_input_close(r);
+            unlink(path);
+        }
+    }
+    char path[512];
+    temp_file(path, sizeof path, ".csv.gz", data, len);      /* text named .gz */
+    input_reader *r;
+    ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
+    size_t n;
+    ck_assert_ptr_null(read_all(r, 1 << 16, &n));
+    ck_assert_ptr_nonnull(strstr(inl_input_errmsg(r), "corrupt gzip data"));
+    inl_input_close(r);
+    unlink(path);
+    free(z[0]);
+    free(z[1]);
+    free(data);
+}
+END_TEST
+
+typedef struct stdin_auto {
+    const uint8_t *want;
+    size_t want_len;
+    input_compression comp;
+} stdin_auto;
+
+static void read_stdin_auto(void *arg)
+{
+    stdin_auto *c = arg;
+    input_reader *r;
+    ck_assert_int_eq(inl_input_open(&r, "-", NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_compression(r), c->comp);
+    size_t n;
+    uint8_t *got = read_all(r, 1 << 20, &n);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_uint_eq(n, c->want_len);
+    ck_assert(memcmp(got, c->want, n) == 0);
+    free(got);
+    inl_input_close(r);
+}
+
+/* gzip and zstd through a pipe on stdin, written a few bytes at a time. */
+START_TEST(test_auto_stdin_pipe)
+{
+    size_t len = 300000;
+    uint8_t *data = make_text(len, 23);
+    size_t zlen[2];
+    uint8_t *z[2] = { gzip_mem(data, len, &zlen[0]), zstd_mem(data, len, &zlen[1]) };
+    for (int i = 0; i < 2; i++) {
+        int fds[2];
+        ck_assert_int_eq(pipe(fds), 0);
+        pid_t pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+            close(fds[0]);
+            size_t done = 0;
+            while (done < zlen[i]) {
+                size_t piece = done < 8 ? 1 : zlen[i] - done < 3000 ? zlen[i] - done : 3000;
+                ssize_t k = write(fds[1], z[i] + done, piece);
+                if (k <= 0) _exit(1);
+                done += (size_t)k;
+                if (done < 8) nanosleep(&(struct timespec){ 0, 1000000 }, NULL);   /* the magic arrives in pieces */
+            }
+            _exit(0);
+        }
+        close(fds[1]);
+        stdin_auto c = { data, len, i ? INPUT_ZSTD : INPUT_GZIP };
+        with_stdin(fds[0], read_stdin_auto, &c);
+        int status;
+        ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+        ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    free(z[0]);
+    free(z[1]);
+    free(data);
+}
+END_TEST
+
+/* A prefix taken from the stream earlier (a sample read from a pipe): the
+ * compressed stream is whole again, however it was split. */
+START_TEST(test_prefix)
+{
+    size_t len = 100000;
+    uint8_t *data = make_text(len, 24);
+    size_t zlen;
+    uint8_t *z = zstd_mem(data, len, &zlen);
+    const size_t splits[] = { 1, 3, 4, 100, zlen - 1 };
+    for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++) {
+        char path[512];
+        temp_file(path, sizeof path, ".bin", z + splits[i], zlen - splits[i]);
+        input_reader *r;
+        ck_assert_int_eq(inl_input_open_after(&r, path, z, splits[i], NULL, NULL, 0), 0);
+        ck_assert_int_eq(inl_input_compression(r), INPUT_ZSTD);
+        size_t n;
+        uint8_t *got = read_all(r, 7777, &n);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_uint_eq(n, len);
+        ck_assert(memcmp(got, data, len) == 0);
+        ck_assert_uint_eq(inl_input_consumed(r), zlen);
+        free(got);
+        inl_input_close(r);
+        unlink(path);
+    }
+    free(z);
+    free(data);
+}
+END_TEST
+
+/* Bytes put back come first, once; a second block waits for the first. */
+START_TEST(test_unread)
+{
+    static const char text[] = "id,name\n1,x\n2,y\n";
+    mem_src s = source(text, sizeof text - 1, READ_WHOLE);
+    test_alloc ta = { 0 };
+    inlay_allocator a = test_allocator(&ta);
+    input_reader *r;
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_AUTO, &a, NULL, 0), 0);
+    uint8_t head[8];
+    size_t have = 0;
+    while (have < 8) have += (size_t)inl_input_read(r, head + have, 8 - have);   /* reads may be short */
+    ck_assert_int_eq(inl_input_unread(r, head, 8), 0);
+    ck_assert_int_eq(inl_input_unread(r, head, 8), INLAY_ERR_ARGUMENT);
+    size_t n;
+    uint8_t *got = read_all(r, 3, &n);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_bytes(got, n, text, sizeof text - 1);
+    /* also after the end */
+    ck_assert_int_eq(inl_input_unread(r, "z\n", 2), 0);
+    ck_assert_int_eq(inl_input_read(r, head, 8), 2);
+    ck_assert_int_eq(inl_input_read(r, head, 8), 0);
+    free(got);
+    inl_input_close(r);
+    ck_assert_no_leak(&ta);
+}
+END_TEST
+
+/* A sample cut from the head of a compressed stream ends quietly where it
+ * stops, once asked to (zstd decodes whole blocks of 128 KiB: the text is
+ * long enough for half of it to hold some). */
+START_TEST(test_allow_cut)
+{
+    size_t len = 2000000;
+    uint8_t *data = make_text(len, 25);
+    size_t zlen[2];
+    uint8_t *z[2] = { gzip_mem(data, len, &zlen[0]), zstd_mem(data, len, &zlen[1]) };
+    for (int i = 0; i < 2; i++) {
+        mem_src s = source(z[i], zlen[i] / 2, READ_RANDOM);
+        input_reader *r;
+        ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_AUTO, NULL, NULL, 0), 0);
+        inl_input_allow_cut(r);
+        size_t n;
+        uint8_t *got = read_all(r, 1 << 16, &n);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_uint_gt(n, 0);
+        ck_assert_uint_lt(n, len);
+        ck_assert(memcmp(got, data, n) == 0);
+        free(got);
+        inl_input_close(r);
+    }
+    free(z[0]);
+    free(z[1]);
+    free(data);
+}
+END_TEST
+
+/* Plain files are read at offsets without moving the stream; the identity
+ * is the file's (also through a link). */
+START_TEST(test_pread_identity)
+{
+    size_t len = 100000;
+    uint8_t *data = make_text(len, 26);
+    char path[512], link[600];
+    temp_file(path, sizeof path, ".csv", data, len);
+    snprintf(link, sizeof link, "%s.link", path);
+    ck_assert_int_eq(symlink(path, link), 0);
+    input_reader *r;
+    ck_assert_int_eq(inl_input_open(&r, link, NULL, NULL, 0), 0);
+    uint8_t b[100];
+    size_t have = 0;
+    while (have < 10) have += (size_t)inl_input_read(r, b + have, 10 - have);   /* reads may be short */
+    ck_assert_int_eq(inl_input_pread(r, 5000, b, 100), 100);
+    ck_assert(memcmp(b, data + 5000, 100) == 0);
+    ck_assert_int_eq(inl_input_pread(r, len - 10, b, 100), 10);   /* short at the end */
+    ck_assert_int_eq(inl_input_read(r, b, 10), 10);               /* the stream did not move */
+    ck_assert(memcmp(b, data + 10, 10) == 0);
+    uint64_t dev, ino;
+    ck_assert(inl_input_identity(r, &dev, &ino));
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_uint_eq(dev, (uint64_t)st.st_dev);
+    ck_assert_uint_eq(ino, (uint64_t)st.st_ino);
+    inl_input_close(r);
+    mem_src s = source(data, len, READ_WHOLE);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_PLAIN, NULL, NULL, 0), 0);
+    ck_assert(!inl_input_identity(r, &dev, &ino));
+    ck_assert_int_eq(inl_input_pread(r, 0, b, 10), -1);
+    inl_input_close(r);
+    unlink(link);
+    unlink(path);
+    free(data);
+}
+END_TEST
+
 /* ---- out of memory ---------------------------------------------------------------------------- */
 
 START_TEST(test_nomem_open)
@@ -851,6 +1122,17 @@ static Suite *input_suite(void)
     c = tcase_create("zstd errors");
     tcase_add_test(c, test_zstd_truncated);
     tcase_add_test(c, test_zstd_corrupt);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("compression by content");
+    tcase_set_timeout(c, 60);
+    tcase_add_test(c, test_auto_callback);
+    tcase_add_test(c, test_auto_file);
+    tcase_add_test(c, test_auto_stdin_pipe);
+    tcase_add_test(c, test_prefix);
+    tcase_add_test(c, test_unread);
+    tcase_add_test(c, test_allow_cut);
+    tcase_add_test(c, test_pread_identity);
     suite_add_tcase(s, c);
 
     c = tcase_create("out of memory");

@@ -6,7 +6,8 @@
  * maximum definition and repetition levels. Nested groups: the LIST and MAP
  * builders, their levels at depth, the shapes they refuse (when a field is
  * added and at finalize), their printed form and their SchemaElements in
- * the footer (read with thrift_reader.h).
+ * the footer (read with thrift_reader.h). Names: every call that takes one
+ * refuses a name that is not UTF-8 (or empty), showing it escaped.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "schema.h"
@@ -1112,6 +1113,104 @@ START_TEST(test_nested_nomem)
 }
 END_TEST
 
+/* ---- names -------------------------------------------------------------------------------- */
+
+/* A name reaches the footer as a string that readers decode as UTF-8 (and
+ * refuse when they cannot), so every call that takes one refuses a bad
+ * one, naming it escaped. */
+START_TEST(test_name_not_utf8)
+{
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, 0, "\xff\xfe", INLAY_REQUIRED, inlay_type_int(64, true), NULL),
+                        "field '\\xff\\xfe': the name is not valid UTF-8");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_group(s, 0, "g\xff", INLAY_OPTIONAL), "field 'g\\xff'");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_list(s, 0, "\xc3", INLAY_OPTIONAL), "field '\\xc3'");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_map(s, 0, "m\x80", INLAY_OPTIONAL), "field 'm\\x80'");
+    /* nested: the message has the parent's path */
+    int g = group(0, "g", INLAY_OPTIONAL);
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, g, "x\xfe", INLAY_REQUIRED, inlay_type_boolean(), NULL),
+                        "field 'g.x\\xfe': the name is not valid UTF-8");
+    EXPECT_SCHEMA_ERROR(inlay_schema_add_group(s, g, "\xe2\x82", INLAY_OPTIONAL), "field 'g.\\xe2\\x82'");
+    /* the check comes first: a bad name under a bad parent still says why */
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, 999, "\xff", INLAY_REQUIRED, inlay_type_boolean(), NULL),
+                        "field '\\xff': the name is not valid UTF-8");
+    ck_assert_int_eq(inlay_schema_num_columns(s), 0);
+}
+END_TEST
+
+/* What RFC 3629 rules out, each refused; valid characters around a bad
+ * byte are shown as they are, control characters and backslashes escaped. */
+START_TEST(test_name_not_utf8_forms)
+{
+    static const struct { const char *name, *shown; } bad[] = {
+        { "\xc0\xaf", "\\xc0\\xaf" },               /* overlong '/' */
+        { "\xe0\x80\xaf", "\\xe0\\x80\\xaf" },       /* overlong, 3 bytes */
+        { "\xed\xa0\x80", "\\xed\\xa0\\x80" },       /* a surrogate */
+        { "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" }, /* past U+10FFFF */
+        { "\xf8\x88\x80\x80\x80", "\\xf8\\x88\\x80\\x80\\x80" },
+        { "caf\xc3\xa9\xff", "caf\xc3\xa9\\xff" },    /* é kept, the stray byte escaped */
+        { "a\\b\n\xff", "a\\\\b\\x0a\\xff" },
+        { "\xe6\x97\xa5\xe6\x97", "\xe6\x97\xa5\\xe6\\x97" },   /* a character cut short */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "field '%s': the name is not valid UTF-8", bad[i].shown);
+        EXPECT_SCHEMA_ERROR(inlay_schema_add(s, 0, bad[i].name, INLAY_OPTIONAL, inlay_type_string(), NULL), want);
+    }
+    /* a long bad name is cut in the message, not overflowed */
+    char longname[1200];
+    memset(longname, 0xff, sizeof longname - 1);
+    longname[sizeof longname - 1] = 0;
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, 0, longname, INLAY_OPTIONAL, inlay_type_string(), NULL),
+                        "field '\\xff\\xff");
+}
+END_TEST
+
+START_TEST(test_name_utf8_accepted)
+{
+    add(0, "caf\xc3\xa9", INLAY_REQUIRED, inlay_type_int(64, true));           /* café */
+    add(0, "\xe6\x97\xa5\xe6\x9c\xac", INLAY_OPTIONAL, inlay_type_string());  /* 日本 */
+    int g = group(0, "\xf0\x9f\x98\x80", INLAY_OPTIONAL);                     /* U+1F600 */
+    add(g, "\xf4\x8f\xbf\xbf", INLAY_REQUIRED, inlay_type_boolean());         /* U+10FFFF */
+    ck_assert_int_eq(inl_schema_finalize(s), 0);
+    ck_assert_int_eq(s->num_leaves, 3);
+    ck_assert_str_eq(s->leaves[2].path, "\xf0\x9f\x98\x80.\xf4\x8f\xbf\xbf");
+    char *text = format();
+    ck_assert_ptr_nonnull(strstr(text, "required int64 caf\xc3\xa9 (INTEGER(64,true));"));
+    free(text);
+}
+END_TEST
+
+START_TEST(test_empty_name_nested)
+{
+    int g = group(0, "g", INLAY_OPTIONAL);
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, g, "", INLAY_REQUIRED, inlay_type_boolean(), NULL),
+                        "a field of 'g' has an empty name");
+    int tags = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
+    ck_assert_int_gt(tags, 0);
+    EXPECT_SCHEMA_ERROR(inlay_schema_add(s, tags, NULL, INLAY_REQUIRED, inlay_type_boolean(), NULL),
+                        "a field of 'tags.list' has an empty name");
+}
+END_TEST
+
+/* Names from an Arrow schema go through the same calls. */
+START_TEST(test_name_from_arrow)
+{
+    struct ArrowSchema good = { .format = "l", .name = "ok", .flags = 2 };
+    struct ArrowSchema bad = { .format = "l", .name = "id\xff", .flags = 2 };
+    struct ArrowSchema *kids[] = { &good, &bad };
+    struct ArrowSchema root = { .format = "+s", .name = "", .n_children = 2, .children = kids };
+    inlay_schema *out = NULL;
+    char err[256];
+    ck_assert_int_eq(inlay_schema_from_arrow(&out, &root, NULL, err, sizeof err), INLAY_ERR_SCHEMA);
+    ck_assert_ptr_null(out);
+    ck_assert_msg(strstr(err, "field 'id\\xff': the name is not valid UTF-8") != NULL, "%s", err);
+    struct ArrowSchema other = { .format = "l", .name = "z\xc3\xa9", .flags = 2 };
+    kids[1] = &other;
+    ck_assert_int_eq(inlay_schema_from_arrow(&out, &root, NULL, err, sizeof err), INLAY_OK);
+    inlay_schema_free(out);
+}
+END_TEST
+
 static Suite *schema_suite(void)
 {
     Suite *su = suite_create("schema");
@@ -1136,6 +1235,15 @@ static Suite *schema_suite(void)
     tcase_add_test(c, test_bad_types);
     tcase_add_test(c, test_bad_options);
     tcase_add_test(c, test_null_schema);
+    suite_add_tcase(su, c);
+
+    c = tcase_create("names");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_name_not_utf8);
+    tcase_add_test(c, test_name_not_utf8_forms);
+    tcase_add_test(c, test_name_utf8_accepted);
+    tcase_add_test(c, test_empty_name_nested);
+    tcase_add_test(c, test_name_from_arrow);
     suite_add_tcase(su, c);
 
     c = tcase_create("layout and levels");

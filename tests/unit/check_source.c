@@ -2,9 +2,17 @@
  * check_source.c — text sources (source.c) and schema inference (infer.c):
  * records into column batches, batch boundaries, nulls, the parsing thread,
  * bad records failing or skipped to the reject file, allocation failures,
- * and inferred schemas.
+ * and inferred schemas; the dialect detected and what was given; gzip and
+ * zstd whatever the file's name; a reject file that is the input refused
+ * with the input untouched; and the advice a value past an inferred
+ * schema's sample gets, also from stdin.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "unit.h"
 
@@ -193,6 +201,7 @@ START_TEST(test_skip_and_reject)
     inlay_source_options_init(&o);
     o.on_error = INLAY_ON_ERROR_SKIP;
     o.reject_path = reject;
+    o.quote = '"';   /* sniffed, the unterminated quote would make it no quote at all */
     inlay_source *src;
     ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
     size_t rows;
@@ -284,7 +293,10 @@ START_TEST(test_infer)
     const char *path = write_input("i.csv", "a,b,c,d,e\n1,2.5,2024-01-01T00:00:00Z,x,\n300,3,2024-01-02T00:00:00.5Z,y,\n");
     inlay_schema *s;
     char err[256];
-    ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 0, err, sizeof err), INLAY_OK);
+    inlay_source_options no;
+    inlay_source_options_init(&no);
+    no.narrow_ints = true;
+    ck_assert_int_eq(inlay_source_infer(&s, path, &no, 0, err, sizeof err), INLAY_OK);
     ck_assert_int_eq(inlay_schema_num_columns(s), 5);
     const char *name;
     inlay_type t;
@@ -316,16 +328,18 @@ START_TEST(test_infer)
     ck_assert_int_eq(t.logical, INLAY_LOGICAL_DATE);
     ck_assert_int_eq(rep, INLAY_OPTIONAL);
     inlay_schema_free(s);
-    /* a sample that stops before the end: integers become int64 */
+    /* whether the sample stops before the end or not: int64 (narrowed only when asked) */
     path = write_input("long.csv", "n\n1\n2\n3\n4\n");
-    ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 3, err, sizeof err), INLAY_OK);
-    ck_assert_int_eq(inlay_schema_column(s, 0, &name, &t, &rep), INLAY_OK);
-    ck_assert_int_eq(t.bit_width, 64);
-    inlay_schema_free(s);
-    ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 4, err, sizeof err), INLAY_OK);
-    ck_assert_int_eq(inlay_schema_column(s, 0, &name, &t, &rep), INLAY_OK);
-    ck_assert_int_eq(t.bit_width, 8);
-    inlay_schema_free(s);
+    for (size_t rows = 3; rows <= 4; rows++) {
+        ck_assert_int_eq(inlay_source_infer(&s, path, NULL, rows, err, sizeof err), INLAY_OK);
+        ck_assert_int_eq(inlay_schema_column(s, 0, &name, &t, &rep), INLAY_OK);
+        ck_assert_int_eq(t.bit_width, 64);
+        inlay_schema_free(s);
+        ck_assert_int_eq(inlay_source_infer(&s, path, &no, rows, err, sizeof err), INLAY_OK);
+        ck_assert_int_eq(inlay_schema_column(s, 0, &name, &t, &rep), INLAY_OK);
+        ck_assert_int_eq(t.bit_width, 8);
+        inlay_schema_free(s);
+    }
     /* spaces around numbers, dates and flags do not make them text, as in parsing */
     path = write_input("sp.csv", "n,d,b\n 1,2024-01-01 ,true\n2, 2024-01-02, false\n");
     ck_assert_int_eq(inlay_source_infer(&s, path, NULL, 0, err, sizeof err), INLAY_OK);
@@ -437,6 +451,356 @@ START_TEST(test_prefix)
 }
 END_TEST
 
+
+/* ---- what is detected -------------------------------------------------------------------------- */
+
+/* data as a file at dir/name, compressed with gzip (1) or zstd (2) or not (0). */
+static const char *write_bytes(const char *name, const char *text, int comp)
+{
+    size_t len = strlen(text), zlen = len;
+    uint8_t *z = NULL;
+    const void *p = text;
+    if (comp == 1) {
+        z_stream zs;
+        memset(&zs, 0, sizeof zs);
+        ck_assert_int_eq(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+        zlen = deflateBound(&zs, (uLong)len);
+        z = malloc(zlen);
+        zs.next_in = (Bytef *)(uintptr_t)text;
+        zs.avail_in = (uInt)len;
+        zs.next_out = z;
+        zs.avail_out = (uInt)zlen;
+        ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+        zlen -= zs.avail_out;
+        deflateEnd(&zs);
+        p = z;
+    } else if (comp == 2) {
+        z = malloc(ZSTD_compressBound(len));
+        zlen = ZSTD_compress(z, ZSTD_compressBound(len), text, len, 3);
+        ck_assert(!ZSTD_isError(zlen));
+        p = z;
+    }
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(p, 1, zlen, f), zlen);
+    fclose(f);
+    free(z);
+    return path;
+}
+
+/* The first value of column c in the first batch, as text (strings) or a number. */
+static int64_t first_int(inlay_source *src, int c)
+{
+    size_t rows;
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+    ck_assert_uint_gt(rows, 0);
+    return ((const int64_t *)inlay_source_batch(src, NULL)[c].values)[0];
+}
+
+START_TEST(test_dialect)
+{
+    inlay_schema *s = events_schema();
+    /* zstd content in a file named .csv, ';' and a header detected */
+    const char *path = write_bytes("z.csv", "name;id;score\nann;7;1.5\nbob;8;2\n", 2);
+    inlay_source *src;
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.on_error = INLAY_ON_ERROR_SKIP;
+    ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
+    inlay_source_dialect d;
+    inlay_source_get_dialect(src, &d);
+    ck_assert_int_eq(d.format, INLAY_FORMAT_CSV);
+    ck_assert_int_eq(d.compression, INLAY_INPUT_ZSTD);
+    ck_assert_int_eq(d.delimiter, ';');
+    ck_assert_int_eq(d.quote, '"');
+    ck_assert_int_eq(d.escape, '"');
+    ck_assert(d.header);
+    ck_assert_uint_eq(d.sniffed, INLAY_SNIFFED_FORMAT | INLAY_SNIFFED_DELIMITER | INLAY_SNIFFED_QUOTE |
+                                     INLAY_SNIFFED_ESCAPE | INLAY_SNIFFED_HEADER);
+    ck_assert_int_eq(first_int(src, 0), 7);
+    inlay_source_free(src);
+    /* gzip content, no header (by position), '|' */
+    path = write_bytes("g.txt", "7|ann|1.5\n8|bob|2.5\n", 1);
+    ck_assert_int_eq(inlay_source_open(&src, path, s, NULL), INLAY_OK);
+    inlay_source_get_dialect(src, &d);
+    ck_assert_int_eq(d.compression, INLAY_INPUT_GZIP);
+    ck_assert_int_eq(d.delimiter, '|');
+    ck_assert(!d.header);
+    ck_assert_int_eq(first_int(src, 0), 7);
+    inlay_source_free(src);
+    /* NDJSON by its first byte, gzip by its magic, whatever the name */
+    path = write_bytes("j.dat", "{\"id\": 9, \"name\": \"x\"}\n", 1);
+    ck_assert_int_eq(inlay_source_open(&src, path, s, NULL), INLAY_OK);
+    inlay_source_get_dialect(src, &d);
+    ck_assert_int_eq(d.format, INLAY_FORMAT_NDJSON);
+    ck_assert_int_eq(d.compression, INLAY_INPUT_GZIP);
+    ck_assert_uint_eq(d.sniffed, INLAY_SNIFFED_FORMAT);
+    ck_assert_int_eq(first_int(src, 0), 9);
+    inlay_source_free(src);
+    /* given options are kept: the first record is data when told so */
+    inlay_source_options_init(&o);
+    o.header = 0;
+    o.delimiter = ',';
+    o.on_error = INLAY_ON_ERROR_SKIP;
+    path = write_bytes("h.csv", "id,name,score\n5,e,1\n", 0);
+    ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
+    inlay_source_get_dialect(src, &d);
+    ck_assert(!d.header);
+    ck_assert_uint_eq(d.sniffed & (INLAY_SNIFFED_HEADER | INLAY_SNIFFED_DELIMITER), 0);
+    size_t rows;
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+    ck_assert_uint_eq(rows, 1);   /* "id" is not an int64: skipped */
+    inlay_source_stats st;
+    inlay_source_get_stats(src, &st);
+    ck_assert_uint_eq(st.skipped, 1);
+    inlay_source_free(src);
+    /* nothing for a failed source */
+    ck_assert_int_ne(inlay_source_open(&src, "/nonexistent/x.csv", s, NULL), INLAY_OK);
+    inlay_source_get_dialect(src, &d);
+    ck_assert_int_eq(d.format, INLAY_FORMAT_AUTO);
+    inlay_source_free(src);
+    inlay_source_get_dialect(NULL, &d);
+    ck_assert_int_eq(d.format, INLAY_FORMAT_AUTO);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* Backslash escapes and single quotes, as detected. */
+START_TEST(test_escapes_and_quotes)
+{
+    inlay_schema *s = events_schema();
+    const char *path = write_bytes("e.csv", "id,name\n1,\"say \\\"hi\\\"\"\n2,\"c:\\\\x\"\n", 0);
+    inlay_source *src;
+    ck_assert_int_eq(inlay_source_open(&src, path, s, NULL), INLAY_OK);
+    inlay_source_dialect d;
+    inlay_source_get_dialect(src, &d);
+    ck_assert_int_eq(d.escape, '\\');
+    size_t rows;
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+    ck_assert_uint_eq(rows, 2);
+    const inlay_bytes *names = inlay_source_batch(src, NULL)[1].values;
+    ck_assert_bytes(names[0].data, names[0].len, "say \"hi\"", 8);
+    ck_assert_bytes(names[1].data, names[1].len, "c:\\x", 4);
+    inlay_source_free(src);
+    path = write_bytes("q.csv", "'id';'name'\n1;'a;b'\n2;'c'\n", 0);
+    ck_assert_int_eq(inlay_source_open(&src, path, s, NULL), INLAY_OK);
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+    ck_assert_uint_eq(rows, 2);
+    names = inlay_source_batch(src, NULL)[1].values;
+    ck_assert_bytes(names[0].data, names[0].len, "a;b", 3);
+    inlay_source_free(src);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- the reject file ------------------------------------------------------------------------- */
+
+static uint64_t file_hash(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
+    int c;
+    size_t n = 0;
+    while ((c = fgetc(f)) != EOF) {
+        h = (h ^ (uint64_t)c) * 1099511628211ULL;
+        n++;
+    }
+    fclose(f);
+    return h ^ n;
+}
+
+/* The reject file may not be the input, by whatever name: refused before
+ * anything is truncated, the input byte for byte what it was. */
+START_TEST(test_reject_is_input)
+{
+    const char *path = write_input("in.csv", "id,name,score\n1,a,1\nx,b,2\n3,c,3\n");
+    char input[512], soft[600], hard[600];
+    snprintf(input, sizeof input, "%s", path);
+    snprintf(soft, sizeof soft, "%s/soft.csv", g_dir);
+    snprintf(hard, sizeof hard, "%s/hard.csv", g_dir);
+    ck_assert_int_eq(symlink(input, soft), 0);
+    ck_assert_int_eq(link(input, hard), 0);
+    const uint64_t before = file_hash(input);
+    struct stat st0;
+    ck_assert_int_eq(stat(input, &st0), 0);
+    inlay_schema *s = events_schema();
+    const char *rejects[] = { input, soft, hard };
+    for (int i = 0; i < 3; i++) {
+        for (int skip = 0; skip < 2; skip++) {
+            inlay_source_options o;
+            inlay_source_options_init(&o);
+            o.reject_path = rejects[i];
+            o.on_error = skip ? INLAY_ON_ERROR_SKIP : INLAY_ON_ERROR_FAIL;
+            inlay_source *src;
+            ck_assert_int_eq(inlay_source_open(&src, input, s, &o), INLAY_ERR_ARGUMENT);
+            ck_assert_msg(strstr(inlay_source_errmsg(src), "is the input"), "%s", inlay_source_errmsg(src));
+            ck_assert_msg(strstr(inlay_source_errmsg(src), rejects[i]), "%s", inlay_source_errmsg(src));
+            inlay_source_free(src);
+            ck_assert_uint_eq(file_hash(input), before);
+            struct stat st;
+            ck_assert_int_eq(stat(input, &st), 0);
+            ck_assert_int_eq(st.st_size, st0.st_size);
+        }
+    }
+    /* the input read through the link, the reject file named as the input */
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.reject_path = input;
+    o.on_error = INLAY_ON_ERROR_SKIP;
+    inlay_source *src;
+    ck_assert_int_eq(inlay_source_open(&src, soft, s, &o), INLAY_ERR_ARGUMENT);
+    inlay_source_free(src);
+    ck_assert_uint_eq(file_hash(input), before);
+    /* another file is truncated and written as before */
+    const char *other = write_input("rej.txt", "left over from an earlier run, longer than what comes\n");
+    char rej[512];
+    snprintf(rej, sizeof rej, "%s", other);
+    o.reject_path = rej;
+    ck_assert_int_eq(inlay_source_open(&src, input, s, &o), INLAY_OK);
+    size_t rows;
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+    ck_assert_uint_eq(rows, 2);
+    inlay_source_free(src);
+    const char *got = read_all(rej);
+    ck_assert_msg(strncmp(got, input, strlen(input)) == 0 && strstr(got, ":3: column 'id'") && !strstr(got, "left over"),
+                  "%s", got);
+    ck_assert_uint_eq(file_hash(input), before);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* ---- past the sample ---------------------------------------------------------------------------- */
+
+/* The schema inferred from a sample, then a value the sample did not have:
+ * the message names the column, the value, the line and the way out. */
+START_TEST(test_past_sample_message)
+{
+    char text[1 << 16];
+    size_t n = (size_t)snprintf(text, sizeof text, "n,when,s\n");
+    for (int i = 1; i <= 300; i++) n += (size_t)snprintf(text + n, sizeof text - n, "%d,2024-01-%02d,x\n", i, 1 + i % 28);
+    n += (size_t)snprintf(text + n, sizeof text - n, "12.5,2024-01-01 10:00:00,y\n");
+    const char *path = write_input("late.csv", text);
+    char input[512];
+    snprintf(input, sizeof input, "%s", path);
+    inlay_schema *s;
+    char err[256];
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, text, 2000, false, "late.csv", NULL, 0, err, sizeof err), INLAY_OK);
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.inferred_schema = true;
+    inlay_source *src;
+    ck_assert_int_eq(inlay_source_open(&src, input, s, &o), INLAY_OK);
+    size_t rows;
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_ERR_VALUE);
+    const char *m = inlay_source_errmsg(src);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "%s:302: column 'n': cannot parse \"12.5\" as int64; its type was inferred from a sample of the input "
+             "(use --infer-rows N, --schema FILE or --types n=double)", input);
+    ck_assert_str_eq(m, want);
+    inlay_source_free(src);
+    /* the next column over: a timestamp in a date column */
+    inlay_schema_free(s);
+    n = (size_t)snprintf(text, sizeof text, "when\n2024-01-01\n2024-01-02 10:00:00\n");
+    path = write_input("d.csv", text);
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, text, 16, false, "d.csv", NULL, 0, err, sizeof err), INLAY_OK);
+    ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_ERR_VALUE);
+    ck_assert_msg(strstr(inlay_source_errmsg(src), ":3: column 'when': cannot parse \"2024-01-02 10:00:00\" as date;") &&
+                  strstr(inlay_source_errmsg(src), "--types when=timestamp(us))"), "%s", inlay_source_errmsg(src));
+    inlay_source_free(src);
+    /* without inferred_schema: the plain message */
+    o.inferred_schema = false;
+    ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_ERR_VALUE);
+    ck_assert_ptr_null(strstr(inlay_source_errmsg(src), "--types"));
+    inlay_source_free(src);
+    inlay_schema_free(s);
+}
+END_TEST
+
+typedef struct stdin_run {
+    const char *head;       /* what inference saw: the prefix */
+    size_t head_len;
+    inlay_schema *schema;
+    char msg[1024];
+    int status;
+} stdin_run;
+
+/* As `inlay convert -` does: infer from the head of stdin, then read it
+ * all, the head first. */
+static void convert_stdin(stdin_run *r)
+{
+    inlay_source_options o;
+    inlay_source_options_init(&o);
+    o.inferred_schema = true;
+    o.prefix = r->head;
+    o.prefix_len = r->head_len;
+    inlay_source *src;
+    ck_assert_int_eq(inlay_source_open(&src, "-", r->schema, &o), INLAY_OK);
+    size_t rows;
+    while ((r->status = inlay_source_next(src, &rows)) == INLAY_OK && rows > 0) {}
+    snprintf(r->msg, sizeof r->msg, "%s", inlay_source_errmsg(src));
+    inlay_source_free(src);
+}
+
+/* gzip on stdin, the head taken for inference first: the type error past
+ * it names <stdin>, the line, the column and the value. */
+START_TEST(test_past_sample_stdin)
+{
+    static char text[1 << 20];
+    size_t n = (size_t)snprintf(text, sizeof text, "id,v\n");
+    for (int i = 1; i <= 20000; i++) n += (size_t)snprintf(text + n, sizeof text - n, "%d,%d\n", i, i % 7);
+    n += (size_t)snprintf(text + n, sizeof text - n, "20001,seven\n");
+    const char *path = write_bytes("s.gz", text, 1);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char z[1 << 20];
+    size_t zlen = fread(z, 1, sizeof z, f);
+    fclose(f);
+    const size_t head = zlen / 3;   /* a piece of the compressed stream */
+    inlay_schema *s;
+    char err[256];
+    ck_assert_int_eq(inlay_source_infer_buffer(&s, z, head, false, "<stdin>", NULL, 0, err, sizeof err), INLAY_OK);
+    const char *name;
+    inlay_type t;
+    ck_assert_int_eq(inlay_schema_column(s, 1, &name, &t, NULL), INLAY_OK);
+    ck_assert_str_eq(name, "v");
+    ck_assert_int_eq(t.bit_width, 64);
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {   /* the rest of the stream, through the pipe */
+        close(fds[0]);
+        size_t done = head;
+        while (done < zlen) {
+            ssize_t k = write(fds[1], z + done, zlen - done < 4096 ? zlen - done : 4096);
+            if (k <= 0) _exit(1);
+            done += (size_t)k;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    int saved = dup(0);
+    ck_assert_int_eq(dup2(fds[0], 0), 0);
+    close(fds[0]);
+    stdin_run r = { z, head, s, "", 0 };
+    convert_stdin(&r);
+    ck_assert_int_eq(dup2(saved, 0), 0);
+    close(saved);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_int_eq(r.status, INLAY_ERR_VALUE);
+    ck_assert_str_eq(r.msg, "<stdin>:20002: column 'v': cannot parse \"seven\" as int64; its type was inferred from a "
+                            "sample of the input (use --infer-rows N, --schema FILE or --types v=string)");
+    inlay_schema_free(s);
+}
+END_TEST
+
 static Suite *source_suite(void)
 {
     Suite *s = suite_create("source");
@@ -446,6 +810,17 @@ static Suite *source_suite(void)
     tcase_add_test(c, test_ndjson_batches);
     tcase_add_test(c, test_prefix);
     tcase_add_test(c, test_wide_decimals);
+    suite_add_tcase(s, c);
+    c = tcase_create("detection");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_dialect);
+    tcase_add_test(c, test_escapes_and_quotes);
+    suite_add_tcase(s, c);
+    c = tcase_create("reject file and advice");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_reject_is_input);
+    tcase_add_test(c, test_past_sample_message);
+    tcase_add_test(c, test_past_sample_stdin);
     suite_add_tcase(s, c);
     c = tcase_create("errors");
     tcase_add_checked_fixture(c, setup, teardown);

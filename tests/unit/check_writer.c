@@ -653,6 +653,11 @@ START_TEST(test_open_arguments)
     ck_assert_ptr_null(w);
     ck_assert_int_eq(inlay_writer_open_file(&w, "", s, NULL), INLAY_ERR_ARGUMENT);
     ck_assert_ptr_null(w);
+    ck_assert_int_eq(inlay_writer_open_fd(NULL, 1, s, NULL), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_writer_open_fd(&w, -1, s, NULL), INLAY_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_ptr_nonnull(strstr(inlay_writer_errmsg(w), "-1 is not a file descriptor"));
+    inlay_writer_free(w);
     inlay_schema_free(s);
     inlay_buffer_free(&b);
 }
@@ -714,6 +719,7 @@ START_TEST(test_defaults)
     ck_assert_uint_eq(o.row_group_rows, INLAY_DEFAULT_ROW_GROUP_ROWS);
     ck_assert_uint_eq(o.row_group_bytes, INLAY_DEFAULT_ROW_GROUP_BYTES);
     ck_assert_uint_eq(o.dictionary_bytes, INLAY_DEFAULT_DICTIONARY_BYTES);
+    ck_assert(o.sync == INLAY_DEFAULT_SYNC && o.sync);
     ck_assert_ptr_null(o.alloc.fn);
     ck_assert_uint_eq(o.metadata_count, 0);
     inlay_column_options co;
@@ -769,6 +775,7 @@ START_TEST(test_null_writer)
     ck_assert_uint_eq(inlay_writer_rows(NULL), 0);
     ck_assert_uint_eq(inlay_writer_row_groups(NULL), 0);
     ck_assert_uint_eq(inlay_writer_bytes(NULL), 0);
+    ck_assert_ptr_null(inlay_writer_temp_path(NULL));
     inlay_writer_abort(NULL);
     inlay_writer_free(NULL);
     inlay_buffer_free(NULL);
