@@ -111,9 +111,9 @@ end
 -- view's arrays); this file only strings them together.
 
 local SOURCE_OPTIONS = {
-  schema = true, format = true, delimiter = true, quote = true, header = true, skip = true,
+  schema = true, format = true, delimiter = true, quote = true, escape = true, header = true, skip = true,
   nulls = true, strict = true, on_error = true, reject = true, batch_rows = true, infer_rows = true,
-  threads = true,
+  threads = true, narrow_ints = true, types = true,
 }
 
 local function check_keys(t, allowed, what)
@@ -151,10 +151,14 @@ local function open_source(path, opts, format)
   for k, v in pairs(opts) do o[k] = v end
   o.format = opts.format or format
   local schema = opts.schema
+  if schema ~= nil and opts.types ~= nil then
+    error("inlay: " .. format .. ": options 'types' and 'schema' do not go together (types adjust an inferred schema)", 3)
+  end
   if schema == nil then
     local fields, sample = inferred_fields(path, o, opts.infer_rows)
     schema = inlay.schema(fields)
     o.prefix = sample   -- stdin: the sample inference read comes first
+    o.inferred_schema = true   -- a value past the sample that does not fit says how to fix it
   elseif not is_schema(schema) then
     schema = inlay.schema(schema)
   end
@@ -282,16 +286,72 @@ local function batch_view(src)
   })
 end
 
+-- Where in the input a failure happened, for its message: view row i (by
+-- default the one map or filter was at) as "row 69930 (line 69931 of
+-- in.csv)", the row's number among the rows read and the line its record
+-- starts on; "rows A..B (lines C..D of in.csv)" for the whole view.
+local function input_name(self)
+  return self.path == "-" and "<stdin>" or self.path
+end
+
+local function where(self, i)
+  local row, line = self.src:_where(i)
+  if not row then return nil end
+  if not line then return string.format("row %d", row) end
+  return string.format("row %d (line %d of %s)", row, line, input_name(self))
+end
+
+local function span(self)
+  local n = self.src:_n()
+  if n == 1 then return where(self, 1) end
+  local r1, l1 = self.src:_where(1)
+  local r2, l2 = self.src:_where(n)
+  if not r1 then return nil end
+  if not l1 then return string.format("rows %d..%d", r1, r2) end
+  return string.format("rows %d..%d (lines %d..%d of %s)", r1, r2, l1, l2, input_name(self))
+end
+
+-- The error err (a transform's, or the writer's on the rows a transform
+-- made), raised again with `at` in front. Errors that are not strings go
+-- on as they are.
+local function raise_at(err, at)
+  if type(err) ~= "string" or not at then error(err, 0) end
+  error("inlay: " .. at .. ": " .. (err:gsub("^inlay: ", "")), 0)
+end
+
+-- The writer names a bad value by its index in the batch it was handed
+-- ("column 'x' row 3394: ..."), or for a nested column by its row in the
+-- output (rows_out rows were written before this batch): said again with
+-- its place in the input.
+local function raise_write_error(self, w, err, rows_out)
+  local col, row, rest
+  if type(err) == "string" then col, row, rest = err:match("^inlay: column '(.-)' row (%d+): (.*)$") end
+  if not col then error(err, 0) end
+  local i = tonumber(row)
+  for _, c in ipairs(w:schema():columns()) do
+    if c.columns and (col == c.name or col:sub(1, #c.name + 1) == c.name .. ".") then
+      i = i - rows_out
+      break
+    end
+  end
+  local at = where(self, i)
+  if not at then error(err, 0) end
+  raise_at("column '" .. col .. "': " .. rest, at)
+end
+
 local function run_stages(self)
   local src = self.src
   for _, st in ipairs(self.stages) do
     if src:_n() == 0 then return end
     local k = st.kind
     if k == "map" or k == "filter" then
-      src:_map(st.fn, st.reads, st.writes, st.row, k == "filter", st.discover)
+      local ok, err = pcall(src._map, src, st.fn, st.reads, st.writes, st.row, k == "filter", st.discover)
+      if not ok then raise_at(err, where(self)) end
       st.discover = false
     elseif k == "map_batch" then
-      if st.fn(batch_view(src)) == false then src:_keep({}) end
+      local ok, res = pcall(st.fn, batch_view(src))
+      if not ok then raise_at(res, span(self)) end
+      if res == false then src:_keep({}) end
     else
       local cols = src:_cols()
       if k == "rename" then
@@ -356,7 +416,8 @@ function Pipeline:write(w, opts)
     run_stages(self)
     local n = src:_n()
     if n > 0 then
-      src:_write(w)
+      local ok, err = pcall(src._write, src, w)
+      if not ok then raise_write_error(self, w, err, rows_out) end
       rows_out = rows_out + n
     end
     if progress then
@@ -389,6 +450,8 @@ function Pipeline:batches()
 end
 
 function Pipeline:stats() return self.src:_stats() end
+-- { format =, compression =, delimiter =, quote =, escape =, header =, sniffed = { names } }
+function Pipeline:dialect() return self.src:_dialect() end
 function Pipeline:close() self.src:_close() end
 Pipeline.__close = Pipeline.close
 function Pipeline:__tostring()
@@ -410,81 +473,288 @@ end
 -- ---- inlay convert ------------------------------------------------------------
 
 local CONVERT_USAGE = [[
-usage: inlay convert IN OUT [options]
+usage: inlay convert [options] IN OUT
 
-Converts CSV or NDJSON (chosen by IN's extension: .csv .tsv .json .jsonl
-.ndjson, also .gz or .zst compressed; - reads CSV from stdin) to Parquet.
+Converts CSV or NDJSON to Parquet. IN is a file or - (stdin); its format and
+compression (gzip, zstd) are read from its content, its CSV dialect
+(delimiter, quote, escape, header) sniffed from a sample, and its schema
+inferred from rows taken across the whole file, unless options say them.
+OUT is a file, written to a temporary beside it and renamed into place once
+complete and synced to disk, or - to stream the file to stdout. OUT must
+not exist (unless --force) and must not be IN.
 
-options:
-  --schema FILE.lua    the schema: a Lua file returning inlay.schema{...}
-  --infer              infer the schema from the first rows (the default)
-  --infer-rows N       rows to infer from (default 10000)
-  --compression C      zstd (default) or uncompressed
-  --format F           csv or ndjson, whatever the extension
-  --delimiter C        CSV field delimiter (default , or tab for .tsv)
-  --no-header          the CSV has no header: columns by position
-  --nulls A,B          CSV texts read as null (default: the empty field)
+options (--opt value or --opt=value; short flags combine, -fq):
+  --schema FILE.lua    the schema: a Lua file returning inlay.schema{...},
+                       run with the schema functions only (no io, os)
+  --infer              infer the schema (the default)
+  --infer-rows N       rows to infer from (default 10000, spread across a file)
+  --types COL=TYPE,..  the type of some columns, the rest inferred (repeatable)
+  --narrow-ints        infer the narrowest integer type rather than int64
+  --format F           csv or ndjson, whatever the content says
+  --delimiter C        CSV field delimiter (\t for tab); default: sniffed
+  --quote C            CSV quote character ("" for none); default: sniffed
+  --escape C           CSV escape character inside quotes; default: sniffed
+  --header             the CSV's first line holds the column names
+  --no-header          it does not: columns are named column0, column1, ...
+  --null TEXT          a CSV text read as null (repeatable; default: the
+                       empty field)
+  --nulls A,B          several at once
   --on-error E         fail (default) or skip bad records
-  --reject FILE        with --on-error skip: where bad records go
-  --threads N          1: parse and write in turn; 2 (default): parse the next
-                       batch while the current one is written
-  --quiet              no progress line and no summary
+  --reject FILE        where skipped records go (implies --on-error skip)
+  --compression C[:L]  zstd (default, level L) or uncompressed
+  --threads N          1: parse and write in turn; 2 (default): parse the
+                       next batch while the current one is written
+  --no-sync            do not wait for the file to reach the disk
+  -f, --force          replace OUT (and the reject file) if it exists; write
+                       to a terminal
+  -v, --verbose        say what was detected: format, dialect, schema
+  -q, --quiet          no progress line and no summary
+  -h, --help           this help
+  --                   the rest are IN and OUT, even if they start with -
+
+exit status: 0 done; 1 bad data (a record, a value, a schema); 2 bad
+command line (an unknown option, OUT exists, OUT is IN); 3 input or output
+failed (a missing file, a full disk). On any failure OUT is left as it was.
 ]]
 
-function inlay._convert(args)
-  local pos, o, wopts = {}, { threads = 2 }, {}
-  local schema_file, quiet = nil, false
-  local i = 1
-  local function value(name)
-    i = i + 1
-    if args[i] == nil then error("inlay convert: " .. name .. " needs a value", 0) end
-    return args[i]
+-- The command line's own errors: a message and the exit status the inlay
+-- command uses (it reads `code`).
+local USAGE, IO_FAILED = 2, 3
+local CliError = { __tostring = function(e) return e.msg end }
+local function cli_error(code, fmt, ...)
+  error(setmetatable({ code = code, msg = "inlay: " .. string.format(fmt, ...) }, CliError), 0)
+end
+
+local function positive_int(v, name)
+  local n = math.tointeger(tonumber(v))
+  if not n or n < 1 then cli_error(USAGE, "%s needs a positive integer, got '%s'", name, v) end
+  return n
+end
+
+local function one_char(v, name)
+  if v == "\\t" then return "\t" end
+  if #v > 1 then cli_error(USAGE, "%s needs one character, got '%s'", name, v) end
+  return v
+end
+
+-- Each option: whether it takes a value, its short letter, and what it sets
+-- in `o` (the parsed command line).
+local CONVERT_OPTIONS = {
+  schema = { value = true, set = function(o, v) o.schema_file = v end },
+  infer = { set = function(o) o.schema_file = nil end },
+  ["infer-rows"] = { value = true, set = function(o, v, n) o.src.infer_rows = positive_int(v, n) end },
+  types = { value = true, set = function(o, v, n)
+    o.src.types = o.src.types or {}
+    for item in v:gmatch("[^,]+") do
+      local col, ty = item:match("^%s*(.-)%s*=%s*(.-)%s*$")
+      if not col or col == "" or ty == "" then cli_error(USAGE, "%s expects COL=TYPE, got '%s'", n, item) end
+      o.src.types[col] = ty
+    end
+  end },
+  ["narrow-ints"] = { set = function(o) o.src.narrow_ints = true end },
+  format = { value = true, set = function(o, v, n)
+    if v ~= "csv" and v ~= "ndjson" then cli_error(USAGE, "%s is csv or ndjson, got '%s'", n, v) end
+    o.src.format = v
+  end },
+  delimiter = { value = true, set = function(o, v, n) o.src.delimiter = one_char(v, n) end },
+  quote = { value = true, set = function(o, v, n) o.src.quote = one_char(v, n) end },
+  escape = { value = true, set = function(o, v, n) o.src.escape = one_char(v, n) end },
+  header = { set = function(o) o.src.header = true end },
+  ["no-header"] = { set = function(o) o.src.header = false end },
+  null = { value = true, set = function(o, v)
+    o.src.nulls = o.src.nulls or {}
+    o.src.nulls[#o.src.nulls + 1] = v
+  end },
+  nulls = { value = true, set = function(o, v)
+    o.src.nulls = o.src.nulls or {}
+    for item in (v .. ","):gmatch("([^,]*),") do o.src.nulls[#o.src.nulls + 1] = item end
+  end },
+  ["on-error"] = { value = true, set = function(o, v, n)
+    if v ~= "fail" and v ~= "skip" then cli_error(USAGE, "%s is fail or skip, got '%s'", n, v) end
+    o.src.on_error = v
+  end },
+  reject = { value = true, set = function(o, v) o.src.reject = v end },
+  compression = { value = true, set = function(o, v, n)
+    local codec, level = v:match("^([^:]+):(.+)$")
+    if codec then
+      local l = math.tointeger(tonumber(level))
+      if not l then cli_error(USAGE, "%s: the level in '%s' is not an integer", n, v) end
+      o.writer.compression, o.writer.compression_level = codec, l
+    else
+      o.writer.compression = v
+    end
+  end },
+  threads = { value = true, set = function(o, v, n)
+    local t = positive_int(v, n)
+    if t > 2 then cli_error(USAGE, "%s is 1 or 2, got %d", n, t) end
+    o.src.threads = t
+  end },
+  ["no-sync"] = { set = function(o) o.writer.sync = false end },
+  force = { short = "f", set = function(o) o.force = true end },
+  verbose = { short = "v", set = function(o) o.verbose = true end },
+  quiet = { short = "q", set = function(o) o.quiet = true end },
+  help = { short = "h", set = function(o) o.help = true end },
+}
+local CONVERT_SHORT = {}
+for name, spec in pairs(CONVERT_OPTIONS) do if spec.short then CONVERT_SHORT[spec.short] = name end end
+
+-- Options anywhere among the arguments, as getopt_long permutes them;
+-- "--" ends them. Returns the parsed options and the positional arguments.
+local function parse_convert_args(args)
+  local o = { src = { threads = 2 }, writer = {} }
+  local pos, i = {}, 1
+  local function take(name, inline)
+    local spec = CONVERT_OPTIONS[name]
+    local shown = #name == 1 and "-" .. name or "--" .. name
+    if not spec then cli_error(USAGE, "unknown option '%s' (see inlay convert --help)", shown) end
+    if not spec.value then
+      if inline then cli_error(USAGE, "option '%s' takes no value", shown) end
+      spec.set(o, true, shown)
+      return
+    end
+    local v = inline
+    if v == nil then
+      i = i + 1
+      v = args[i]
+      if v == nil then cli_error(USAGE, "option '%s' needs a value", shown) end
+    end
+    spec.set(o, v, shown)
   end
   while i <= #args do
     local a = args[i]
-    if a == "--help" or a == "-h" then io.stdout:write(CONVERT_USAGE) return true
-    elseif a == "--schema" then schema_file = value(a)
-    elseif a == "--infer" then schema_file = nil
-    elseif a == "--infer-rows" then o.infer_rows = math.tointeger(tonumber(value(a)))
-    elseif a == "--compression" then wopts.compression = value(a)
-    elseif a == "--format" then o.format = value(a)
-    elseif a == "--delimiter" then
-      local d = value(a)
-      o.delimiter = d == "\\t" and "\t" or d
-    elseif a == "--no-header" then o.header = false
-    elseif a == "--nulls" then
-      local list = {}
-      for item in (value(a) .. ","):gmatch("([^,]*),") do list[#list + 1] = item end
-      o.nulls = list
-    elseif a == "--on-error" then o.on_error = value(a)
-    elseif a == "--threads" then o.threads = math.tointeger(tonumber(value(a)))
-    elseif a == "--reject" then o.reject = value(a)
-    elseif a == "--quiet" or a == "-q" then quiet = true
-    elseif a:sub(1, 2) == "--" then error("inlay convert: unknown option " .. a .. " (see inlay convert --help)", 0)
-    else pos[#pos + 1] = a end
+    if a == "--" then
+      table.move(args, i + 1, #args, #pos + 1, pos)
+      break
+    elseif a:sub(1, 2) == "--" then
+      local name, inline = a:match("^%-%-([^=]+)=(.*)$")
+      take(name or a:sub(3), inline)
+    elseif a:sub(1, 1) == "-" and #a > 1 then
+      for j = 2, #a do
+        local c = a:sub(j, j)
+        local name = CONVERT_SHORT[c]
+        if not name then cli_error(USAGE, "unknown option '-%s' (see inlay convert --help)", c) end
+        take(name)
+      end
+    else
+      pos[#pos + 1] = a
+    end
     i = i + 1
   end
-  if #pos ~= 2 then io.stderr:write(CONVERT_USAGE) error("inlay convert: expected IN and OUT", 0) end
-  local input, output = pos[1], pos[2]
-  if schema_file then
-    local chunk, err = loadfile(schema_file)
-    if not chunk then error("inlay convert: " .. err, 0) end
-    local s = chunk()
-    if not is_schema(s) then error("inlay convert: " .. schema_file .. " must return a schema (inlay.schema{...})", 0) end
-    o.schema = s
+  if o.src.reject then
+    if o.src.on_error == "fail" then cli_error(USAGE, "--reject needs --on-error skip (it holds the skipped records)") end
+    o.src.on_error = "skip"
   end
+  return o, pos
+end
+
+-- What a path is, by device and inode (symlinks followed): "dev:ino", kind;
+-- nil and the system's message when there is nothing there.
+local function file_id(path)
+  local kind, dev, ino = inlay._cli.stat(path)
+  if not kind then return nil, dev, ino end
+  return dev .. ":" .. ino, kind
+end
+
+local ENOENT = 2
+
+-- Everything that could destroy a file is refused here, before any work:
+-- OUT existing (without --force), OUT or the reject file being an input,
+-- OUT not a regular file, Parquet to a terminal.
+local function check_paths(o, input, output)
+  local in_id
+  if input == "-" then
+    local kind, dev, ino = inlay._cli.fstat(0)
+    if kind == "file" then in_id = dev .. ":" .. ino end
+  else
+    local id, kind_or_err, errno = file_id(input)
+    if not id then cli_error(IO_FAILED, "cannot open '%s': %s", input, kind_or_err) end
+    if kind_or_err == "directory" then cli_error(IO_FAILED, "'%s' is a directory", input) end
+    in_id = id
+  end
+  local out_id
+  if output == "-" then
+    if inlay._isatty(1) and not o.force then
+      cli_error(USAGE, "will not write Parquet to a terminal (redirect stdout, or --force)")
+    end
+    local kind, dev, ino = inlay._cli.fstat(1)
+    if kind == "file" then out_id = dev .. ":" .. ino end
+  else
+    local id, kind_or_err, errno = file_id(output)
+    if id then
+      if id == in_id then cli_error(USAGE, "'%s' is the input: the output may not replace it", output) end
+      if kind_or_err ~= "file" then
+        cli_error(USAGE, "'%s' is a %s, not a file: it is not replaced (- writes to stdout)", output, kind_or_err)
+      end
+      if not o.force then cli_error(USAGE, "'%s' exists (--force replaces it)", output) end
+      out_id = id
+    elseif errno ~= ENOENT then
+      cli_error(IO_FAILED, "cannot write '%s': %s", output, kind_or_err)
+    end
+  end
+  if in_id and in_id == out_id then
+    cli_error(USAGE, "'%s' is the input: the output may not replace it", output)
+  end
+  local reject = o.src.reject
+  if reject then
+    if reject == output or (reject == input and input ~= "-") then
+      cli_error(USAGE, "the reject file '%s' is the %s", reject, reject == output and "output" or "input")
+    end
+    local id, kind = file_id(reject)
+    if id then
+      if id == in_id or id == out_id then
+        cli_error(USAGE, "the reject file '%s' is the %s", reject, id == in_id and "input" or "output")
+      end
+      if kind == "file" and not o.force then
+        cli_error(USAGE, "the reject file '%s' exists (--force replaces it)", reject)
+      end
+    end
+  end
+end
+
+local function describe_dialect(input, src)
+  if not src.dialect then return end
+  local d = src:dialect()
+  local function show(c) return c == "\t" and "\\t" or c == "" and "none" or c end
+  local detected = {}
+  for _, k in ipairs(d.sniffed or {}) do detected[k] = true end
+  local function mark(k) return detected[k] and " (detected)" or "" end
+  local parts = { string.format("inlay: %s: %s%s", input, d.format, mark("format")) }
+  if d.compression and d.compression ~= "none" then parts[#parts + 1] = d.compression .. mark("compression") end
+  if d.format == "csv" then
+    parts[#parts + 1] = "delimiter " .. show(d.delimiter) .. mark("delimiter")
+    parts[#parts + 1] = "quote " .. show(d.quote) .. mark("quote")
+    parts[#parts + 1] = "escape " .. show(d.escape) .. mark("escape")
+    parts[#parts + 1] = (d.header and "header" or "no header") .. mark("header")
+  end
+  io.stderr:write(table.concat(parts, ", "), "\n")
+end
+
+function inlay._convert(args)
+  local o, pos = parse_convert_args(args)
+  if o.help then io.stdout:write(CONVERT_USAGE) return true end
+  if #pos ~= 2 then
+    io.stderr:write(CONVERT_USAGE)
+    cli_error(USAGE, "expected IN and OUT, got %d argument%s", #pos, #pos == 1 and "" or "s")
+  end
+  local input, output = pos[1], pos[2]
+  check_paths(o, input, output)
+  if o.schema_file then o.src.schema = inlay.load_schema(o.schema_file) end
   local t0 = inlay._now()
-  local src = inlay.source(input, o)
-  local w <close> = inlay.open(output, src:schema(), wopts)
-  local summary = src:write(w, { progress = not quiet and inlay._isatty(2) })
+  local src <close> = inlay.source(input, o.src)
+  if o.verbose then
+    describe_dialect(input, src)
+    io.stderr:write("inlay: schema ", tostring(src:schema()), "\n")
+  end
+  local w <close> = inlay.open(output == "-" and io.stdout or output, src:schema(), o.writer)
+  local summary = src:write(w, { progress = not o.quiet and inlay._isatty(2) })
   local info = w:close()
-  src:close()
-  if not quiet then
+  if not o.quiet then
     local secs = (inlay._now() - t0) / 1e9
     io.stderr:write(string.format(
       "inlay: %s rows in, %s rows out, %s skipped; %.1f MB read, %s bytes written to %s; %.2f s (%.1f MB/s)\n",
       thousands(summary.rows_in), thousands(summary.rows_out), thousands(summary.skipped), summary.bytes_read / 1e6,
-      thousands(info.bytes), output, secs, secs > 0 and summary.bytes_read / 1e6 / secs or 0))
+      thousands(info.bytes), output == "-" and "stdout" or output, secs,
+      secs > 0 and summary.bytes_read / 1e6 / secs or 0))
   end
   return true
 end

@@ -19,6 +19,35 @@ void inl_lua_error(lua_State *L, const char *fmt, ...)
     for (;;) {}   /* lua_error does not return */
 }
 
+#define STATUS_KEY "inlay.status"
+
+void inl_lua_fail(lua_State *L, int status, const char *fmt, ...)
+{
+    lua_pushinteger(L, status);
+    lua_setfield(L, LUA_REGISTRYINDEX, STATUS_KEY);
+    va_list ap;
+    va_start(ap, fmt);
+    lua_pushliteral(L, "inlay: ");
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    lua_error(L);
+    for (;;) {}   /* lua_error does not return */
+}
+
+int inl_lua_last_status(lua_State *L)
+{
+    int status = lua_getfield(L, LUA_REGISTRYINDEX, STATUS_KEY) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : INLAY_OK;
+    lua_pop(L, 1);
+    return status;
+}
+
+void inl_lua_clear_status(lua_State *L)
+{
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, STATUS_KEY);
+}
+
 static int null_tostring(lua_State *L)
 {
     lua_pushliteral(L, "inlay.null");

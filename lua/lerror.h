@@ -28,6 +28,16 @@
 /* Raises "inlay: " .. the formatted message (lua_pushfstring's formats). */
 LI_NORETURN void inl_lua_error(lua_State *L, const char *fmt, ...);
 
+/* The same for a failure the library reported with `status` (INLAY_ERR_*):
+ * the status is kept in the state's registry, where the inlay command reads
+ * it to choose its exit status (an I/O failure is not bad data). Errors stay
+ * strings, so scripts see no difference. */
+LI_NORETURN void inl_lua_fail(lua_State *L, int status, const char *fmt, ...);
+/* The status of the last inl_lua_fail in this state (INLAY_OK after
+ * inl_lua_clear_status or when there was none). */
+int inl_lua_last_status(lua_State *L);
+void inl_lua_clear_status(lua_State *L);
+
 /* Pushes inlay.null, creating it on first use. */
 void inl_lua_push_null(lua_State *L);
 /* Its identity, for comparing a userdata against it. */

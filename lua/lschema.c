@@ -1,7 +1,8 @@
 /*
  * lschema.c — column types and schemas for Lua: inlay.timestamp, time,
- * decimal, fixed, the nested inlay.list, struct and map, and
- * inlay.schema{...}.
+ * decimal, fixed, the nested inlay.list, struct and map,
+ * inlay.schema{...}, and inlay.load_schema(path), which runs a schema file
+ * as data (see "schema files" below).
  *
  * A type constructor only records its arguments and, when they are wrong,
  * why; inlay.schema reports that with the field's path, so every mistake in
@@ -421,6 +422,37 @@ static lnode *new_node(lua_State *L, build *b, inl_lua_nkind kind, int nchildren
     return n;
 }
 
+/* A field name that is not UTF-8 (which the core refuses too) is refused
+ * before any message prints it: with the core's words, the name escaped
+ * the same way (bytes outside valid UTF-8, control characters and the
+ * backslash as \xff, \x0a, \\), under the path `parent` (or NULL). */
+static void check_name_utf8(lua_State *L, const char *parent, const char *name, size_t len)
+{
+    if (inlay_utf8_valid(name, len)) return;
+    const unsigned char *p = (const unsigned char *)name;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (size_t i = 0; i < len;) {
+        const unsigned char c = p[i];
+        const size_t seq = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (c >= 0x80 && seq && i + seq <= len && inlay_utf8_valid(p + i, seq)) {
+            luaL_addlstring(&b, name + i, seq);
+            i += seq;
+            continue;
+        }
+        if (c == '\\') luaL_addstring(&b, "\\\\");
+        else if (c < 0x20 || c == 0x7F || c >= 0x80) {
+            char hex[5];
+            snprintf(hex, sizeof hex, "\\x%02x", c);
+            luaL_addstring(&b, hex);
+        } else luaL_addchar(&b, (char)c);
+        i++;
+    }
+    luaL_pushresult(&b);
+    inl_lua_error(L, "field '%s%s%s': the name is not valid UTF-8", parent ? parent : "", parent ? "." : "",
+                  lua_tostring(L, -1));
+}
+
 /* The core's message for a node it refused, restated with our path: its
  * own names the Parquet path ("tags.list.element"), which the script never
  * wrote. */
@@ -455,6 +487,7 @@ static void build_struct_fields(lua_State *L, build *b, lnode *n, int fields, in
         const char *name = lua_tolstring(L, -1, &len);
         if (len == 0) inl_lua_error(L, "field '%s': struct field #%d: empty name", path, i);
         if (strlen(name) != len) inl_lua_error(L, "field '%s': struct field #%d: the name contains a NUL byte", path, i);
+        check_name_utf8(L, path, name, len);
         lua_pushvalue(L, -1);
         if (lua_rawget(L, seen) != LUA_TNIL) inl_lua_error(L, "field '%s.%s': duplicate name", path, name);
         lua_pop(L, 1);
@@ -634,6 +667,7 @@ static void add_field(lua_State *L, build *b, int spec, int names, int pos)
     const char *name = lua_tolstring(L, -1, &len);
     if (len == 0) inl_lua_error(L, "schema field #%d: empty name", pos);
     if (strlen(name) != len) inl_lua_error(L, "schema field #%d: the name contains a NUL byte", pos);
+    check_name_utf8(L, NULL, name, len);
     /* the name table keeps the string, so `name` stays valid */
     lua_pushvalue(L, -1);
     if (lua_rawget(L, names) != LUA_TNIL) inl_lua_error(L, "field '%s': duplicate name", name);
@@ -812,6 +846,217 @@ static int schema_columns(lua_State *L)
     return 1;
 }
 
+/* ---- schema files ------------------------------------------------------------- */
+
+/* inlay.load_schema(path) runs a schema file as data: a text chunk (no
+ * bytecode) whose environment holds the pure libraries and an `inlay` that
+ * can only define a schema; nothing that reads or writes files, runs other
+ * code or reaches the job's own state. What it may use is taken as the
+ * module opens, and only as C functions, so a job that later replaces a
+ * global or a library function changes nothing here; each file gets fresh
+ * copies, so it cannot change what the next file, or the job, sees. */
+
+static const char *const safe_base[] = {
+    "assert", "error", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget", "rawlen", "rawset",
+    "select", "setmetatable", "tonumber", "tostring", "type", "xpcall", NULL,
+};
+static const char *const safe_libs[] = { "string", "table", "math", "utf8", NULL };
+/* string.dump turns a function into bytecode, the other half of load;
+ * math.randomseed would reseed the job's generator. */
+static const char *const left_out[] = { "dump", "randomseed", NULL };
+
+static bool is_left_out(const char *name)
+{
+    for (int i = 0; left_out[i]; i++)
+        if (!strcmp(name, left_out[i])) return true;
+    return false;
+}
+
+/* Pushes a new table with the C functions of the table at `from`, but the
+ * ones left out. */
+static void copy_lib(lua_State *L, int from)
+{
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, from)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_iscfunction(L, -1) && !is_left_out(lua_tostring(L, -2))) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -4);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+}
+
+/* getmetatable for tables only: the metatables of strings and of inlay's
+ * types and schemas are shared with the job. */
+static int safe_getmetatable(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    if (lua_type(L, 1) != LUA_TTABLE || !lua_getmetatable(L, 1)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    luaL_getmetafield(L, 1, "__metatable");   /* answers in the metatable's place, as usual */
+    return 1;
+}
+
+/* require "inlay" gives the file's own inlay; nothing else can be loaded. */
+static int safe_require(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    if (strcmp(name, "inlay") != 0) inl_lua_error(L, "a schema file can only require \"inlay\", not \"%s\"", name);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+
+/* The environment's template, from the globals as the module opens. */
+static void push_template(lua_State *L)
+{
+    lua_newtable(L);
+    const int t = lua_gettop(L);
+    lua_pushglobaltable(L);
+    const int g = t + 1;
+    for (int i = 0; safe_base[i]; i++) {
+        if (lua_getfield(L, g, safe_base[i]) == LUA_TFUNCTION && lua_iscfunction(L, -1))
+            lua_setfield(L, t, safe_base[i]);
+        else
+            lua_pop(L, 1);
+    }
+    for (int i = 0; safe_libs[i]; i++) {
+        if (lua_getfield(L, g, safe_libs[i]) == LUA_TTABLE) {
+            copy_lib(L, lua_gettop(L));
+            lua_setfield(L, t, safe_libs[i]);
+        }
+        lua_pop(L, 1);
+    }
+    if (lua_getfield(L, g, "_VERSION") == LUA_TSTRING) lua_setfield(L, t, "_VERSION");
+    else lua_pop(L, 1);
+    lua_pop(L, 1);
+}
+
+static int m_timestamp(lua_State *L);
+static int m_time(lua_State *L);
+static int m_decimal(lua_State *L);
+static int m_fixed(lua_State *L);
+static int m_list(lua_State *L);
+static int m_struct(lua_State *L);
+static int m_map(lua_State *L);
+
+/* A fresh environment from the template (upvalue 1), with the file's
+ * inlay: the schema and type constructors, inlay.null and inlay.version. */
+static void push_env(lua_State *L)
+{
+    static const luaL_Reg schema_funcs[] = {
+        { "schema", inl_lua_schema_new }, { "timestamp", m_timestamp }, { "time", m_time },
+        { "decimal", m_decimal },         { "fixed", m_fixed },         { "list", m_list },
+        { "struct", m_struct },           { "map", m_map },             { NULL, NULL },
+    };
+    lua_newtable(L);
+    const int env = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, lua_upvalueindex(1))) {
+        if (lua_istable(L, -1)) {   /* a library: a copy of its own */
+            copy_lib(L, lua_gettop(L));
+            lua_remove(L, -2);
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, env);
+    }
+    lua_pushcfunction(L, safe_getmetatable);
+    lua_setfield(L, env, "getmetatable");
+    luaL_newlib(L, schema_funcs);
+    inl_lua_push_null(L);
+    lua_setfield(L, -2, "null");
+    lua_pushliteral(L, INLAY_VERSION_STRING);
+    lua_setfield(L, -2, "version");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, env, "inlay");
+    lua_pushcclosure(L, safe_require, 1);
+    lua_setfield(L, env, "require");
+    lua_pushvalue(L, env);
+    lua_setfield(L, env, "_G");
+}
+
+/* Message handler: inlay's own errors get the file's line, as Lua's have. */
+static int schema_file_msgh(lua_State *L)
+{
+    const char *m = lua_tostring(L, 1);
+    if (lua_type(L, 1) != LUA_TSTRING || strncmp(m, "inlay: ", 7) != 0) return 1;
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+        lua_pushfstring(L, "inlay: %s:%d: %s", ar.source[0] == '@' ? ar.source + 1 : ar.short_src, ar.currentline,
+                        m + 7);
+        return 1;
+    }
+    return 1;
+}
+
+/* Whether m starts with `name:` */
+static bool starts_with_name(const char *m, const char *name)
+{
+    const size_t n = strlen(name);
+    return strncmp(m, name, n) == 0 && m[n] == ':';
+}
+
+/* Raises the error on top again, naming the file in full: Lua's own
+ * messages give a long path's end only ("...schemas/x.lua:3:", as its
+ * luaO_chunkid cuts it to LUA_IDSIZE). */
+static LI_NORETURN void file_error(lua_State *L, const char *path, int status)
+{
+    if (status == LUA_ERRMEM || lua_type(L, -1) != LUA_TSTRING) lua_error(L);
+    const char *m = lua_tostring(L, -1);
+    if (strncmp(m, "inlay: ", 7) == 0) m += 7;
+    const size_t n = strlen(path);
+    char cut[LUA_IDSIZE];
+    snprintf(cut, sizeof cut, "...%s", n + 1 > LUA_IDSIZE ? path + n - (LUA_IDSIZE - 4) : "");
+    if (status == LUA_ERRFILE || starts_with_name(m, path)) inl_lua_error(L, "%s", m);
+    if (n + 1 > LUA_IDSIZE && starts_with_name(m, cut)) inl_lua_error(L, "%s%s", path, m + strlen(cut));
+    inl_lua_error(L, "%s: %s", path, m);
+}
+
+/* inlay.load_schema(path) -> schema */
+static int load_schema(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    lua_settop(L, 1);
+    luaL_checkstack(L, 24, "load_schema");
+    lua_pushcfunction(L, schema_file_msgh);      /* 2 */
+    push_env(L);                                 /* 3 */
+    int st = luaL_loadfilex(L, path, "t");       /* 4: the chunk */
+    if (st != LUA_OK) file_error(L, path, st);
+    lua_pushvalue(L, 3);
+    lua_setupvalue(L, 4, 1);                     /* its _ENV */
+    /* Strings index the string library through their shared metatable,
+     * which would hand the file the job's library, dump included: while
+     * the file runs they index the file's copy. Putting the library back
+     * allocates nothing (the key is there), so it happens whatever the
+     * file did. */
+    lua_pushliteral(L, "");
+    const bool swap = lua_getmetatable(L, 5);
+    lua_remove(L, 5);                            /* 5: the metatable, if any */
+    if (swap) {
+        lua_pushliteral(L, "__index");
+        lua_rawget(L, 5);                        /* 6: the library strings index */
+        lua_pushliteral(L, "__index");
+        lua_getfield(L, 3, "string");
+        lua_rawset(L, 5);
+    }
+    lua_pushvalue(L, 4);
+    st = lua_pcall(L, 0, 1, 2);
+    if (swap) {
+        lua_pushliteral(L, "__index");
+        lua_pushvalue(L, 6);
+        lua_rawset(L, 5);
+    }
+    if (st != LUA_OK) file_error(L, path, st);
+    if (!luaL_testudata(L, -1, LI_SCHEMA)) inl_lua_error(L, "%s must return a schema (inlay.schema{...})", path);
+    return 1;
+}
+
 static int m_timestamp(lua_State *L) { return type_ctor(L, T_TIMESTAMP); }
 static int m_time(lua_State *L) { return type_ctor(L, T_TIME); }
 static int m_decimal(lua_State *L) { return type_ctor(L, T_DECIMAL); }
@@ -856,4 +1101,7 @@ void inl_lua_open_schema(lua_State *L)
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     luaL_setfuncs(L, funcs, 0);
+    push_template(L);
+    lua_pushcclosure(L, load_schema, 1);
+    lua_setfield(L, -2, "load_schema");
 }

@@ -43,6 +43,9 @@ typedef struct lsource {
     const inlay_column_batch *batch;   /* the source's current batch */
     size_t n_src;               /* rows in it */
     uint64_t rows_out;          /* rows handed to writers so far */
+    uint64_t first_row;         /* input rows before the current batch */
+    const uint64_t *lines;      /* per source row of the batch: its input line (NULL for a host's) */
+    size_t at;                  /* the view row map and filter are at, for messages */
     bool borrowed;              /* a view over a host's batches (inl_lua_source_borrow), no input of its own */
     size_t n;                   /* rows in the view */
     bool identity;              /* row i is source row i */
@@ -107,6 +110,7 @@ static void close_source(lsource *s)
     s->borrowed = false;
     s->batch = NULL;
     s->n = s->n_src = 0;
+    s->lines = NULL;
 }
 
 /* ---- the userdata ------------------------------------------------------------------ */
@@ -165,8 +169,33 @@ static void read_options(lua_State *L, int t, inlay_source_options *o)
     else if (!strcmp(fmt, "ndjson")) o->format = INLAY_FORMAT_NDJSON;
     else if (strcmp(fmt, "auto")) inl_lua_error(L, "option 'format': expected \"csv\", \"ndjson\" or \"auto\"");
     o->delimiter = opt_char(L, t, "delimiter", 0);
-    o->quote = opt_char(L, t, "quote", '"');
+    if (lua_getfield(L, t, "quote") != LUA_TNIL) o->quote = opt_char(L, t, "quote", 0);   /* "": none */
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "escape") != LUA_TNIL) o->escape = opt_char(L, t, "escape", 0);   /* "": doubled quotes */
+    lua_pop(L, 1);
     if (lua_getfield(L, t, "header") != LUA_TNIL) o->header = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "narrow_ints") != LUA_TNIL) o->narrow_ints = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "inferred_schema") != LUA_TNIL) o->inferred_schema = lua_toboolean(L, -1);   /* set by inlay.lua */
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "types") != LUA_TNIL) {   /* { col = "type" }: an array of pairs, in a userdata left on the stack */
+        if (!lua_istable(L, -1)) inl_lua_error(L, "option 'types': expected a table of column = \"type\"");
+        size_t n = 0;
+        for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1)) n++;
+        inlay_column_type *v = lua_newuserdatauv(L, (n ? n : 1) * sizeof *v, 0);
+        size_t i = 0;
+        for (lua_pushnil(L); lua_next(L, -3); lua_pop(L, 1)) {
+            if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
+                inl_lua_error(L, "option 'types': expected a table of column = \"type\" (strings)");
+            v[i].column = lua_tostring(L, -2);   /* the table keeps both strings */
+            v[i].type = lua_tostring(L, -1);
+            i++;
+        }
+        o->types = v;
+        o->type_count = n;
+        lua_insert(L, -2);   /* keep the userdata below the table */
+    }
     lua_pop(L, 1);
     if (lua_getfield(L, t, "strict") != LUA_TNIL) o->strict = lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -258,12 +287,15 @@ static int source_open(lua_State *L)
     s->alloc = o.alloc;
     inlay_source *src;
     int st = inlay_source_open(&src, path, sch->s, &o);
+    /* Owned by the userdata from here, even a failed one: pushing its
+     * message may raise (out of memory), and __gc then frees it, and closes
+     * its file. */
+    s->src = src;
     if (st != INLAY_OK) {
         lua_pushstring(L, inlay_source_errmsg(src));
-        inlay_source_free(src);
-        inl_lua_error(L, "%s", lua_tostring(L, -1));
+        close_source(s);
+        inl_lua_fail(L, st, "%s", lua_tostring(L, -1));
     }
-    s->src = src;
     view_alloc(L, s);
     return 1;
 }
@@ -292,11 +324,29 @@ static int s_next(lua_State *L)
     if (s->borrowed) inl_lua_error(L, "this source's batches come from the host program");
     size_t rows;
     int st = inlay_source_next(s->src, &rows);
-    if (st != INLAY_OK) inl_lua_error(L, "%s", inlay_source_errmsg(s->src));
+    if (st != INLAY_OK) inl_lua_fail(L, st, "%s", inlay_source_errmsg(s->src));
     int nc;
+    s->first_row += s->n_src;
     reset_view(L, 1, s, inlay_source_batch(s->src, &nc), rows);
+    s->lines = inlay_source_batch_lines(s->src);
     lua_pushinteger(L, (lua_Integer)rows);
     return 1;
+}
+
+/* src:_where([i]) -> row, line: where row i of the view (1-based; by
+ * default the row map or filter was at) is in the input: its row number
+ * (1-based, among the rows the source read) and the line its record
+ * starts on (nil for a host's batches). Nothing for a row not in the view. */
+static int s_where(lua_State *L)
+{
+    lsource *s = check_source(L, 1);
+    const lua_Integer i = luaL_optinteger(L, 2, (lua_Integer)s->at + 1);
+    if (i < 1 || (size_t)i > s->n) return 0;
+    const size_t r = s->identity ? (size_t)i - 1 : s->sel[i - 1];
+    lua_pushinteger(L, (lua_Integer)(s->first_row + r + 1));
+    if (s->lines) lua_pushinteger(L, (lua_Integer)s->lines[r]);
+    else lua_pushnil(L);
+    return 2;
 }
 
 void inl_lua_source_borrow(lua_State *L, int schema_idx)
@@ -349,6 +399,48 @@ static int s_stats(lua_State *L)
     lua_pushinteger(L, (lua_Integer)st.bytes_read); lua_setfield(L, -2, "bytes_read");
     lua_pushinteger(L, (lua_Integer)st.bytes_consumed); lua_setfield(L, -2, "bytes_consumed");
     lua_pushinteger(L, (lua_Integer)st.bytes_total); lua_setfield(L, -2, "bytes_total");
+    return 1;
+}
+
+/* src:_dialect() -> { format =, compression =, delimiter =, quote =, escape =, header =,
+ * sniffed = { option names } }: how the source reads its input (nil for a host's batches) */
+static int s_dialect(lua_State *L)
+{
+    lsource *s = check_live(L, 1);
+    inlay_source_dialect d;
+    inlay_source_get_dialect(s->src, &d);
+    if (d.format == INLAY_FORMAT_AUTO) {
+        lua_pushnil(L);
+        return 1;
+    }
+    const bool csv = d.format == INLAY_FORMAT_CSV;
+    lua_createtable(L, 0, 7);
+    lua_pushstring(L, csv ? "csv" : "ndjson");
+    lua_setfield(L, -2, "format");
+    lua_pushstring(L, d.compression == INLAY_INPUT_GZIP ? "gzip" : d.compression == INLAY_INPUT_ZSTD ? "zstd" : "none");
+    lua_setfield(L, -2, "compression");
+    if (csv) {
+        lua_pushlstring(L, &d.delimiter, 1);
+        lua_setfield(L, -2, "delimiter");
+        lua_pushlstring(L, &d.quote, d.quote != 0);
+        lua_setfield(L, -2, "quote");
+        lua_pushlstring(L, &d.escape, d.escape != 0);
+        lua_setfield(L, -2, "escape");
+        lua_pushboolean(L, d.header);
+        lua_setfield(L, -2, "header");
+    }
+    static const struct { unsigned bit; const char *name; } names[] = {
+        { INLAY_SNIFFED_FORMAT, "format" }, { INLAY_SNIFFED_DELIMITER, "delimiter" }, { INLAY_SNIFFED_QUOTE, "quote" },
+        { INLAY_SNIFFED_ESCAPE, "escape" }, { INLAY_SNIFFED_HEADER, "header" },
+    };
+    lua_createtable(L, 5, 0);
+    int k = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(d.sniffed & names[i].bit)) continue;
+        lua_pushstring(L, names[i].name);
+        lua_rawseti(L, -2, ++k);
+    }
+    lua_setfield(L, -2, "sniffed");
     return 1;
 }
 
@@ -744,6 +836,7 @@ static int s_map(lua_State *L)
         lua_setmetatable(L, proxy);
         lua_pushvalue(L, lp.fn);
         lua_pushvalue(L, proxy);
+        s->at = 0;
         lua_call(L, 1, 1);
         lua_pushnil(L);
         lua_setmetatable(L, proxy);
@@ -813,6 +906,7 @@ static int s_map(lua_State *L)
         }
         lua_pushvalue(L, lp.fn);
         lua_pushvalue(L, row);
+        s->at = i;
         lua_call(L, 1, 1);
         take_result(L, s, &lp, i);
     }
@@ -923,6 +1017,8 @@ static int s_write(lua_State *L)
 
 /* ---- inference ------------------------------------------------------------------------------ */
 
+static int push_inferred(lua_State *L);
+
 /* inlay._infer(path, opts, rows) -> { { name, type, optional = bool }, ... } where type is
  * the type's name ("int8", "double", "timestamp(us, utc)", ...) */
 static int source_infer(lua_State *L)
@@ -949,7 +1045,7 @@ static int source_infer(lua_State *L)
         while (have < (size_t)want) {
             n = read(0, dst + have, (size_t)want - have);
             if (n < 0 && errno == EINTR) continue;
-            if (n < 0) inl_lua_error(L, "<stdin>: read error: %s", strerror(errno));
+            if (n < 0) inl_lua_fail(L, INLAY_ERR_IO, "<stdin>: read error: %s", strerror(errno));
             if (n == 0) break;
             have += (size_t)n;
         }
@@ -965,7 +1061,22 @@ static int source_infer(lua_State *L)
     } else {
         st = inlay_source_infer(&sc, path, &o, rows > 0 ? (size_t)rows : 0, err, sizeof err);
     }
-    if (st != INLAY_OK) inl_lua_error(L, "%s", err);
+    if (st != INLAY_OK) inl_lua_fail(L, st, "%s", err);
+    /* The schema is ours until freed: the table is made under a protected
+     * call, so that running out of memory there does not leak it. */
+    lua_pushcfunction(L, push_inferred);
+    lua_pushlightuserdata(L, sc);
+    st = lua_pcall(L, 1, 1, 0);
+    inlay_schema_free(sc);
+    if (st != LUA_OK) lua_error(L);
+    if (nres == 2) lua_rotate(L, -2, 1);   /* fields, sample */
+    return nres;
+}
+
+/* The field list of the inferred schema (a light userdata). */
+static int push_inferred(lua_State *L)
+{
+    const inlay_schema *sc = lua_touserdata(L, 1);
     const int n = inlay_schema_num_columns(sc);
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
@@ -984,9 +1095,7 @@ static int source_infer(lua_State *L)
         lua_setfield(L, -2, "optional");
         lua_rawseti(L, -2, i + 1);
     }
-    inlay_schema_free(sc);
-    if (nres == 2) lua_rotate(L, -2, 1);   /* fields, sample */
-    return nres;
+    return 1;
 }
 
 /* inlay._now() -> monotonic nanoseconds, for progress lines */
@@ -1010,7 +1119,8 @@ void inl_lua_open_source(lua_State *L)
     static const luaL_Reg methods[] = {
         { "_next", s_next },   { "_cols", s_cols },   { "_n", s_n },         { "_stats", s_stats },
         { "_close", s_close }, { "_schema", s_schema }, { "_array", s_array }, { "_keep", s_keep },
-        { "_map", s_map },     { "_write", s_write },  { NULL, NULL },
+        { "_map", s_map },     { "_write", s_write },  { "_dialect", s_dialect }, { "_where", s_where },
+        { NULL, NULL },
     };
     static const luaL_Reg funcs[] = {
         { "_source_open", source_open },

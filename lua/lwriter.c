@@ -33,6 +33,12 @@
  * Row numbers in messages: for write_columns, the 1-based index into the
  * column arrays; for write and row, the 1-based row number in the file.
  *
+ * Where the bytes go: a path (inlay_writer_open_file: a temporary file,
+ * renamed by close), or a Lua file handle (inlay_writer_open_fd on a
+ * duplicate of its descriptor: the stream, front to back). The temporary of
+ * a file writer is reported to inl_lua_temp_hook when it appears and
+ * before it goes, for a host's signal handler.
+ *
  * Nested fields (lists, structs, maps) are converted by lnested.c into
  * their own scratch (lw->nest, NULL for a flat schema) and appended with
  * one inlay_writer_append_array each, after the one append of the flat
@@ -40,11 +46,18 @@
  * included, so once the flat append has passed the core's checks the
  * nested ones cannot fail on input: the call stays all-or-nothing.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lnested.h"
 #include "lwriter.h"
+
+void (*inl_lua_temp_hook)(const char *tmp_path, int live) = NULL;
 
 enum { WS_CLOSED_NEW, WS_OPEN, WS_CLOSED, WS_ABORTED };
 
@@ -55,6 +68,10 @@ typedef struct lwriter {
     inlay_writer *w;            /* NULL unless open */
     int state;
     bool borrowed;              /* w is the host program's (inl_lua_writer_borrow): never closed or freed here */
+    bool stream;                /* writes to a Lua file handle: no path, no temporary */
+    bool owns_fd;               /* fd is our duplicate of the handle's, closed with the writer */
+    bool hooked;                /* inl_lua_temp_hook was told of the temporary */
+    int fd;
     const lschema *schema;      /* kept alive by user value 1 */
     int ncols;                  /* top-level fields */
     int nflat;                  /* of them flat: the batches of one append_columns call */
@@ -141,14 +158,33 @@ static lwriter *check_open(lua_State *L)
     return lw;
 }
 
+/* The temporary file is about to go (renamed or removed): the hook is
+ * told while its name still means our file. */
+static void temp_gone(lwriter *lw)
+{
+    if (!lw->hooked) return;
+    lw->hooked = false;
+    const char *tmp = inlay_writer_temp_path(lw->w);
+    if (tmp && inl_lua_temp_hook) inl_lua_temp_hook(tmp, 0);
+}
+
+/* After the writer is gone: it may write to the descriptor until then. */
+static void release_fd(lwriter *lw)
+{
+    if (lw->owns_fd) close(lw->fd);
+    lw->owns_fd = false;
+}
+
 /* Give up the file and release everything. Idempotent. */
 static void writer_abort(lwriter *lw)
 {
     if (lw->w) {
+        temp_gone(lw);
         if (!lw->borrowed) inlay_writer_free(lw->w);   /* aborts: the temporary file is removed */
         lw->w = NULL;
         lw->state = WS_ABORTED;
     }
+    release_fd(lw);
     free_scratch(lw);
 }
 
@@ -162,11 +198,13 @@ static void writer_finish(lua_State *L, lwriter *lw)
         return;
     }
     flush_rows(L, lw);
+    temp_gone(lw);
     if (inlay_writer_close(lw->w) != INLAY_OK) {
         lua_getiuservalue(L, 1, 2);
         lua_pushstring(L, inlay_writer_errmsg(lw->w));
+        const int status = inlay_writer_status(lw->w);
         writer_abort(lw);
-        inl_lua_error(L, "closing '%s' failed: %s", lua_tostring(L, -2), lua_tostring(L, -1));
+        inl_lua_fail(L, status, "closing '%s' failed: %s", lua_tostring(L, -2), lua_tostring(L, -1));
     }
     lw->rows = inlay_writer_rows(lw->w);
     lw->row_groups = inlay_writer_row_groups(lw->w);
@@ -174,14 +212,17 @@ static void writer_finish(lua_State *L, lwriter *lw)
     inlay_writer_free(lw->w);
     lw->w = NULL;
     lw->state = WS_CLOSED;
+    release_fd(lw);
     free_scratch(lw);
 }
 
 static void push_info(lua_State *L, lwriter *lw)
 {
     lua_createtable(L, 0, 7);
-    lua_getiuservalue(L, 1, 2);
-    lua_setfield(L, -2, "path");
+    if (!lw->stream) {   /* a stream's name ("<stdout>") is no path */
+        lua_getiuservalue(L, 1, 2);
+        lua_setfield(L, -2, "path");
+    }
     bool open = lw->state == WS_OPEN;
     inlay_writer_stats st;
     inlay_writer_get_stats(open ? lw->w : NULL, &st);
@@ -213,7 +254,8 @@ static int w_flush(lua_State *L)
 {
     lwriter *lw = check_open(L);
     flush_rows(L, lw);
-    if (inlay_writer_flush_row_group(lw->w) != INLAY_OK) inl_lua_error(L, "%s", inlay_writer_errmsg(lw->w));
+    if (inlay_writer_flush_row_group(lw->w) != INLAY_OK)
+        inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
     return 0;
 }
 
@@ -292,7 +334,7 @@ static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
     if (i >= 0 && e.row >= 0)
         inl_lua_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
                  (LUAI_UACINT)((uint64_t)e.row - base + 1), e.reason);
-    inl_lua_error(L, "%s", inlay_writer_errmsg(lw->w));
+    inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
 }
 
 /* One inlay_writer_append_array() per nested field, n rows each, after
@@ -305,7 +347,7 @@ static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *ar
         if (!f->node) continue;
         const inlay_array *a = inl_lua_nest_array(lw->nest, f, arena);
         if (LI_UNLIKELY(inlay_writer_append_array(lw->w, i, a, n) != INLAY_OK))
-            inl_lua_error(L, "%s", inlay_writer_errmsg(lw->w));
+            inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
     }
     inl_lua_nest_reset(lw->nest);
 }
@@ -629,7 +671,7 @@ void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, c
         if (i >= 0 && e.row >= 0)
             inl_lua_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
                      (LUAI_UACINT)(first_row + ((uint64_t)e.row - lw->nrows) + 1), e.reason);
-        inl_lua_error(L, "%s", inlay_writer_errmsg(lw->w));
+        inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
     }
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL);
     lw->nrows += (uint64_t)n;
@@ -734,6 +776,11 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
                 inl_lua_error(L, "option 'page_version' must be 1 or 2, got %s", luaL_tolstring(L, -1, NULL));
             o->page_version = (int)v;
         }
+        else if (!strcmp(k, "sync")) {
+            if (!lua_isboolean(L, -1))
+                inl_lua_error(L, "option 'sync' must be a boolean, got %s", luaL_typename(L, -1));
+            o->sync = lua_toboolean(L, -1);
+        }
         else if (!strcmp(k, "metadata")) {
             lua_pushvalue(L, -1);
             opt_metadata(L, o);          /* pushes the kv array above the copy */
@@ -741,16 +788,58 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
             lua_insert(L, -3);           /* kv, key, value: kv stays until open returns */
         } else {
             inl_lua_error(L, "unknown option '%s' (the options are compression, compression_level, "
-                        "row_group_rows, row_group_bytes, page_bytes, page_rows, dictionary_bytes, page_version, metadata)", k);
+                        "row_group_rows, row_group_bytes, page_bytes, page_rows, dictionary_bytes, page_version, sync, metadata)", k);
         }
         lua_pop(L, 1);
     }
 }
 
-/* inlay.open(path, schema, opts) -> writer */
+/* The name a stream writer goes by in messages and tostring. */
+static void push_stream_name(lua_State *L, const luaL_Stream *p)
+{
+    if (p->f == stdout) lua_pushliteral(L, "<stdout>");
+    else if (p->f == stderr) lua_pushliteral(L, "<stderr>");
+    else lua_pushfstring(L, "<fd %d>", fileno(p->f));
+}
+
+/* A writer on the Lua file handle at index 1: on our own duplicate of its
+ * descriptor, so that the handle closed (or collected) meanwhile cannot
+ * leave the writer a number the next file opened may get. What the script
+ * wrote through the handle goes out first; while the writer is open the
+ * script must not write to the handle, whose buffer would land in the
+ * middle of the stream. */
+static int open_stream(lua_State *L, int wi, lwriter *lw, luaL_Stream *p, const lschema *s,
+                       const inlay_options *o)
+{
+    int fd = fflush(p->f) == 0 ? fileno(p->f) : -1;
+    int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+    if (flags >= 0 && (flags & O_ACCMODE) == O_RDONLY) {
+        lua_getiuservalue(L, wi, 2);
+        inl_lua_error(L, "cannot open %s: the file is not open for writing", lua_tostring(L, -1));
+    }
+    if (flags >= 0) fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (flags < 0 || fd < 0) {
+        const int e = errno;
+        lua_getiuservalue(L, wi, 2);
+        inl_lua_error(L, "cannot open %s: %s", lua_tostring(L, -1), strerror(e));
+    }
+    lw->fd = fd;
+    lw->owns_fd = true;
+    lw->stream = true;
+    return inlay_writer_open_fd(&lw->w, fd, s->s, o);
+}
+
+/* inlay.open(path or file, schema, opts) -> writer */
 static int writer_open(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    luaL_Stream *stream = luaL_testudata(L, 1, LUA_FILEHANDLE);
+    const char *path = NULL;
+    if (!stream) {
+        if (!lua_isstring(L, 1)) luaL_typeerror(L, 1, "path or file");
+        path = lua_tostring(L, 1);
+    } else if (!stream->closef) {
+        luaL_argerror(L, 1, "attempt to use a closed file");
+    }
     if (lua_istable(L, 2)) {   /* a schema given as its table */
         lua_pushcfunction(L, inl_lua_schema_new);
         lua_pushvalue(L, 2);
@@ -770,7 +859,8 @@ static int writer_open(lua_State *L)
     int wi = lua_gettop(L);
     lua_pushvalue(L, 2);
     lua_setiuservalue(L, wi, 1);
-    lua_pushvalue(L, 1);
+    if (stream) push_stream_name(L, stream);
+    else lua_pushvalue(L, 1);
     lua_setiuservalue(L, wi, 2);
     lw->schema = s;
     lw->ncols = s->nfields;
@@ -778,14 +868,21 @@ static int writer_open(lua_State *L)
     inl_lua_conv_init(&lw->cv, L);
     if (!alloc_scratch(lw)) inl_lua_error(L, "out of memory");
     o.alloc = lw->cv.alloc;
-    int st = inlay_writer_open_file(&lw->w, path, s->s, &o);
+    int st = stream ? open_stream(L, wi, lw, stream, s, &o) : inlay_writer_open_file(&lw->w, path, s->s, &o);
     if (st != INLAY_OK) {
         lua_pushstring(L, lw->w ? inlay_writer_errmsg(lw->w) : inlay_strerror(st));
         writer_abort(lw);
         lw->state = WS_ABORTED;
-        inl_lua_error(L, "cannot open '%s': %s", path, lua_tostring(L, -1));
+        lua_getiuservalue(L, wi, 2);
+        inl_lua_fail(L, st, stream ? "cannot open %s: %s" : "cannot open '%s': %s", lua_tostring(L, -1),
+                     lua_tostring(L, -2));
     }
     lw->state = WS_OPEN;
+    const char *tmp = inlay_writer_temp_path(lw->w);
+    if (tmp && inl_lua_temp_hook) {
+        inl_lua_temp_hook(tmp, 1);
+        lw->hooked = true;
+    }
     lua_settop(L, wi);
     return 1;
 }

@@ -34,4 +34,14 @@ const lschema *inl_lua_writer_schema(lua_State *L, int widx);
 void inl_lua_writer_borrow(lua_State *L, inlay_writer *w, int schema_idx);
 void inl_lua_writer_unborrow(lua_State *L, int idx);
 
+/* When set, called with live = 1 once a writer that inlay.open opened on a
+ * path has its temporary file (tmp_path, as inlay_writer_temp_path says it),
+ * and with live = 0 and the same path just before that temporary goes
+ * (close, abort, garbage collection, the state closing). tmp_path is valid
+ * during the call only: copy it. Process-wide and NULL by default, as it
+ * stays in a module loaded into a stock lua5.4; the inlay command sets it,
+ * so that its signal handler can remove the temporaries of the writers
+ * still open. Writers on streams have no temporary and are not reported. */
+extern void (*inl_lua_temp_hook)(const char *tmp_path, int live);
+
 #endif

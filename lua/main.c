@@ -17,10 +17,13 @@
  * getline otherwise, so the REPL can be driven through a pipe.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
@@ -31,10 +34,15 @@
 #include <inlay.h>
 
 #include "lembed.h"
+#include "lerror.h"
 #include "linit.h"
+#include "lwriter.h"
 
 static const char *progname = "inlay";
 static lua_State *globalL;
+
+/* Exit statuses, as --help documents them. */
+enum { EXIT_USAGE = 2, EXIT_IO = 3 };
 
 /* ---- messages ---------------------------------------------------------------- */
 
@@ -43,13 +51,13 @@ static void print_usage(FILE *f)
     fprintf(f,
             "usage: inlay [options] [JOB.lua [ARGS...]]\n"
             "       inlay run [--max-memory SIZE] [--max-instructions N] JOB.lua [ARGS...]\n"
-            "       inlay convert IN OUT [--schema FILE.lua | --infer] [--compression C] [--quiet]\n"
+            "       inlay convert [options] IN OUT\n"
             "\n"
             "Runs a Lua 5.4 job with the inlay module loaded (the global `inlay`, or\n"
             "require \"inlay\"); `arg` holds ARGS as in lua5.4. Without a job or -e it\n"
             "starts a REPL, which reads lines from stdin when it is not a terminal.\n"
             "\n"
-            "options:\n"
+            "options (short flags combine, -ie CODE; --opt value or --opt=value):\n"
             "  -e CODE        run CODE (may be given several times)\n"
             "  -i             start the REPL after the job or the -e chunks\n"
             "  -              run the job read from stdin\n"
@@ -60,8 +68,16 @@ static void print_usage(FILE *f)
             "                           bytes (K, M or G for KiB, MiB, GiB)\n"
             "  --max-instructions N     end the job after N Lua instructions\n"
             "\n"
-            "convert: CSV or NDJSON (by extension, .gz/.zst too; - is stdin) to Parquet;\n"
-            "`inlay convert --help` lists its options.\n");
+            "convert: CSV or NDJSON (also gzip or zstd compressed; - is stdin) to\n"
+            "Parquet (- is stdout); `inlay convert --help` lists its options.\n"
+            "\n"
+            "A job runs with every library (io, os): run only jobs you trust. SIGINT,\n"
+            "SIGTERM and SIGHUP end a job or a conversion and remove the files it was\n"
+            "writing (nothing half-written is published).\n"
+            "\n"
+            "exit status: 0 done; 1 the job failed or the data was bad; 2 bad command\n"
+            "line; 3 input or output failed; 128+N ended by signal N (130 SIGINT,\n"
+            "143 SIGTERM).\n");
 }
 
 /* "inlay: msg" on stderr; the module's own messages carry the prefix already. */
@@ -107,6 +123,105 @@ static void laction(int sig)
     lua_sethook(globalL, lstop, flag, 1);
 }
 
+/* ---- stopping on a signal ------------------------------------------------------- */
+
+/* SIGINT, SIGTERM (what timeout, systemd and Kubernetes send) and SIGHUP end
+ * a job or a conversion at once, wherever it is (a blocking read included):
+ * the handler removes the temporary of every file still being written and
+ * exits 128 + the signal. unlink and _exit are async-signal-safe; the paths
+ * are copied in here when a writer opens (inl_lua_temp_hook), so the
+ * handler reads nothing the interrupted code may be changing. The REPL
+ * keeps lua.c's Ctrl-C instead, which interrupts the line and keeps the
+ * session. More writers than MAX_TEMPS at once: the others' temporaries are
+ * left, for the next writer of that target to clean up. */
+enum { MAX_TEMPS = 64 };
+static struct {
+    volatile sig_atomic_t live;
+    char path[PATH_MAX];
+} temps[MAX_TEMPS];
+static bool repl_signals;
+
+static void note_temp(const char *path, int live)
+{
+    for (int i = 0; i < MAX_TEMPS; i++) {
+        if (live && !temps[i].live && strlen(path) < sizeof temps[i].path) {
+            strcpy(temps[i].path, path);
+            temps[i].live = 1;
+            return;
+        }
+        if (!live && temps[i].live && strcmp(temps[i].path, path) == 0) {
+            temps[i].live = 0;
+            return;
+        }
+    }
+}
+
+static void stop_now(int sig)
+{
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temps[i].live) unlink(temps[i].path);
+    _exit(128 + sig);
+}
+
+static void stop_signals(bool stop)
+{
+    inl_lua_temp_hook = note_temp;
+    repl_signals = !stop;
+    if (stop) setsignal(SIGINT, stop_now);
+    setsignal(SIGTERM, stop_now);
+    setsignal(SIGHUP, stop_now);
+}
+
+/* ---- what inlay._convert needs from the system (inlay._cli) ----------------- */
+
+/* stat(path) -> kind, device, inode; nil, message when it does not exist or
+ * cannot be looked at. Symlinks are followed: what counts is the file they
+ * lead to. kind: "file", "directory", "fifo", "character device", "block
+ * device", "socket". */
+static int cli_stat(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        luaL_pushfail(L);
+        lua_pushstring(L, strerror(errno));
+        lua_pushinteger(L, errno);
+        return 3;
+    }
+    const char *kind = S_ISREG(st.st_mode)    ? "file"
+                       : S_ISDIR(st.st_mode)  ? "directory"
+                       : S_ISFIFO(st.st_mode) ? "fifo"
+                       : S_ISCHR(st.st_mode)  ? "character device"
+                       : S_ISBLK(st.st_mode)  ? "block device"
+                       : S_ISSOCK(st.st_mode) ? "socket"
+                                              : "special file";
+    lua_pushstring(L, kind);
+    lua_pushinteger(L, (lua_Integer)st.st_dev);
+    lua_pushinteger(L, (lua_Integer)st.st_ino);
+    return 3;
+}
+
+/* fstat of a descriptor (0 stdin, 1 stdout), as cli_stat. */
+static int cli_fstat(lua_State *L)
+{
+    struct stat st;
+    if (fstat((int)luaL_checkinteger(L, 1), &st) != 0) {
+        luaL_pushfail(L);
+        lua_pushstring(L, strerror(errno));
+        return 2;
+    }
+    lua_pushstring(L, S_ISREG(st.st_mode) ? "file" : S_ISFIFO(st.st_mode) ? "fifo" : S_ISCHR(st.st_mode) ? "character device" : "other");
+    lua_pushinteger(L, (lua_Integer)st.st_dev);
+    lua_pushinteger(L, (lua_Integer)st.st_ino);
+    return 3;
+}
+
+static const luaL_Reg cli_functions[] = {
+    { "stat", cli_stat },
+    { "fstat", cli_fstat },
+    { NULL, NULL },
+};
+
 static int msghandler(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
@@ -124,9 +239,9 @@ static int docall(lua_State *L, int narg, int nres)
     lua_pushcfunction(L, msghandler);
     lua_insert(L, base);
     globalL = L;
-    setsignal(SIGINT, laction);
+    if (repl_signals) setsignal(SIGINT, laction);
     int status = lua_pcall(L, narg, nres, base);
-    setsignal(SIGINT, SIG_DFL);
+    if (repl_signals) setsignal(SIGINT, SIG_DFL);
     lua_remove(L, base);
     return status;
 }
@@ -452,37 +567,122 @@ static void doREPL(lua_State *L)
 
 /* ---- arguments ---------------------------------------------------------------------- */
 
-enum { HAS_E = 1, HAS_I = 2, HAS_V = 4, HAS_H = 8, BAD = 16 };
+/* What the command line asks for. Parsed once, before any Lua runs, so a bad
+ * option is a usage error (exit 2) that names the option. */
+typedef struct cli {
+    enum { CMD_LUA, CMD_RUN, CMD_CONVERT } cmd;
+    bool interactive, version, help;
+    int script;                /* argv index of the job, 0 for none */
+    const char **chunks;       /* -e CODE, in order */
+    int nchunks;
+    inl_lua_budget limits;
+} cli;
 
-/* Sets *script to the index of the job (0 if none). */
-static int collectargs(char **argv, int *script)
+static int usage_error(const char *fmt, const char *what)
 {
-    int flags = 0;
-    *script = 0;
-    if (argv[1] && strcmp(argv[1], "run") == 0) {
-        if (!argv[2]) return BAD;
-        *script = 2;
+    fprintf(stderr, "%s: ", progname);
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, " (see %s --help)\n", progname);
+    return EXIT_USAGE;
+}
+
+static bool parse_size(const char *s, uint64_t *out);
+
+/* A long option's name matches `name` exactly or as "name=value". */
+static bool long_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* --max-memory and --max-instructions: the value after '=' or in the next
+ * argument. */
+static int take_limit(cli *c, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const bool mem = long_is(a, "--max-memory");
+    const char *eq = strchr(a, '=');
+    const char *val = eq ? eq + 1 : argv[++*i];
+    uint64_t v;
+    if (!val || !parse_size(val, &v)) {
+        fprintf(stderr, "%s: %s needs a positive %s\n", progname, mem ? "--max-memory" : "--max-instructions",
+                mem ? "size (512M, 2G ...)" : "count");
+        return EXIT_USAGE;
+    }
+    if (mem) c->limits.max_memory = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+    else c->limits.max_instructions = v;
+    return 0;
+}
+
+/* Options as lua5.4 takes them, and as getopt_long does: -e CODE or
+ * -eCODE, flags combined (-iv), --opt value or --opt=value, -- ends the
+ * options, - is the job read from stdin. `inlay run` takes the limits and
+ * --help only, `inlay convert` its own (inlay._convert). Returns 0, or
+ * EXIT_USAGE after saying what is wrong. */
+static int parse_args(int argc, char **argv, cli *c)
+{
+    memset(c, 0, sizeof *c);
+    int i = 1;
+    if (argv[1] && strcmp(argv[1], "convert") == 0) {
+        c->cmd = CMD_CONVERT;
         return 0;
     }
-    for (int i = 1; argv[i]; i++) {
+    if (argv[1] && strcmp(argv[1], "run") == 0) c->cmd = CMD_RUN, i = 2;
+    c->chunks = calloc((size_t)argc + 1, sizeof *c->chunks);
+    if (!c->chunks) {
+        fprintf(stderr, "%s: not enough memory\n", progname);
+        return EXIT_FAILURE;
+    }
+    for (; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || strcmp(a, "-") == 0) {
-            *script = i;
-            return flags;
+            c->script = i;
+            break;
         }
         if (strcmp(a, "--") == 0) {
-            if (argv[i + 1]) *script = i + 1;
-            return flags;
+            if (i + 1 < argc) c->script = i + 1;
+            break;
         }
-        if (strcmp(a, "-e") == 0) {
-            if (!argv[++i]) return BAD;
-            flags |= HAS_E;
-        } else if (strcmp(a, "-i") == 0) flags |= HAS_I;
-        else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) flags |= HAS_V;
-        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) flags |= HAS_H;
-        else return BAD;
+        if (a[1] == '-') {
+            if (long_is(a, "--max-memory") || long_is(a, "--max-instructions")) {
+                int st = take_limit(c, argv, &i);
+                if (st) return st;
+            } else if (strcmp(a, "--help") == 0) {
+                c->help = true;
+            } else if (strcmp(a, "--version") == 0 && c->cmd == CMD_LUA) {
+                c->version = true;
+            } else if (long_is(a, "--help") || long_is(a, "--version")) {
+                return usage_error("option '%s' takes no value", a);
+            } else {
+                return usage_error("unknown option '%s'", a);
+            }
+            continue;
+        }
+        for (const char *p = a + 1; *p; p++) {
+            const char flag[3] = { '-', *p, '\0' };
+            if (*p == 'h') {
+                c->help = true;
+            } else if (c->cmd == CMD_RUN) {
+                return usage_error("unknown option '%s' for inlay run", flag);
+            } else if (*p == 'i') {
+                c->interactive = true;
+            } else if (*p == 'v') {
+                c->version = true;
+            } else if (*p == 'e') {   /* the rest of the argument, or the next one */
+                const char *code = p[1] ? p + 1 : argv[++i];
+                if (!code) return usage_error("option '%s' needs a value", flag);
+                c->chunks[c->nchunks++] = code;
+                break;
+            } else {
+                return usage_error("unknown option '%s'", flag);
+            }
+        }
     }
-    return flags;
+    if (c->cmd == CMD_RUN && !c->script && !c->help) {
+        fprintf(stderr, "%s: inlay run needs a job (inlay run JOB.lua)\n", progname);
+        return EXIT_USAGE;
+    }
+    return 0;
 }
 
 /* arg[0] is the job, arg[1..] its arguments, arg[-k] what came before. */
@@ -494,17 +694,6 @@ static void createargtable(lua_State *L, char **argv, int argc, int script)
         lua_rawseti(L, -2, i - script);
     }
     lua_setglobal(L, "arg");
-}
-
-static int runargs(lua_State *L, char **argv, int script)
-{
-    int last = script ? script : (int)0x7fffffff;
-    for (int i = 1; argv[i] && i < last; i++) {
-        if (strcmp(argv[i], "-e") == 0) {
-            if (dostring(L, argv[++i], "=(command line)") != LUA_OK) return 0;
-        }
-    }
-    return 1;
 }
 
 static int handle_script(lua_State *L, char **argv)
@@ -522,39 +711,65 @@ static int handle_script(lua_State *L, char **argv)
     return report(L, status);
 }
 
+/* The exit status for an error the binding raised: 3 when the library said
+ * the sink or an input failed, 1 for everything else (bad data, a failing
+ * job). A table error with a numeric `code` (the command line's own usage
+ * errors) carries its status. */
+static int error_status(lua_State *L, int idx)
+{
+    if (lua_type(L, idx) == LUA_TTABLE) {
+        int code = lua_getfield(L, idx, "code") == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : EXIT_FAILURE;
+        lua_pop(L, 1);
+        return code;
+    }
+    return inl_lua_last_status(L) == INLAY_ERR_IO ? EXIT_IO : EXIT_FAILURE;
+}
+
+/* inlay convert: inlay._convert (inlay.lua) does the work, with the few
+ * things it needs from the system here (inlay._cli). A bad input is the
+ * user's data, not a script: the message without a traceback. */
+static int run_convert(lua_State *L, int argc, char **argv)
+{
+    inl_lua_open_libs(L);
+    lua_newtable(L);
+    luaL_setfuncs(L, cli_functions, 0);
+    lua_setfield(L, -2, "_cli");
+    lua_getfield(L, -1, "_convert");
+    lua_createtable(L, argc, 0);
+    for (int i = 2; i < argc; i++) {
+        lua_pushstring(L, argv[i]);
+        lua_rawseti(L, -2, i - 1);
+    }
+    inl_lua_clear_status(L);
+    if (lua_pcall(L, 1, 1, 0) == LUA_OK) return lua_toboolean(L, -1) ? EXIT_SUCCESS : EXIT_FAILURE;
+    int code = error_status(L, -1);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_getfield(L, -1, "msg");
+        lua_replace(L, -2);
+    }
+    report(L, LUA_ERRRUN);
+    return code;
+}
+
 static int pmain(lua_State *L)
 {
     int argc = (int)lua_tointeger(L, 1);
     char **argv = (char **)lua_touserdata(L, 2);
-    int script;
+    cli *c = lua_touserdata(L, 3);
     luaL_checkversion(L);
-    if (argv[1] && strcmp(argv[1], "convert") == 0) {   /* inlay._convert (inlay.lua) does the work */
-        inl_lua_open_libs(L);
-        lua_getfield(L, -1, "_convert");
-        lua_createtable(L, argc, 0);
-        for (int i = 2; i < argc; i++) {
-            lua_pushstring(L, argv[i]);
-            lua_rawseti(L, -2, i - 1);
-        }
-        /* a bad input is the user's data, not a script: the message without a traceback */
-        if (report(L, lua_pcall(L, 1, 1, 0)) != LUA_OK) return 0;
-        lua_pushboolean(L, lua_toboolean(L, -1));
+    if (c->cmd == CMD_CONVERT) {
+        lua_pushinteger(L, run_convert(L, argc, argv));
         return 1;
     }
-    int flags = collectargs(argv, &script);
-    if (flags & BAD) {
-        print_usage(stderr);
-        return 0;
-    }
-    if (flags & HAS_H) {
+    if (c->help) {
         print_usage(stdout);
-        lua_pushboolean(L, 1);
+        lua_pushinteger(L, EXIT_SUCCESS);
         return 1;
     }
-    if (flags & HAS_V) {
+    if (c->version) {
         printf("inlay %s (%s)\n", inlay_version(), LUA_RELEASE);
-        if (!(flags & (HAS_E | HAS_I)) && !script) {
-            lua_pushboolean(L, 1);
+        if (!c->nchunks && !c->interactive && !c->script) {
+            lua_pushinteger(L, EXIT_SUCCESS);
             return 1;
         }
     }
@@ -564,18 +779,25 @@ static int pmain(lua_State *L)
     lua_pushcfunction(L, os_exit);
     lua_setfield(L, -2, "exit");
     lua_pop(L, 1);
-    createargtable(L, argv, argc, script);
+    createargtable(L, argv, argc, c->script);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);
-    if (!runargs(L, argv, script)) return 0;
-    if (script && handle_script(L, argv + script) != LUA_OK) return 0;
-    if ((flags & HAS_I) || (!script && !(flags & (HAS_E | HAS_V)))) doREPL(L);
-    lua_pushboolean(L, 1);
+    inl_lua_clear_status(L);
+    for (int k = 0; k < c->nchunks; k++) {
+        if (dostring(L, c->chunks[k], "=(command line)") != LUA_OK) {
+            lua_pushinteger(L, inl_lua_last_status(L) == INLAY_ERR_IO ? EXIT_IO : EXIT_FAILURE);
+            return 1;
+        }
+    }
+    if (c->script && handle_script(L, argv + c->script) != LUA_OK) {
+        lua_pushinteger(L, inl_lua_last_status(L) == INLAY_ERR_IO ? EXIT_IO : EXIT_FAILURE);
+        return 1;
+    }
+    if (c->interactive || (!c->script && !c->nchunks && !c->version)) doREPL(L);
+    lua_pushinteger(L, EXIT_SUCCESS);
     return 1;
 }
 
-/* "512M" and the like: a byte count with an optional K, M or G (powers of
- * 1024). False when s is not one, or zero. */
 static void *libc_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     (void)ud;
@@ -587,6 +809,8 @@ static void *libc_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return realloc(ptr, nsize);
 }
 
+/* "512M" and the like: a byte count with an optional K, M or G (powers of
+ * 1024). False when s is not one, or zero. */
 static bool parse_size(const char *s, uint64_t *out)
 {
     uint64_t v = 0;
@@ -605,47 +829,16 @@ static bool parse_size(const char *s, uint64_t *out)
     return true;
 }
 
-/* Takes --max-memory and --max-instructions (also as --opt=value) out of
- * argv, from the options before the job (after "run", or before the first
- * argument that is not an option). Returns false on a bad value. */
-static bool take_limits(int *argc, char **argv, inl_lua_budget *b)
-{
-    int i = argv[1] && strcmp(argv[1], "run") == 0 ? 2 : 1;
-    while (argv[i] && argv[i][0] == '-' && strcmp(argv[i], "-") != 0 && strcmp(argv[i], "--") != 0) {
-        const char *a = argv[i];
-        const bool mem = strncmp(a, "--max-memory", 12) == 0 && (a[12] == '\0' || a[12] == '=');
-        const bool ins = strncmp(a, "--max-instructions", 18) == 0 && (a[18] == '\0' || a[18] == '=');
-        if (!mem && !ins) {
-            i += strcmp(a, "-e") == 0 && argv[i + 1] ? 2 : 1;
-            continue;
-        }
-        const char *eq = strchr(a, '=');
-        const char *val = eq ? eq + 1 : argv[i + 1];
-        const int used = eq ? 1 : 2;
-        uint64_t v;
-        if (!val || !parse_size(val, &v)) {
-            fprintf(stderr, "%s: %s needs a positive %s\n", progname, mem ? "--max-memory" : "--max-instructions",
-                    mem ? "size (512M, 2G ...)" : "count");
-            return false;
-        }
-        if (mem) b->max_memory = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
-        else b->max_instructions = v;
-        for (int k = i; k + used <= *argc; k++) argv[k] = argv[k + used];
-        *argc -= used;
-    }
-    return true;
-}
-
-static inl_lua_budget limits;
+static cli args;
 
 int main(int argc, char **argv)
 {
-    limits.base.fn = NULL;
-    if (!take_limits(&argc, argv, &limits)) return EXIT_FAILURE;
+    int st = parse_args(argc, argv, &args);
+    if (st) return st;
     lua_State *L;
-    if (limits.max_memory || limits.max_instructions) {
-        limits.base.fn = libc_alloc;
-        L = lua_newstate(inl_lua_budget_alloc, &limits);
+    if (args.limits.max_memory || args.limits.max_instructions) {
+        args.limits.base.fn = libc_alloc;
+        L = lua_newstate(inl_lua_budget_alloc, &args.limits);
     } else {
         L = luaL_newstate();
     }
@@ -653,14 +846,20 @@ int main(int argc, char **argv)
         l_message(argv[0], "cannot create state: not enough memory");
         return EXIT_FAILURE;
     }
-    if (limits.max_instructions) inl_lua_budget_start(L, &limits);
+    if (args.limits.max_instructions) inl_lua_budget_start(L, &args.limits);
+    /* A job or a conversion that is told to stop removes what it was writing
+     * and exits; the REPL keeps lua.c's Ctrl-C, which interrupts the line. */
+    const bool repl = args.cmd == CMD_LUA && (args.interactive || (!args.script && !args.nchunks && !args.version));
+    stop_signals(!repl);
     lua_gc(L, LUA_GCSTOP);
     lua_pushcfunction(L, pmain);
     lua_pushinteger(L, argc);
     lua_pushlightuserdata(L, argv);
-    int status = lua_pcall(L, 2, 1, 0);
-    int result = lua_toboolean(L, -1);
+    lua_pushlightuserdata(L, &args);
+    int status = lua_pcall(L, 3, 1, 0);
+    int code = status == LUA_OK ? (int)lua_tointeger(L, -1) : EXIT_FAILURE;
     report(L, status);
     lua_close(L);
-    return (result && status == LUA_OK) ? EXIT_SUCCESS : EXIT_FAILURE;
+    free(args.chunks);
+    return code;
 }

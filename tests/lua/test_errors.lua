@@ -54,6 +54,52 @@ T.case("bad schemas name the field", function()
   inlay.schema { { "x", "int64", bloom_filter = false, statistics = false, encoding = "plain", optional = false } }
 end)
 
+-- A name becomes a string of the footer, which DuckDB and arrow-rs refuse
+-- to read when it is not UTF-8: such a name is refused where it is given,
+-- and shown escaped.
+T.case("field names must be UTF-8", function()
+  schema_error({ { "\xff\xfe", "int64" } }, "inlay: field '\\xff\\xfe': the name is not valid UTF-8")
+  schema_error({ { "id", "int64" }, { "caf\xc3\xa9\xff", "string", optional = "oops" } },
+               "inlay: field 'caf\xc3\xa9\\xff': the name is not valid UTF-8")
+  schema_error({ { "a\\b\n\xc3", "int64" } }, "inlay: field 'a\\\\b\\x0a\\xc3': the name is not valid UTF-8")
+  schema_error({ { "\xed\xa0\x80", "int64" } }, "inlay: field '\\xed\\xa0\\x80'")   -- a surrogate
+  schema_error({ { "\xc0\xaf", "int64" } }, "inlay: field '\\xc0\\xaf'")            -- overlong
+  schema_error({ { "pos", inlay.struct { { "x", "float" }, { "y\xff", "float" } } } },
+               "inlay: field 'pos.y\\xff': the name is not valid UTF-8")
+  schema_error({ { "l", inlay.list(inlay.struct { { "\x80", "int32" } }) } },
+               "inlay: field 'l.element.\\x80': the name is not valid UTF-8")
+  schema_error({ { "a\0b", "int64" } }, "inlay: schema field #1: the name contains a NUL byte")
+  schema_error({ { "s", inlay.struct { { "a\0", "int64" } } } }, "inlay: field 's': struct field #1: the name contains a NUL byte")
+  -- valid UTF-8 names are kept, and read back as they were written
+  local dir = T.tmpdir("utf8_names")
+  local names = { "caf\xc3\xa9", "\xe6\x97\xa5\xe6\x9c\xac", "\xf0\x9f\x98\x80", "tab\there" }
+  local fields = {}
+  for i, n in ipairs(names) do fields[i] = { n, "int64" } end
+  local w = inlay.open(dir .. "/names.parquet", fields)
+  w:row(1, 2, 3, 4)
+  w:close()
+  T.eq(table.concat(T.duckdb(dir .. "/names.parquet").columns, ","), table.concat(names, ","), "names DuckDB reads")
+end)
+
+T.case("a CSV header that is not UTF-8 is refused, and nothing is written", function()
+  local dir = T.tmpdir("csv_header")
+  local path = dir .. "/bad.csv"
+  T.write(path, "id,na\xffme\n1,a\n2,b\n")
+  T.raises(function() inlay.source(path) end, "inlay: field 'na\\xffme': the name is not valid UTF-8")
+  T.raises(function() inlay.infer(path) end, "field 'na\\xffme': the name is not valid UTF-8")
+  -- through the command as well: no file
+  local out, err, code = T.run(T.quote(T.bin) .. " convert " .. T.quote(path) .. " " .. T.quote(dir .. "/out.parquet"))
+  T.ok(code ~= 0, "convert fails")
+  T.ok(err:find("the name is not valid UTF-8", 1, true), "convert says why: " .. err)
+  T.ok(not T.exists(dir .. "/out.parquet"), "nothing published")
+  -- with a schema of its own, the bad header column is one the schema lacks
+  local src = inlay.csv(path, { schema = { { "id", "int64" } } })
+  local w = inlay.open(dir .. "/ok.parquet", src:schema())
+  T.eq(src:write(w, { progress = false }).rows_out, 2)
+  src:close()
+  w:close()
+end)
+
 T.case("nested constructors record their arguments (test_nested.lua has the rest)", function()
   T.eq(tostring(inlay.list("string")), 'inlay.list("string")')
   T.eq(tostring(inlay.struct { { "x", "float" } }), 'inlay.struct { { "x", "float" } }')

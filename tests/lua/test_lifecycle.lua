@@ -2,6 +2,9 @@
 -- scope left normally) publishes the file; an error in a <close> scope,
 -- garbage collection and abort() leave nothing, not even a temporary file.
 -- Options reach the file. Steady writing allocates nothing per value.
+-- A target that is not a regular file is refused at open; the temporary a
+-- killed writer left is removed by the next open of the same target; a
+-- Lua file handle (io.stdout) takes the stream, byte for byte the file.
 
 local T = dofile((arg[0]:match("^(.*)/") or ".") .. "/testlib.lua")
 local inlay = require "inlay"
@@ -187,6 +190,117 @@ T.case("w:flush() ends a row group where the rows stand; info says what is buffe
   local got = T.duckdb(dir .. "/f.parquet")
   T.eq(got.row_groups, 4, "DuckDB sees the row groups")
   T.eq(got.rows, 1000, "DuckDB reads every row")
+end)
+
+-- The bytes `fill(w, n)` writes, from a writer on a path.
+local function reference(dir, n)
+  local path = dir .. "/reference.parquet"
+  local w = inlay.open(path, s)
+  fill(w, n)
+  w:close()
+  local bytes = T.read(path)
+  os.remove(path)
+  return bytes
+end
+
+T.case("sync = false publishes the same file; sync must be a boolean", function()
+  local dir = T.tmpdir("sync")
+  local w = inlay.open(dir .. "/a.parquet", s, { sync = false })
+  fill(w, 100)
+  w:close()
+  local v = inlay.open(dir .. "/b.parquet", s, { sync = true })
+  fill(v, 100)
+  v:close()
+  T.eq(table.concat(T.ls(dir), " "), "a.parquet b.parquet", "folder")
+  T.ok(T.read(dir .. "/a.parquet") == T.read(dir .. "/b.parquet"), "the same bytes")
+  T.raises(function() inlay.open(dir .. "/c.parquet", s, { sync = "no" }) end,
+           "option 'sync' must be a boolean, got string")
+  T.eq(#T.ls(dir), 2, "nothing made by the refused open")
+end)
+
+T.case("a target that is not a regular file is refused at open, by name", function()
+  local dir = T.tmpdir("not_regular")
+  local folder = dir .. "/out.parquet"
+  assert(os.execute("mkdir " .. T.quote(folder) .. " && ln -s /dev/null " .. T.quote(dir .. "/null.parquet")))
+  T.raises(function() inlay.open(folder, s) end,
+           "cannot open '" .. folder .. "': '" .. folder .. "' is a directory")
+  T.raises(function() inlay.open("/dev/null", s) end,
+           "cannot open '/dev/null': '/dev/null' is not a regular file (a character device)")
+  T.raises(function() inlay.open(dir .. "/null.parquet", s) end,
+           "'" .. dir .. "/null.parquet' is not a regular file (a character device)")
+  T.eq(table.concat(T.ls(dir), " "), "null.parquet out.parquet", "nothing created")
+  T.eq(#T.ls(folder), 0, "nothing inside the folder")
+end)
+
+T.case("the temporary of a killed writer goes with the next open; a live one's stays", function()
+  local dir = T.tmpdir("stale")
+  local path = dir .. "/out.parquet"
+  -- a job killed (SIGKILL: nothing runs) while writing
+  local code = "local w = inlay.open(" .. string.format("%q", path) .. ", { { 'id', 'int64' } }); w:row(1); " ..
+               "os.execute('kill -9 $PPID')"
+  local out = T.run(T.quote(T.bin) .. " -e " .. T.quote(code) .. " 2>/dev/null; echo status $?")
+  T.eq(out, "status " .. (128 + 9) .. "\n", "the job was killed")
+  local left = T.ls(dir)
+  T.eq(#left, 1, "the killed job's temporary")
+  T.ok(left[1]:match("^out%.parquet%.%x%x%x%x%x%x%.tmp$"), "its name: " .. left[1])
+  local w = inlay.open(path, s)
+  local now = T.ls(dir)
+  T.eq(#now, 1, "one temporary: this writer's")
+  T.ok(now[1] ~= left[1], "the stale one is gone")
+  local w2 = inlay.open(path, s)   -- a live writer's temporary stays
+  T.eq(#T.ls(dir), 2, "both writers' temporaries")
+  fill(w, 10)
+  fill(w2, 20)
+  T.eq(w:close().rows, 10, "the first writer closes")
+  T.eq(w2:close().rows, 20, "the second writer closes")
+  T.eq(table.concat(T.ls(dir), " "), "out.parquet", "folder")
+  T.eq(T.duckdb(path).rows, 20, "the last close wins")
+end)
+
+T.case("a Lua file handle takes the stream: the same bytes, no temporary", function()
+  local dir = T.tmpdir("handle")
+  local want = reference(dir, 300)
+  local f = assert(io.open(dir .. "/h.parquet", "wb"))
+  local w = inlay.open(f, s, { sync = true })
+  T.ok(tostring(w):find('^inlay.writer%("<fd %d+>", open'), "tostring: " .. tostring(w))
+  T.eq(table.concat(T.ls(dir), " "), "h.parquet", "no temporary")
+  for i = 1, 150 do w:write { id = i, name = "row " .. i } end
+  f:close()   -- the writer has its own descriptor
+  for i = 151, 300 do w:write { id = i, name = "row " .. i } end
+  local info = w:close()
+  T.eq(info.path, nil, "a stream has no path")
+  T.eq(info.rows, 300, "rows")
+  T.eq(info.bytes, #want, "bytes")
+  T.ok(T.read(dir .. "/h.parquet") == want, "byte for byte the file written by path")
+  T.eq(T.duckdb(dir .. "/h.parquet").rows, 300, "DuckDB reads it")
+  T.raises(function() inlay.open(f, s) end, "attempt to use a closed file")
+  local r = assert(io.open(dir .. "/h.parquet", "rb"))
+  T.raises(function() inlay.open(r, s) end, "not open for writing")
+  r:close()
+  T.raises(function() inlay.open({}, s) end, "path or file expected")
+end)
+
+T.case("io.stdout streams to a file or a pipe; an aborted stream has no footer", function()
+  local dir = T.tmpdir("stdout")
+  local want = reference(dir, 500)
+  local job = "local w = inlay.open(io.stdout, { { 'id', 'int64' }, { 'name', 'string', optional = true } }) " ..
+              "for i = 1, 500 do w:write { id = i, name = 'row ' .. i } end "
+  local bin = T.quote(T.bin)
+  local _, err, code = T.run(bin .. " -e " .. T.quote(job .. "w:close()") .. " > " .. T.quote(dir .. "/out.parquet"))
+  T.eq(code, 0, "to a file: " .. (err or ""))
+  T.ok(T.read(dir .. "/out.parquet") == want, "to a file: byte for byte the file written by path")
+  _, err, code = T.run(bin .. " -e " .. T.quote(job .. "w:close()") .. " | cat > " .. T.quote(dir .. "/piped.parquet"))
+  T.eq(code, 0, "to a pipe: " .. (err or ""))
+  T.ok(T.read(dir .. "/piped.parquet") == want, "to a pipe: byte for byte the file written by path")
+  T.eq(T.duckdb(dir .. "/piped.parquet").rows, 500, "DuckDB reads it")
+  -- a job that fails after a row group went out: the stream stops without a footer
+  _, err, code = T.run(bin .. " -e " .. T.quote(job .. "w:flush() error('stop here')") .. " > " ..
+                       T.quote(dir .. "/cut.parquet"))
+  T.ok(code ~= 0 and err:find("stop here", 1, true), "the job failed: " .. (err or ""))
+  local cut = T.read(dir .. "/cut.parquet")
+  T.ok(#cut > 4 and #cut < #want, "a row group went out: " .. #cut .. " bytes")
+  T.eq(cut:sub(1, 4), "PAR1", "the header")
+  T.ok(cut:sub(-4) ~= "PAR1", "no footer")
 end)
 
 T.finish()

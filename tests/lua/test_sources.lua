@@ -281,7 +281,7 @@ T.case("infer: narrowest integers, timestamps, optional where nulls were seen", 
     "1,300,5000000000,1.5,true,2024-01-01,2024-01-01T00:00:00Z,2024-01-01 10:00:00.123,007,a,",
     "-5,-300,1,2,false,2024-02-29,2024-01-01T00:00:00.123456789+02:00,2024-01-01 10:00:01,008,,",
     "127,0,0,3e5,yes,1999-12-31,2024-01-01T01:00:00-0100,2024-01-01T10:00:02,009,c,"))
-  local s, fields = inlay.infer(dir .. "/in.csv")
+  local s, fields = inlay.infer(dir .. "/in.csv", { narrow_ints = true })   -- int64 by default
   local text = tostring(s)
   local want = {
     "required int32 small (INTEGER(8,true))", "required int32 mid (INTEGER(16,true))",
