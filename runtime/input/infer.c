@@ -25,6 +25,13 @@
  *
  * Both formats go through their tokenizers: the NDJSON one, asked for no
  * keys, hands every member of a line to see_member.
+ *
+ * What is inferred must read back: a text that is not UTF-8 makes its
+ * column binary; a key holding objects or arrays is JSON, unless it also
+ * holds strings (a JSON column keeps JSON text, and a string would need
+ * re-quoting): then binary, which keeps both as they are; a timestamp
+ * past the range of int64 microseconds (year 294,247) makes its column
+ * text, and one with nanoseconds past 2262 makes it microseconds.
  */
 #include "source.h"
 #include "sniff.h"
@@ -33,6 +40,7 @@
 #include "input.h"
 #include "csv.h"
 #include "ndjson.h"
+#include "utf8.h"
 
 #include <stdio.h>
 
@@ -55,6 +63,11 @@ typedef struct icol {
     uint32_t frac;
     int64_t min, max;
     uint64_t seen;         /* NDJSON: the number of the last line that had the key */
+    bool json;             /* NDJSON: an object or an array was seen */
+    bool quoted;           /* NDJSON: a string was seen (a JSON column cannot take one) */
+    bool not_utf8;         /* a text that is not UTF-8: a binary column, not a string one */
+    bool us_overflow;      /* a date or timestamp past what int64 microseconds hold */
+    bool ns_overflow;      /* one with more than 6 fraction digits, past int64 nanoseconds */
     bool given;            /* options.types names it: `type` replaces the inferred one */
     inlay_type type;
 } icol;
@@ -161,6 +174,18 @@ static void see(icol *c, int kind, const textval_class *info)
     c->kind = merge_kind(c->kind, kind);
 }
 
+/* What the kind alone does not say: whether the value fits the column the
+ * kind would make. */
+static void see_value(icol *c, int kind, const char *p, size_t len, const textval_class *info)
+{
+    if (kind == TEXTVAL_KIND_STRING && !c->not_utf8 && !inl_utf8_valid((const uint8_t *)p, len)) c->not_utf8 = true;
+    if (kind == TEXTVAL_KIND_TIMESTAMP || kind == TEXTVAL_KIND_DATE) {
+        int64_t v;
+        if (inl_textval_timestamp(p, len, INLAY_MICROS, &v, NULL) != 0) c->us_overflow = true;
+        if (info->frac_digits > 6 && inl_textval_timestamp(p, len, INLAY_NANOS, &v, NULL) != 0) c->ns_overflow = true;
+    }
+}
+
 static void see_text(icol *c, const char *p, size_t len)
 {
     /* as the source reads numbers, dates and flags: spaces around them do not count */
@@ -172,13 +197,16 @@ static void see_text(icol *c, const char *p, size_t len)
         memset(&trimmed, 0, sizeof trimmed);
         const textval_kind k = inl_textval_classify(p + a, e - a, &trimmed);
         if (k != TEXTVAL_KIND_STRING) {
+            see_value(c, (int)k, p + a, e - a, &trimmed);
             see(c, (int)k, &trimmed);
             return;
         }
     }
     textval_class info;
     memset(&info, 0, sizeof info);
-    see(c, (int)inl_textval_classify(p, len, &info), &info);
+    const int k = (int)inl_textval_classify(p, len, &info);
+    see_value(c, k, p, len, &info);
+    see(c, k, &info);
 }
 
 /* ---- CSV ---------------------------------------------------------------------- */
@@ -328,11 +356,16 @@ static void see_member(void *ctx, const char *key, size_t klen, const ndjson_val
         info.truth = v->kind == NDJSON_TRUE;
         see(c, TEXTVAL_KIND_BOOL, &info);
         break;
-    case NDJSON_OBJECT: case NDJSON_ARRAY: see(c, IK_JSON, &info); break;
+    case NDJSON_OBJECT: case NDJSON_ARRAY:
+        c->json = true;
+        see(c, IK_JSON, &info);
+        break;
     case NDJSON_STRING: {
         int k = (int)inl_textval_classify(v->data, v->len, &info);
         /* quoted numbers and flags stay text; quoted dates and times are dates and times */
         if (k == TEXTVAL_KIND_INT || k == TEXTVAL_KIND_DOUBLE || k == TEXTVAL_KIND_BOOL) k = TEXTVAL_KIND_STRING;
+        c->quoted = true;
+        see_value(c, k, v->data, v->len, &info);
         see(c, k, &info);
         break;
     }
@@ -471,6 +504,7 @@ static int infer_chunks(infer *f, input_reader *in, const null_set *nulls)
 
 static inlay_type type_of(const icol *c, bool narrow)
 {
+    if (c->json) return c->quoted ? inlay_type_binary() : inlay_type_json();
     switch (c->kind) {
     case TEXTVAL_KIND_INT:
         if (c->big) return c->negative ? inlay_type_string() : inlay_type_int(64, false);
@@ -483,10 +517,12 @@ static inlay_type type_of(const icol *c, bool narrow)
     case TEXTVAL_KIND_BOOL: return inlay_type_boolean();
     case TEXTVAL_KIND_DATE: return inlay_type_date();
     case TEXTVAL_KIND_TIMESTAMP:
-        return inlay_type_timestamp(c->frac > 6 ? INLAY_NANOS : INLAY_MICROS, c->all_offsets);
+        if (c->us_overflow) return inlay_type_string();
+        return inlay_type_timestamp(c->frac > 6 && !c->ns_overflow ? INLAY_NANOS : INLAY_MICROS, c->all_offsets);
     case TEXTVAL_KIND_TIME: return inlay_type_time(c->frac > 6 ? INLAY_NANOS : INLAY_MICROS, false);
     case IK_JSON: return inlay_type_json();
-    default: return inlay_type_string();   /* strings, and columns with nothing but nulls */
+    default:   /* strings, and columns with nothing but nulls */
+        return c->not_utf8 ? inlay_type_binary() : inlay_type_string();
     }
 }
 

@@ -477,10 +477,62 @@ START_TEST(test_ndjson_json)
     expect_ncols(s, 5);
     expect_col(s, 0, "o", "json", REQ);
     expect_col(s, 1, "l", "json", REQ);
-    expect_col(s, 2, "m", "string", REQ);     /* an object, then a number */
-    expect_col(s, 3, "n", "string", REQ);     /* an array, then text */
-    expect_col(s, 4, "p", "string", REQ);     /* a number, then an object */
+    expect_col(s, 2, "m", "json", REQ);       /* an object, then a number: JSON takes both */
+    expect_col(s, 3, "n", "binary", REQ);     /* an array, then text: a JSON column takes no string */
+    expect_col(s, 4, "p", "json", REQ);       /* a number, then an object */
     inlay_schema_free(s);
+}
+END_TEST
+
+/* Every record of the file read through a source with the schema inferred
+ * from it: what inference picks must take every value it saw. */
+static void reads_back(const char *name, const char *text, size_t want_rows)
+{
+    const char *path = write_file(name, text);
+    inlay_schema *s = NULL;
+    ck_assert_msg(inlay_source_infer(&s, path, NULL, 0, err, sizeof err) == INLAY_OK, "%s: %s", name, err);
+    inlay_source *src = NULL;
+    int st = inlay_source_open(&src, path, s, NULL);
+    ck_assert_msg(st == INLAY_OK, "%s: %s", name, inlay_source_errmsg(src));
+    size_t rows = 0, n;
+    while ((st = inlay_source_next(src, &n)) == INLAY_OK && n) rows += n;
+    ck_assert_msg(st == INLAY_OK, "%s: %s", name, inlay_source_errmsg(src));
+    ck_assert_uint_eq(rows, want_rows);
+    inlay_source_free(src);
+    inlay_schema_free(s);
+}
+
+START_TEST(test_inferred_types_read_back)
+{
+    /* objects and strings under one key: binary keeps both as they are */
+    const char *mixed = "{\"k\": {\"a\": 1}}\n{\"k\": \"text\"}\n{\"k\": [1, 2]}\n{\"k\": 7}\n";
+    inlay_schema *s = infer_file("mixed.ndjson", mixed);
+    expect_col(s, 0, "k", "binary", REQ);
+    inlay_schema_free(s);
+    reads_back("mixed.ndjson", mixed, 4);
+
+    /* text that is not UTF-8: binary, not string */
+    const char *bytes = "id,raw\n1,caf\xe9\n2,ok\n";
+    s = infer_file("latin1.csv", bytes);
+    expect_col(s, 1, "raw", "binary", REQ);
+    inlay_schema_free(s);
+    reads_back("latin1.csv", bytes, 2);
+
+    /* a timestamp past int64 microseconds: text; nanoseconds past 2262: microseconds */
+    const char *far = "t,u\n+300000-01-01T00:00:00,2300-01-01T00:00:00.123456789\n"
+                      "2024-01-01T00:00:00,2024-01-01T00:00:00.1\n";
+    s = infer_file("far.csv", far);
+    expect_col(s, 0, "t", "string", REQ);
+    expect_col(s, 1, "u", "timestamp(us)", REQ);
+    inlay_schema_free(s);
+    reads_back("far.csv", far, 2);
+
+    /* within range, nanoseconds stay nanoseconds */
+    const char *near = "u\n2200-01-01T00:00:00.123456789\n";
+    s = infer_file("near.csv", near);
+    expect_col(s, 0, "u", "timestamp(ns)", REQ);
+    inlay_schema_free(s);
+    reads_back("near.csv", near, 1);
 }
 END_TEST
 
@@ -1013,6 +1065,7 @@ static Suite *infer_suite(void)
     tcase_add_test(t, test_ndjson_key_order);
     tcase_add_test(t, test_ndjson_missing_key);
     tcase_add_test(t, test_ndjson_json);
+    tcase_add_test(t, test_inferred_types_read_back);
     tcase_add_test(t, test_ndjson_scalars);
     tcase_add_test(t, test_ndjson_partial);
     suite_add_tcase(s, t);
