@@ -174,46 +174,43 @@ static void stop_signals(bool stop)
 
 /* ---- what inlay._convert needs from the system (inlay._cli) ----------------- */
 
-/* stat(path) -> kind, device, inode; nil, message when it does not exist or
- * cannot be looked at. Symlinks are followed: what counts is the file they
- * lead to. kind: "file", "directory", "fifo", "character device", "block
- * device", "socket". */
-static int cli_stat(lua_State *L)
+/* What stat found: kind ("file", "directory", "fifo", "character device",
+ * "block device", "socket"), device, inode; or nil, the system's message
+ * and errno. */
+static int push_stat(lua_State *L, int rc, const struct stat *st)
 {
-    const char *path = luaL_checkstring(L, 1);
-    struct stat st;
-    if (stat(path, &st) != 0) {
+    if (rc != 0) {
+        const int e = errno;
         luaL_pushfail(L);
-        lua_pushstring(L, strerror(errno));
-        lua_pushinteger(L, errno);
+        lua_pushstring(L, strerror(e));
+        lua_pushinteger(L, e);
         return 3;
     }
-    const char *kind = S_ISREG(st.st_mode)    ? "file"
-                       : S_ISDIR(st.st_mode)  ? "directory"
-                       : S_ISFIFO(st.st_mode) ? "fifo"
-                       : S_ISCHR(st.st_mode)  ? "character device"
-                       : S_ISBLK(st.st_mode)  ? "block device"
-                       : S_ISSOCK(st.st_mode) ? "socket"
-                                              : "special file";
+    const char *kind = S_ISREG(st->st_mode)    ? "file"
+                       : S_ISDIR(st->st_mode)  ? "directory"
+                       : S_ISFIFO(st->st_mode) ? "fifo"
+                       : S_ISCHR(st->st_mode)  ? "character device"
+                       : S_ISBLK(st->st_mode)  ? "block device"
+                       : S_ISSOCK(st->st_mode) ? "socket"
+                                               : "special file";
     lua_pushstring(L, kind);
-    lua_pushinteger(L, (lua_Integer)st.st_dev);
-    lua_pushinteger(L, (lua_Integer)st.st_ino);
+    lua_pushinteger(L, (lua_Integer)st->st_dev);
+    lua_pushinteger(L, (lua_Integer)st->st_ino);
     return 3;
 }
 
-/* fstat of a descriptor (0 stdin, 1 stdout), as cli_stat. */
+/* stat(path): symlinks are followed, what counts is the file they lead to. */
+static int cli_stat(lua_State *L)
+{
+    struct stat st;
+    return push_stat(L, stat(luaL_checkstring(L, 1), &st), &st);
+}
+
+/* fstat(fd): 0 is stdin, 1 stdout. */
 static int cli_fstat(lua_State *L)
 {
     struct stat st;
-    if (fstat((int)luaL_checkinteger(L, 1), &st) != 0) {
-        luaL_pushfail(L);
-        lua_pushstring(L, strerror(errno));
-        return 2;
-    }
-    lua_pushstring(L, S_ISREG(st.st_mode) ? "file" : S_ISFIFO(st.st_mode) ? "fifo" : S_ISCHR(st.st_mode) ? "character device" : "other");
-    lua_pushinteger(L, (lua_Integer)st.st_dev);
-    lua_pushinteger(L, (lua_Integer)st.st_ino);
-    return 3;
+    return push_stat(L, fstat((int)luaL_checkinteger(L, 1), &st), &st);
 }
 
 static const luaL_Reg cli_functions[] = {
