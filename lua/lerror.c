@@ -7,16 +7,21 @@
 
 #define NULL_KEY "inlay.null"
 
+/* Raises "inlay: " .. the message formatted from fmt and ap. */
+static LI_NORETURN void raise_message(lua_State *L, const char *fmt, va_list ap)
+{
+    lua_pushliteral(L, "inlay: ");
+    lua_pushvfstring(L, fmt, ap);
+    lua_concat(L, 2);
+    lua_error(L);
+    for (;;) {}   /* lua_error does not return */
+}
+
 void inl_lua_error(lua_State *L, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    lua_pushliteral(L, "inlay: ");
-    lua_pushvfstring(L, fmt, ap);
-    va_end(ap);
-    lua_concat(L, 2);
-    lua_error(L);
-    for (;;) {}   /* lua_error does not return */
+    raise_message(L, fmt, ap);
 }
 
 #define STATUS_KEY "inlay.status"
@@ -27,12 +32,7 @@ void inl_lua_fail(lua_State *L, int status, const char *fmt, ...)
     lua_setfield(L, LUA_REGISTRYINDEX, STATUS_KEY);
     va_list ap;
     va_start(ap, fmt);
-    lua_pushliteral(L, "inlay: ");
-    lua_pushvfstring(L, fmt, ap);
-    va_end(ap);
-    lua_concat(L, 2);
-    lua_error(L);
-    for (;;) {}   /* lua_error does not return */
+    raise_message(L, fmt, ap);
 }
 
 int inl_lua_last_status(lua_State *L)

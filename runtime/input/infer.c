@@ -289,29 +289,15 @@ done:
     return st;
 }
 
-typedef struct membuf {
-    const uint8_t *p;
-    size_t len, pos;
-} membuf;
-
-static ptrdiff_t read_mem(void *ctx, void *dst, size_t cap)
-{
-    membuf *m = ctx;
-    size_t n = m->len - m->pos < cap ? m->len - m->pos : cap;
-    if (n) memcpy(dst, m->p + m->pos, n);
-    m->pos += n;
-    return (ptrdiff_t)n;
-}
-
 /* The records of one chunk, p[0..len): only those as wide as the columns. */
 static int csv_chunk(infer *f, const uint8_t *p, size_t len, const null_set *nulls)
 {
-    membuf m = { p, len, 0 };
+    input_membuf m = { p, len, 0 };
     input_reader *in = NULL;
     csv_reader *r = NULL;
     csv_options co;
     csv_options_of(f, &co);
-    int st = inl_input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &f->alloc, NULL, 0);
+    int st = inl_input_open_fn(&in, inl_input_membuf_read, &m, INPUT_PLAIN, &f->alloc, NULL, 0);
     if (!st) st = inl_csv_open(&r, in, &co, &f->alloc);
     const csv_field *fl;
     size_t nf;
@@ -435,11 +421,11 @@ static int json_chunk(infer *f, const uint8_t *p, size_t len, bool at_start, boo
     if (!at_end) {
         while (end > start && p[end - 1] != '\n') end--;
     }
-    membuf m = { p + start, end - start, 0 };
+    input_membuf m = { p + start, end - start, 0 };
     input_reader *in = NULL;
     ndjson_reader *r = NULL;
     ndjson_options jo = { .strict = false, .other = see_member, .other_ctx = f };
-    int st = inl_input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &f->alloc, NULL, 0);
+    int st = inl_input_open_fn(&in, inl_input_membuf_read, &m, INPUT_PLAIN, &f->alloc, NULL, 0);
     if (!st) st = inl_ndjson_open(&r, read_input, in, NULL, 0, &jo, &f->alloc, NULL, 0);
     int k;
     while (!st && (k = inl_ndjson_next(r, NULL)) != 0) {
@@ -657,9 +643,9 @@ int inlay_source_infer(inlay_schema **out, const char *path, const inlay_source_
 static int buffer_text(const uint8_t *p, size_t len, bool *whole, const inlay_allocator *a, const uint8_t **text,
                        size_t *tlen, uint8_t **own, size_t *cap, char *err, size_t errcap)
 {
-    membuf m = { p, len, 0 };
+    input_membuf m = { p, len, 0 };
     input_reader *in;
-    INL_FORWARD(inl_input_open_fn(&in, read_mem, &m, INPUT_AUTO, a, err, errcap));
+    INL_FORWARD(inl_input_open_fn(&in, inl_input_membuf_read, &m, INPUT_AUTO, a, err, errcap));
     if (!*whole) inl_input_allow_cut(in);
     *text = p;
     *tlen = len;
@@ -718,9 +704,9 @@ int inlay_source_infer_buffer(inlay_schema **out, const void *data, size_t len, 
         while (k && p[k - 1] != '\n') k--;
         if (k) keep = k;
     }
-    membuf m = { p, keep, 0 };
+    input_membuf m = { p, keep, 0 };
     input_reader *in;
-    int st = inl_input_open_fn(&in, read_mem, &m, INPUT_PLAIN, &alloc, err, errcap);
+    int st = inl_input_open_fn(&in, inl_input_membuf_read, &m, INPUT_PLAIN, &alloc, err, errcap);
     if (!st) {
         st = infer_input(out, in, name ? name : "<input>", o, sample_rows, err, errcap);
         inl_input_close(in);

@@ -420,6 +420,15 @@ int inl_input_open(input_reader **out, const char *path, const inlay_allocator *
     return inl_input_open_after(out, path, NULL, 0, a, err, errcap);
 }
 
+ptrdiff_t inl_input_membuf_read(void *ctx, void *dst, size_t cap)
+{
+    input_membuf *m = ctx;
+    const size_t n = m->len - m->pos < cap ? m->len - m->pos : cap;
+    if (n) memcpy(dst, m->p + m->pos, n);
+    m->pos += n;
+    return (ptrdiff_t)n;
+}
+
 int inl_input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compression c,
                   const inlay_allocator *a, char *err, size_t errcap)
 {

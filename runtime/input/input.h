@@ -55,6 +55,14 @@ int inl_input_open_after(input_reader **out, const char *path, const void *prefi
 int inl_input_open_fn(input_reader **out, input_read_fn fn, void *ctx, input_compression c,
                   const inlay_allocator *a, char *err, size_t errcap);
 
+/* Bytes already in memory, read through inl_input_open_fn: { p, len, 0 }
+ * as ctx, inl_input_membuf_read as fn. */
+typedef struct input_membuf {
+    const uint8_t *p;
+    size_t len, pos;
+} input_membuf;
+ptrdiff_t inl_input_membuf_read(void *ctx, void *dst, size_t cap);
+
 /* Up to cap decompressed bytes into dst. Returns the count (> 0), 0 at the
  * end of the input (and for cap 0), -1 on error (inl_input_errmsg). Truncated or
  * corrupt compressed data is an error, never an early end. */

@@ -350,20 +350,6 @@ static bool fits(int col, int cell)
     return col == K_NONE || col == TEXTVAL_KIND_STRING || merge(col, cell) == col;
 }
 
-typedef struct membuf {
-    const uint8_t *p;
-    size_t len, pos;
-} membuf;
-
-static ptrdiff_t read_mem(void *ctx, void *dst, size_t cap)
-{
-    membuf *m = ctx;
-    const size_t n = m->len - m->pos < cap ? m->len - m->pos : cap;
-    if (n) memcpy(dst, m->p + m->pos, n);
-    m->pos += n;
-    return (ptrdiff_t)n;
-}
-
 static bool names_cell(const csv_field *f, const char *const *names, size_t nnames)
 {
     const char *p = f->data;
@@ -424,7 +410,7 @@ static bool header_verdict(const header_scan *h)
 static int detect_header(const uint8_t *text, size_t n, const inlay_source_options *o, const char *const *names,
                          size_t nnames, inlay_source_dialect *d, const inlay_allocator *a)
 {
-    membuf m = { text, n, 0 };
+    input_membuf m = { text, n, 0 };
     input_reader *in = NULL;
     csv_reader *r = NULL;
     null_set nulls;
@@ -435,7 +421,7 @@ static int detect_header(const uint8_t *text, size_t n, const inlay_source_optio
         inl_null_set_free(&nulls, a);
         st = 0;
     }
-    if (!st) st = inl_input_open_fn(&in, read_mem, &m, INPUT_PLAIN, a, NULL, 0);
+    if (!st) st = inl_input_open_fn(&in, inl_input_membuf_read, &m, INPUT_PLAIN, a, NULL, 0);
     csv_options co;
     inl_csv_options_init(&co);
     co.delimiter = d->delimiter;

@@ -26,41 +26,9 @@
 // Exits 1 when the packages are missing or a file cannot be read.
 
 import process from 'node:process'
-import path from 'node:path'
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
+import { loadDuckDB, luaBytes, luaString, luaNumber } from './duckdb_lua.mjs'
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const interop = process.env.INLAY_INTEROP_DIR || path.resolve(here, '../interop')
-let duckdb
-try {
-  duckdb = createRequire(path.join(interop, 'package.json'))('@duckdb/node-api')
-} catch (err) {
-  console.error(`duckdb_csv: @duckdb/node-api is not installed in ${interop}/node_modules ` +
-                `(run: cd ${interop} && npm ci): ${err.message}`)
-  process.exit(1)
-}
-
-function luaBytes(bytes) {
-  let s = '"'
-  for (const b of bytes) {
-    if (b === 0x22) s += '\\"'
-    else if (b === 0x5c) s += '\\\\'
-    else if (b >= 0x20 && b < 0x7f) s += String.fromCharCode(b)
-    else s += '\\' + String(b).padStart(3, '0')
-  }
-  return s + '"'
-}
-const luaString = s => luaBytes(new TextEncoder().encode(String(s)))
-
-function luaNumber(v) {
-  if (Number.isNaN(v)) return '(0/0)'
-  if (v === Infinity) return 'math.huge'
-  if (v === -Infinity) return '-math.huge'
-  if (Object.is(v, -0)) return '-0.0'
-  const s = String(v)
-  return /[.e]/.test(s) ? s : s + '.0'
-}
+const duckdb = loadDuckDB('duckdb_csv')
 
 // The types the sniffer gives, in duckdb_read.mjs's canonical forms.
 function luaValue(type, v) {
