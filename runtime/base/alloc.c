@@ -3,6 +3,7 @@
  */
 #include "alloc.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -50,6 +51,26 @@ char *inl_mem_strdup(const inlay_allocator *a, const char *s)
 void inl_mem_strfree(const inlay_allocator *a, char *s)
 {
     if (s) inl_mem_free(a, s, strlen(s) + 1);
+}
+
+/* zstd's and zlib's free hooks are not told the size; keep it in a header
+ * before each block. */
+typedef union { size_t size; max_align_t align; } block_header;
+
+void *inl_mem_sized_alloc(void *allocator, size_t size)
+{
+    if (size > SIZE_MAX - sizeof(block_header)) return NULL;
+    block_header *h = inl_mem_alloc(allocator, sizeof *h + size);
+    if (!h) return NULL;
+    h->size = sizeof *h + size;
+    return h + 1;
+}
+
+void inl_mem_sized_free(void *allocator, void *p)
+{
+    if (!p) return;
+    block_header *h = (block_header *)p - 1;
+    inl_mem_free(allocator, h, h->size);
 }
 
 int inl_buf_grow(buf *b, const inlay_allocator *a, size_t need)

@@ -39,6 +39,12 @@ void inl_mem_free(const inlay_allocator *a, void *p, size_t n);
 char *inl_mem_strdup(const inlay_allocator *a, const char *s);
 void inl_mem_strfree(const inlay_allocator *a, char *s);
 
+/* For libraries whose free hook has no size (zstd's ZSTD_customMem, zlib's
+ * zfree): blocks that remember their size. `allocator` is an
+ * inlay_allocator *, untyped to fit those hooks. */
+void *inl_mem_sized_alloc(void *allocator, size_t size);
+void inl_mem_sized_free(void *allocator, void *p);
+
 typedef struct buf {
     uint8_t *data;
     size_t len;

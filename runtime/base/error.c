@@ -22,6 +22,7 @@ const char *inlay_strerror(int status)
     case INLAY_ERR_NOMEM: return "out of memory";
     case INLAY_ERR_IO: return "write failed";
     case INLAY_ERR_COMPRESS: return "compression failed";
+    case INLAY_ERR_FORMAT: return "not a valid Parquet file";
     default: return "unknown status";
     }
 }

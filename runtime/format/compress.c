@@ -7,24 +7,6 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-/* zstd's free hook has no size; keep it in a header before each block. */
-typedef union { size_t size; max_align_t align; } block_header;
-
-static void *zstd_alloc(void *opaque, size_t size)
-{
-    const inlay_allocator *a = opaque;
-    block_header *h = inl_mem_alloc(a, sizeof *h + size);
-    if (!h) return NULL;
-    h->size = sizeof *h + size;
-    return h + 1;
-}
-
-static void zstd_free(void *opaque, void *p)
-{
-    if (!p) return;
-    block_header *h = (block_header *)p - 1;
-    inl_mem_free(opaque, h, h->size);
-}
 
 /* The work space of a context for inputs of up to n bytes, whatever their
  * size below n: zstd picks its parameters by size class. */
@@ -75,7 +57,7 @@ void inl_compress_free(compressor *c)
 static ZSTD_CCtx *big_context(compressor *c)
 {
     if (c->zbig) return c->zbig;
-    ZSTD_customMem mem = { zstd_alloc, zstd_free, (void *)c->alloc };
+    ZSTD_customMem mem = { inl_mem_sized_alloc, inl_mem_sized_free, (void *)c->alloc };
     ZSTD_CCtx *z = ZSTD_createCCtx_advanced(mem);
     if (!z) return NULL;
     if (ZSTD_isError(ZSTD_CCtx_setParameter(z, ZSTD_c_compressionLevel, c->level))) {

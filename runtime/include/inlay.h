@@ -89,6 +89,7 @@ enum {
     INLAY_ERR_NOMEM = -9,      /* the allocator failed (sticky) */
     INLAY_ERR_IO = -10,        /* the sink failed (sticky) */
     INLAY_ERR_COMPRESS = -11,  /* the compressor failed (sticky) */
+    INLAY_ERR_FORMAT = -12,    /* a file read is not valid Parquet: corrupt, truncated or unsupported */
 };
 
 /* A short static description of a status code; never NULL. */
@@ -1073,6 +1074,194 @@ INLAY_API int inlay_source_infer_buffer(inlay_schema **out, const void *data, si
  * column. */
 INLAY_API int inlay_schema_column(const inlay_schema *s, int i, const char **name, inlay_type *type,
                                   inlay_repetition *repetition);
+
+
+/* One node of a schema tree, for hosts that walk it (a reader's schema,
+ * which may be nested). Node 0 is the root group; the top-level fields are
+ * its children, in order. */
+typedef enum inlay_group_kind {
+    INLAY_GROUP_STRUCT = 0,    /* a plain group, or the repeated middle of a LIST or MAP */
+    INLAY_GROUP_LIST = 1,
+    INLAY_GROUP_MAP = 2,
+} inlay_group_kind;
+
+typedef struct inlay_node_info {
+    const char *name;          /* owned by the schema */
+    int parent;                /* -1 for the root */
+    int first_child;           /* -1 when none (a primitive) */
+    int next_sibling;          /* -1 when last */
+    int num_children;
+    bool is_group;
+    inlay_group_kind group;    /* groups only */
+    inlay_repetition repetition;
+    inlay_type type;           /* primitives only */
+    int column;                /* leaf column number, or -1 for a group */
+    int16_t max_def, max_rep;  /* levels of the leaf (primitives only) */
+} inlay_node_info;
+
+/* Describe node `node` into *out. Returns INLAY_OK or INLAY_ERR_ARGUMENT
+ * for a node that does not exist. Nodes are numbered depth-first in the
+ * order of the footer's schema (0 = root); inlay_schema_num_nodes() says
+ * how many. The schema must be complete (any schema a writer or reader
+ * holds is). */
+INLAY_API int inlay_schema_node(const inlay_schema *s, int node, inlay_node_info *out);
+INLAY_API int inlay_schema_num_nodes(const inlay_schema *s);
+
+/*======================================================================
+ *  Reader
+ *
+ *  Reads Parquet files, inlay's and other writers', back into the shapes
+ *  the writer takes: the footer's schema as an inlay_schema, and row
+ *  groups as batches of inlay_array per top-level field, so that
+ *
+ *      while (inlay_reader_next(r, 0, &rows) == INLAY_OK && rows)
+ *          for (int k = 0; k < nfields; k++)
+ *              inlay_writer_append_array(w, k, inlay_reader_array(r, k), rows);
+ *
+ *  copies a file. Every length, offset, count and level read from a file
+ *  is checked before use: a corrupt or truncated file is INLAY_ERR_FORMAT
+ *  with a message naming where (row group, column, page), never a crash,
+ *  and no allocation is sized by a field the file's own size does not
+ *  bound. Codecs: UNCOMPRESSED, ZSTD and GZIP; others are INLAY_ERR_FORMAT
+ *  naming the codec. Encodings: all of the format's. INT96 timestamps read
+ *  as timestamp(ns) INT64; legacy two-level lists as standard lists; a
+ *  logical type inlay does not have reads as its physical type.
+ *
+ *  A reader is not thread-safe; separate readers are independent.
+ *====================================================================*/
+
+typedef struct inlay_reader inlay_reader;
+
+/* Bytes from a host's own storage (a game's pack file, an object store):
+ * read() fills up to len bytes at the current position and returns how
+ * many (0 at the end, -1 on failure); seek() moves to offset from
+ * SEEK_SET or SEEK_END (whence as in <stdio.h>) and returns the new
+ * position or -1. close() (may be NULL) is called once by inlay_reader_free. */
+typedef struct inlay_read_stream {
+    int64_t (*read)(void *ctx, void *buf, size_t len);
+    int64_t (*seek)(void *ctx, int64_t offset, int whence);
+    void (*close)(void *ctx);
+    void *ctx;
+} inlay_read_stream;
+
+
+typedef struct inlay_read_options {
+    unsigned struct_size;      /* set by inlay_read_options_init; guards the layout */
+    inlay_allocator alloc;     /* fn NULL = malloc/realloc/free */
+    size_t batch_rows;         /* rows per batch when inlay_reader_next is given 0 */
+} inlay_read_options;
+
+INLAY_API void inlay_read_options_init(inlay_read_options *o);
+
+/* Open a reader on a file, on len bytes in memory (not copied: they must
+ * outlive the reader) or on a host stream. The footer is read and checked
+ * here. Returns INLAY_OK; INLAY_ERR_IO (the system's reason in the
+ * message), INLAY_ERR_FORMAT (not Parquet, or a corrupt footer),
+ * INLAY_ERR_NOMEM or INLAY_ERR_ARGUMENT. On failure *out is still set when a
+ * reader could be allocated (inlay_reader_errmsg() says why; free it), else
+ * NULL; a stream's close() is called on failure too. */
+INLAY_API int inlay_reader_open_file(inlay_reader **out, const char *path, const inlay_read_options *o);
+INLAY_API int inlay_reader_open_memory(inlay_reader **out, const void *data, size_t len,
+                                       const inlay_read_options *o);
+INLAY_API int inlay_reader_open_stream(inlay_reader **out, inlay_read_stream stream,
+                                       const inlay_read_options *o);
+
+/* Free the reader and everything it handed out. NULL accepted. */
+INLAY_API void inlay_reader_free(inlay_reader *r);
+/* The message of the last failure, or "" if none. Owned by the reader. */
+INLAY_API const char *inlay_reader_errmsg(const inlay_reader *r);
+/* The status of the last failure, or INLAY_OK. */
+INLAY_API int inlay_reader_status(const inlay_reader *r);
+
+/* The file's schema, owned by the reader: walk it with inlay_schema_node,
+ * or hand it to inlay_writer_open to write the same shape. */
+INLAY_API const inlay_schema *inlay_reader_schema(const inlay_reader *r);
+
+/* A column chunk's statistics as the footer holds them. min and max are
+ * the plain encoding of a value (little-endian for numbers, the bytes for
+ * BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY), or NULL when absent; the legacy
+ * min/max fields are used only where the sort order makes them valid. */
+typedef struct inlay_statistics {
+    const uint8_t *min, *max;
+    size_t min_len, max_len;
+    bool has_null_count, has_distinct_count;
+    bool min_exact, max_exact;     /* false when the writer said it truncated them */
+    int64_t null_count;
+    int64_t distinct_count;
+} inlay_statistics;
+
+/* One column chunk, as the footer describes it. Offsets are -1 when absent. */
+typedef struct inlay_chunk_info {
+    int column;                    /* leaf column number in the reader's schema */
+    const char *path;              /* dotted path in the file ("tags.list.element") */
+    int physical;                  /* Parquet Type as in the file (INT96 = 3) */
+    int codec;                     /* Parquet CompressionCodec: 0 none, 1 snappy, 2 gzip, 6 zstd... */
+    uint32_t encodings;            /* bit e set for each Parquet Encoding number e listed */
+    int64_t num_values;            /* level entries, nulls included */
+    int64_t compressed_size, uncompressed_size;
+    int64_t data_page_offset, dictionary_page_offset;
+    int64_t column_index_offset, offset_index_offset;
+    int32_t column_index_length, offset_index_length;
+    int64_t bloom_filter_offset;
+    int32_t bloom_filter_length;
+    bool has_statistics;
+    inlay_statistics statistics;
+} inlay_chunk_info;
+
+typedef struct inlay_row_group_info {
+    int64_t num_rows;
+    int64_t total_byte_size;       /* uncompressed, as the writer counted it */
+    int64_t total_compressed_size; /* -1 when the writer left it out */
+    int64_t file_offset;           /* -1 when absent */
+    const inlay_chunk_info *chunks;/* one per leaf column, in column order */
+} inlay_row_group_info;
+
+/* What the footer says of the whole file. Owned by the reader, valid until
+ * it is freed; later versions may add fields at the end. */
+typedef struct inlay_file_info {
+    int32_t version;               /* the footer's format version */
+    int64_t num_rows;
+    int num_row_groups;
+    int num_columns;               /* leaf columns */
+    const char *created_by;        /* "" when absent */
+    const inlay_kv *metadata;      /* key-value metadata; a value may be NULL */
+    size_t metadata_count;
+    uint64_t file_size;
+    uint32_t footer_size;          /* the FileMetaData's length */
+    const inlay_row_group_info *row_groups;
+} inlay_file_info;
+
+INLAY_API const inlay_file_info *inlay_reader_info(const inlay_reader *r);
+
+/* The number of the top-level field called `name`, or -1. */
+INLAY_API int inlay_reader_field(const inlay_reader *r, const char *name);
+
+/* Choose what inlay_reader_next reads: top-level fields by number (in the
+ * order given; each at most once) and row groups by index (in the order
+ * given). NULL / 0 selects every field or every row group. Reading starts
+ * again at the first selected row group. INLAY_ERR_ARGUMENT for a number
+ * out of range or a repeated field, and nothing changes. */
+INLAY_API int inlay_reader_select(inlay_reader *r, const int *fields, int nfields, const int *row_groups,
+                                  int nrow_groups);
+
+/* Read up to max_rows rows (0: options.batch_rows) of the selected fields
+ * into the reader's arrays. *rows gets the rows read; 0 at the end. A batch
+ * never spans two row groups. Returns INLAY_OK, INLAY_ERR_FORMAT naming the
+ * row group, column and page at fault, INLAY_ERR_IO or INLAY_ERR_NOMEM;
+ * after a failure the reader can be moved on with inlay_reader_select. */
+INLAY_API int inlay_reader_next(inlay_reader *r, size_t max_rows, size_t *rows);
+
+/* The k-th selected field of the last batch, in the layout
+ * inlay_writer_append_array takes: bool, int32_t, int64_t, float, double,
+ * or inlay_bytes values with one slot per entry. Owned by the reader; valid
+ * until the next inlay_reader_next, inlay_reader_select or free. NULL when
+ * k is out of range. */
+INLAY_API const inlay_array *inlay_reader_array(const inlay_reader *r, int k);
+
+/* The row group the last batch came from (-1 before the first), and the
+ * file row of its first row. */
+INLAY_API int inlay_reader_batch_row_group(const inlay_reader *r);
+INLAY_API uint64_t inlay_reader_batch_first_row(const inlay_reader *r);
 
 #ifdef __cplusplus
 }

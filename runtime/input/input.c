@@ -77,44 +77,15 @@ struct input_reader {
 
 /* ---- allocation hooks for zlib and zstd ---------------------------------- */
 
-/* Neither library tells the size on free; keep it in a header before each block. */
-typedef union { size_t size; max_align_t align; } block_header;
-
-static void *hook_alloc(const inlay_allocator *a, size_t size)
-{
-    if (size > SIZE_MAX - sizeof(block_header)) return NULL;
-    block_header *h = inl_mem_alloc(a, sizeof *h + size);
-    if (!h) return NULL;
-    h->size = sizeof *h + size;
-    return h + 1;
-}
-
-static void hook_free(const inlay_allocator *a, void *p)
-{
-    if (!p) return;
-    block_header *h = (block_header *)p - 1;
-    inl_mem_free(a, h, h->size);
-}
-
 static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size)
 {
     if (size && items > SIZE_MAX / size) return Z_NULL;
-    return hook_alloc(opaque, (size_t)items * size);
+    return inl_mem_sized_alloc(opaque, (size_t)items * size);
 }
 
 static void zlib_free(voidpf opaque, voidpf p)
 {
-    hook_free(opaque, p);
-}
-
-static void *zstd_alloc(void *opaque, size_t size)
-{
-    return hook_alloc(opaque, size);
-}
-
-static void zstd_free(void *opaque, void *p)
-{
-    hook_free(opaque, p);
+    inl_mem_sized_free(opaque, p);
 }
 
 /* ---- messages ------------------------------------------------------------ */
@@ -298,7 +269,7 @@ static int decoder_new(input_reader *r, char *err, size_t errcap)
         if (rc != Z_OK) goto nomem;
         r->zs_ready = true;
     } else if (r->comp == INPUT_ZSTD) {
-        ZSTD_customMem mem = { zstd_alloc, zstd_free, &r->alloc };
+        ZSTD_customMem mem = { inl_mem_sized_alloc, inl_mem_sized_free, &r->alloc };
         r->zd = ZSTD_createDCtx_advanced(mem);
         if (!r->zd) goto nomem;
         r->frame_open = true;

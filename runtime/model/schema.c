@@ -354,6 +354,20 @@ int inlay_schema_add_map(inlay_schema *s, int parent, const char *name, inlay_re
     return add_nested(s, parent, name, rep, GROUP_MAP, "key_value");
 }
 
+/* For a reader, which builds the schema of a file it has checked itself:
+ * no name, slot or type checks, so a file's names (any bytes but NUL)
+ * and its LIST and MAP groups go in as they are. */
+int inl_schema_add_raw(inlay_schema *s, int parent, const char *name, inlay_repetition rep, bool is_group,
+                       schema_group annotation, const inlay_type *type)
+{
+    int id = add_node(s, parent, name, rep);
+    if (id < 0) return id;
+    s->nodes[id].is_group = is_group;
+    s->nodes[id].annotation = is_group ? annotation : GROUP_PLAIN;
+    if (!is_group && type) s->nodes[id].type = *type;
+    return id;
+}
+
 /* ---- layout -------------------------------------------------------------- */
 
 /* The shape LogicalTypes.md asks of a LIST or MAP group n: a list or map
@@ -594,5 +608,71 @@ int inlay_schema_column(const inlay_schema *s, int i, const char **name, inlay_t
     if (name) *name = s->nodes[n].name;
     if (type) *type = s->nodes[n].type;
     if (repetition) *repetition = s->nodes[n].rep;
+    return INLAY_OK;
+}
+
+/* ---- walking --------------------------------------------------------------- */
+
+/* Nodes are numbered for hosts in depth-first order, which is the order of
+ * the footer's elements. A schema built top-down (every reader's, and a
+ * writer's whose fields were added parent before child, siblings in order)
+ * has its node ids in that order already, so the fast paths below cost
+ * nothing; any other is answered by walking the preorder. */
+
+/* Depth-first position of node id, or -1. */
+static int rank_of(const inlay_schema *s, int id)
+{
+    if (id < 0) return -1;
+    if (s->preorder[id] == id) return id;
+    for (int k = 0; k < s->count; k++)
+        if (s->preorder[k] == id) return k;
+    return -1;
+}
+
+/* The leaf column of node id (a primitive), or -1. */
+static int column_of(const inlay_schema *s, int id)
+{
+    int lo = 0, hi = s->num_leaves - 1;
+    while (lo <= hi) {   /* leaves are in preorder: by id when ids are ranks */
+        const int mid = lo + (hi - lo) / 2, n = s->leaves[mid].node;
+        if (n == id) return mid;
+        if (n < id) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    for (int i = 0; i < s->num_leaves; i++)
+        if (s->leaves[i].node == id) return i;
+    return -1;
+}
+
+int inlay_schema_num_nodes(const inlay_schema *s)
+{
+    return s ? s->count : 0;
+}
+
+int inlay_schema_node(const inlay_schema *s, int node, inlay_node_info *info)
+{
+    if (!s || !info || node < 0 || node >= s->count) return INLAY_ERR_ARGUMENT;
+    if (!s->finalized && inl_schema_finalize((inlay_schema *)s)) return INLAY_ERR_ARGUMENT;
+    const int id = s->preorder[node];
+    const schema_node *n = &s->nodes[id];
+    memset(info, 0, sizeof *info);
+    info->name = n->name;
+    info->parent = rank_of(s, n->parent);
+    info->first_child = rank_of(s, n->first_child);
+    info->next_sibling = rank_of(s, n->next_sibling);
+    info->num_children = n->num_children;
+    info->is_group = n->is_group;
+    info->group = n->annotation == GROUP_LIST ? INLAY_GROUP_LIST
+                : n->annotation == GROUP_MAP ? INLAY_GROUP_MAP : INLAY_GROUP_STRUCT;
+    info->repetition = n->rep;
+    info->column = -1;
+    if (!n->is_group) {
+        info->type = n->type;
+        info->column = column_of(s, id);
+        if (info->column >= 0) {
+            info->max_def = s->leaves[info->column].max_def;
+            info->max_rep = s->leaves[info->column].max_rep;
+        }
+    }
     return INLAY_OK;
 }

@@ -73,4 +73,12 @@ inlay_schema *inl_schema_clone(const inlay_schema *s, const inlay_allocator *a);
  * INLAY_ERR_NOMEM with s->err set. */
 int inl_schema_finalize(inlay_schema *s);
 
+/* Add a node under group `parent` without the checks of the public calls
+ * (names, the fixed slots of LIST and MAP groups, the type): for a reader
+ * building a file's schema, which checks the file itself and leaves the
+ * shape to inl_schema_finalize. type is used for primitives only. Returns
+ * the node id or INLAY_ERR_NOMEM. */
+int inl_schema_add_raw(inlay_schema *s, int parent, const char *name, inlay_repetition rep, bool is_group,
+                       schema_group annotation, const inlay_type *type);
+
 #endif
