@@ -35,7 +35,8 @@ _Static_assert(sizeof(inlay_bytes) >= 2 * sizeof(uint32_t), "lengths kept in the
 enum {
     JULIAN_EPOCH = 2440588,                 /* Julian day of 1970-01-01 */
     DBP_MAX_BLOCK = 1 << 30,                /* values per DELTA block we accept */
-    DBP_MAX_TOTAL = INT32_MAX               /* a page holds at most this many values */
+    DBP_MAX_TOTAL = INT32_MAX,              /* a page holds at most this many values */
+    ARENA_SLACK = 32                        /* DELTA_BYTE_ARRAY's arena room past its values */
 };
 
 #define NANOS_PER_DAY UINT64_C(86400000000000)
@@ -109,74 +110,64 @@ static ALWAYS_INLINE void get8(const uint8_t *in, uint64_t v[8], const int w)
     }
 }
 
-#define W_CASE(F, W) case W: return F(in, groups, out, W);
-#define W_CASES8(F, B)                                                           \
-    W_CASE(F, B) W_CASE(F, B + 1) W_CASE(F, B + 2) W_CASE(F, B + 3)              \
-    W_CASE(F, B + 4) W_CASE(F, B + 5) W_CASE(F, B + 6) W_CASE(F, B + 7)
-#define W_CASES_0_32(F) W_CASE(F, 0) W_CASES8(F, 1) W_CASES8(F, 9) W_CASES8(F, 17) W_CASES8(F, 25)
-#define W_CASES_33_64(F) W_CASES8(F, 33) W_CASES8(F, 41) W_CASES8(F, 49) W_CASES8(F, 57)
+#define W_CASE(F, W, ...) case W: F(__VA_ARGS__, W); break;
+#define W_CASES8(F, B, ...)                                                      \
+    W_CASE(F, B, __VA_ARGS__) W_CASE(F, B + 1, __VA_ARGS__)                      \
+    W_CASE(F, B + 2, __VA_ARGS__) W_CASE(F, B + 3, __VA_ARGS__)                  \
+    W_CASE(F, B + 4, __VA_ARGS__) W_CASE(F, B + 5, __VA_ARGS__)                  \
+    W_CASE(F, B + 6, __VA_ARGS__) W_CASE(F, B + 7, __VA_ARGS__)
+#define W_CASES_0_32(F, ...)                                                     \
+    W_CASE(F, 0, __VA_ARGS__) W_CASES8(F, 1, __VA_ARGS__) W_CASES8(F, 9, __VA_ARGS__) \
+    W_CASES8(F, 17, __VA_ARGS__) W_CASES8(F, 25, __VA_ARGS__)
+#define W_CASES_0_64(F, ...)                                                     \
+    W_CASES_0_32(F, __VA_ARGS__) W_CASES8(F, 33, __VA_ARGS__)                    \
+    W_CASES8(F, 41, __VA_ARGS__) W_CASES8(F, 49, __VA_ARGS__) W_CASES8(F, 57, __VA_ARGS__)
+#define W_CASE_1(F, ...) W_CASE(F, 1, __VA_ARGS__)
 
 /* NAME(in, groups, out, w): unpack `groups` groups of 8 values of w bits
- * into out (as T) and return the largest value if TRACK, else 0. Reads up
- * to 8 bytes past the groups; NAME_safe reads nothing at or past `end`
- * (the last group may even be cut short by it: the missing bits read as
- * zeros). */
-#define UNPACKER(NAME, T, TRACK, CASES)                                          \
-    static ALWAYS_INLINE uint64_t NAME##_w(const uint8_t *in, size_t groups,    \
-                                           T *restrict out, const int w)         \
+ * (CASES: the widths it takes) into out, as T. Reads up to 8 bytes past
+ * the groups. */
+#define UNPACKER(NAME, T, CASES)                                                 \
+    static ALWAYS_INLINE void NAME##_w(const uint8_t *in, size_t groups,        \
+                                       T *restrict out, const int w)             \
     {                                                                            \
-        uint64_t hi = 0;                                                         \
         for (size_t g = 0; g < groups; g++, in += w, out += 8) {                 \
             uint64_t v[8];                                                       \
             get8(in, v, w);                                                      \
-            for (int j = 0; j < 8; j++) {                                        \
-                out[j] = (T)v[j];                                                \
-                if (TRACK) hi = v[j] > hi ? v[j] : hi;                           \
-            }                                                                    \
+            _Pragma("GCC unroll 8")                                              \
+            for (int j = 0; j < 8; j++) out[j] = (T)v[j];                        \
         }                                                                        \
-        return hi;                                                               \
     }                                                                            \
-    static uint64_t NAME(const uint8_t *in, size_t groups, T *out, int w)        \
+    static void NAME(const uint8_t *in, size_t groups, T *out, int w)            \
     {                                                                            \
         switch (w) {                                                             \
-        CASES                                                                    \
-        default: return UINT64_MAX;                                              \
+        CASES(NAME##_w, in, groups, out)                                         \
+        default: break;                                                          \
         }                                                                        \
-    }                                                                            \
-    static uint64_t NAME##_safe(const uint8_t *in, const uint8_t *end,           \
-                                size_t groups, T *out, int w)                    \
-    {                                                                            \
-        const size_t room = (size_t)(end - in), wb = (size_t)w;                  \
-        size_t fast = groups;                                                    \
-        if (wb) {                                                                \
-            const size_t f = room >= wb + 8 ? (room - 8) / wb : 0;               \
-            fast = f < groups ? f : groups;                                      \
-        }                                                                        \
-        uint64_t hi = NAME(in, fast, out, w);                                    \
-        for (size_t g = fast; g < groups; g++) {                                 \
-            uint8_t tmp[64 + 8] = { 0 };                                         \
-            const size_t off = g * wb;                                           \
-            const size_t have = off < room ? room - off : 0;                     \
-            if (have) memcpy(tmp, in + off, have < wb ? have : wb);              \
-            const uint64_t h = NAME(tmp, 1, out + 8 * g, w);                     \
-            hi = h > hi ? h : hi;                                                \
-        }                                                                        \
-        return hi;                                                               \
     }
 
-#define CASES_NARROW(F) W_CASES_0_32(F)
-#define CASES_ALL(F) W_CASES_0_32(F) W_CASES_33_64(F)
+UNPACKER(unpack_u64, uint64_t, W_CASES_0_64)
+UNPACKER(unpack_u32, uint32_t, W_CASES_0_32)
+UNPACKER(unpack_i16, int16_t, W_CASES_0_32)
+UNPACKER(unpack_u8, uint8_t, W_CASE_1)
 
-UNPACKER(unpack_u64, uint64_t, 0, CASES_ALL(unpack_u64_w))
-UNPACKER(unpack_u32, uint32_t, 0, CASES_NARROW(unpack_u32_w))
-UNPACKER(unpack_idx, uint32_t, 1, CASES_NARROW(unpack_idx_w))
-UNPACKER(unpack_lvl, int16_t, 1, CASES_NARROW(unpack_lvl_w))
-UNPACKER(unpack_bit, uint8_t, 1, W_CASE(unpack_bit_w, 1))
-
-/* Up to 7 values of the group at in (cut short by end) into v. */
-static void get_partial(const uint8_t *in, const uint8_t *end, uint64_t v[8], int w)
+/* How many of `groups` groups of w bits from `in` the kernels may read in
+ * place, with their 8 bytes of slack before `end`. */
+static inline size_t fast_groups(const uint8_t *in, const uint8_t *end, size_t groups, size_t w)
 {
-    unpack_u64_safe(in, end, 1, v, w);
+    if (!w) return groups;
+    const size_t room = (size_t)(end - in), f = room >= w + 8 ? (room - 8) / w : 0;
+    return f < groups ? f : groups;
+}
+
+/* The group at in (in <= end), read through a zeroed copy of what of its
+ * w bytes lies before end: a group near the end, or cut short by it. */
+static void get8_copy(const uint8_t *in, const uint8_t *end, uint64_t v[8], int w)
+{
+    uint8_t tmp[64 + 8] = { 0 };
+    const size_t room = (size_t)(end - in), wb = (size_t)w;
+    if (room) memcpy(tmp, in, room < wb ? room : wb);
+    unpack_u64(tmp, 1, v, w);
 }
 
 /* ---- PLAIN ------------------------------------------------------------------------ */
@@ -252,23 +243,61 @@ long inl_dec_plain_flba(const uint8_t *p, size_t n, size_t count, size_t width, 
 
 /* ---- RLE / bit-packed hybrid ---------------------------------------------------- */
 
+/* Whether any of n values is above max, in loops the compiler vectorises
+ * with SSE2's signed compares: an index is compared as int32 whenever max
+ * fits one (the caller checks only when 2^w - 1 > max, so then every
+ * value below 2^w fits too, unless w is 32), and levels come here only at
+ * widths up to 15, so they are never negative. */
+static bool over_u32(const uint32_t *v, size_t n, uint64_t max)
+{
+    int bad = 0;
+    if (max <= INT32_MAX) {
+        const int32_t lim = (int32_t)max;
+        for (size_t i = 0; i < n; i++) bad |= (int32_t)v[i] > lim;
+    } else {
+        for (size_t i = 0; i < n; i++) bad |= v[i] > max;
+    }
+    return bad;
+}
+
+static bool over_i16(const int16_t *v, size_t n, uint64_t max)
+{
+    const int16_t lim = (int16_t)max;
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) bad |= v[i] > lim;
+    return bad;
+}
+
+static bool over_u8(const uint8_t *v, size_t n, uint64_t max)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) bad |= v[i] > max;
+    return bad;
+}
+
 /* NAME(p, n, w, count, max, out): `count` values of the hybrid at width w
- * (0..32), each <= max. A bit-packed run's padding past `count` is neither
- * stored nor checked, and the last run may end early at the end of the
- * input as long as the values wanted are there (Arrow reads it so). At
- * width 0 the values need no bytes: once the input ends, the rest are 0. */
-#define HYBRID(NAME, T, UNPACK)                                                  \
+ * (0..32), each <= max, into out (T; widths below NARROW fit it). A
+ * bit-packed run's padding past `count` is neither stored nor checked, and
+ * the last run may end early at the end of the input as long as the values
+ * wanted are there (Arrow reads it so). At width 0 the values need no
+ * bytes: once the input ends, the rest are 0. Bit-packed values are
+ * unpacked in place and checked after, unless the width cannot exceed max;
+ * a width T cannot hold goes value by value (levels wider than 15 bits,
+ * which no real level needs). */
+#define HYBRID(NAME, T, UNPACK, OVER, NARROW)                                   \
     static long NAME(const uint8_t *p, size_t n, int w, size_t count,            \
                      uint64_t max, T *out)                                       \
     {                                                                            \
         if (w < 0 || w > 32) return -1;                                          \
         const size_t wb = (size_t)w, value_bytes = (wb + 7) / 8;                 \
+        const bool check = ((UINT64_C(1) << wb) - 1) > max;                      \
         size_t at = 0, got = 0;                                                  \
         while (got < count) {                                                    \
             const size_t left = count - got;                                     \
+            T *o = out + got;                                                    \
             uint64_t h;                                                          \
             if (w == 0 && at == n) {                                             \
-                for (size_t k = 0; k < left; k++) out[got + k] = 0;              \
+                for (size_t k = 0; k < left; k++) o[k] = 0;                      \
                 break;                                                           \
             }                                                                    \
             if (get_uleb(p, n, &at, &h)) return -1;                              \
@@ -281,36 +310,47 @@ long inl_dec_plain_flba(const uint8_t *p, size_t n, size_t count, size_t width, 
                 at += value_bytes;                                               \
                 if (v > max) return -1;                                          \
                 const size_t take = runs < left ? (size_t)runs : left;           \
-                T *o = out + got;                                                \
-                for (size_t k = 0; k < take; k++) o[k] = (T)v;                   \
+                const T x = (T)v;                                                \
+                for (size_t k = 0; k < take; k++) o[k] = x;                      \
                 got += take;                                                     \
                 continue;                                                        \
             }                                                                    \
             const size_t take = runs < left / 8 + (left % 8 != 0)               \
                                     ? (size_t)runs * 8 : left;                   \
             const size_t q = take / 8, r = take % 8, room = n - at;              \
-            if (wb) {                                                            \
-                if (q > room / wb || q * wb + (r * wb + 7) / 8 > room) return -1; \
-            }                                                                    \
-            uint64_t hi = UNPACK##_safe(p + at, p + n, q, out + got, w);         \
-            if (r) {                                                             \
-                uint64_t v[8];                                                   \
-                get_partial(p + at + q * wb, p + n, v, w);                       \
-                for (size_t k = 0; k < r; k++) {                                 \
-                    out[got + 8 * q + k] = (T)v[k];                              \
-                    hi = v[k] > hi ? v[k] : hi;                                  \
+            if (wb && (q > room / wb || q * wb + (r * wb + 7) / 8 > room))       \
+                return -1;                                                       \
+            const uint8_t *in = p + at, *end = p + n;                            \
+            if (wb < NARROW) {                                                   \
+                const size_t fast = fast_groups(in, end, q, wb);                 \
+                UNPACK(in, fast, o, w);                                          \
+                for (size_t g = fast; g < q + (r != 0); g++) {                   \
+                    uint64_t v[8];                                               \
+                    get8_copy(in + g * wb, end, v, w);                           \
+                    const size_t m = g < q ? 8 : r;                              \
+                    for (size_t j = 0; j < m; j++) o[8 * g + j] = (T)v[j];       \
+                }                                                                \
+                if (check && OVER(o, take, max)) return -1;                      \
+            } else {                                                             \
+                for (size_t g = 0; g < q + (r != 0); g++) {                      \
+                    uint64_t v[8];                                               \
+                    get8_copy(in + g * wb, end, v, w);                           \
+                    const size_t m = g < q ? 8 : r;                              \
+                    for (size_t j = 0; j < m; j++) {                             \
+                        if (v[j] > max) return -1;                               \
+                        o[8 * g + j] = (T)v[j];                                  \
+                    }                                                            \
                 }                                                                \
             }                                                                    \
-            if (hi > max) return -1;                                             \
             got += take;                                                         \
             at = !wb ? at : runs <= room / wb ? at + (size_t)runs * wb : n;      \
         }                                                                        \
         return (long)at;                                                         \
     }
 
-HYBRID(hybrid_lvl, int16_t, unpack_lvl)
-HYBRID(hybrid_idx, uint32_t, unpack_idx)
-HYBRID(hybrid_bit, uint8_t, unpack_bit)
+HYBRID(hybrid_lvl, int16_t, unpack_i16, over_i16, 16)
+HYBRID(hybrid_idx, uint32_t, unpack_u32, over_u32, 33)
+HYBRID(hybrid_bit, uint8_t, unpack_u8, over_u8, 8)
 
 long inl_dec_levels(const uint8_t *p, size_t n, int bit_width, size_t count, int16_t max, int16_t *out)
 {
@@ -345,6 +385,37 @@ long inl_dec_rle_bool(const uint8_t *p, size_t n, size_t count, bool *out)
 
 /* ---- DELTA_BINARY_PACKED -------------------------------------------------------- */
 
+/* NAME(in, groups, out, st, w): unpack groups of 8 miniblock values and
+ * add each, plus the min delta st[1], to the running value st[0], storing
+ * every value. Reads up to 8 bytes past the groups. */
+#define DBP_KERNEL(NAME, U, CASES)                                               \
+    static ALWAYS_INLINE void NAME##_w(const uint8_t *in, size_t groups,        \
+                                       U *restrict out, U *st, const int w)      \
+    {                                                                            \
+        U acc = st[0];                                                           \
+        const U min = st[1];                                                     \
+        for (size_t g = 0; g < groups; g++, in += w, out += 8) {                 \
+            uint64_t v[8];                                                       \
+            get8(in, v, w);                                                      \
+            _Pragma("GCC unroll 8")                                              \
+            for (int j = 0; j < 8; j++) {                                        \
+                acc += min + (U)v[j];                                            \
+                out[j] = acc;                                                    \
+            }                                                                    \
+        }                                                                        \
+        st[0] = acc;                                                             \
+    }                                                                            \
+    static void NAME(const uint8_t *in, size_t groups, U *out, U *st, int w)     \
+    {                                                                            \
+        switch (w) {                                                             \
+        CASES(NAME##_w, in, groups, out, st)                                     \
+        default: break;                                                          \
+        }                                                                        \
+    }
+
+DBP_KERNEL(dbp_run32, uint32_t, W_CASES_0_32)
+DBP_KERNEL(dbp_run64, uint64_t, W_CASES_0_64)
+
 /* NAME(p, n, count, out): the first `count` values of one stream of U
  * (BITS wide) into out, then on to the end of the stream (its header's
  * value count, which must be >= count). Returns the stream's size or -1.
@@ -353,7 +424,7 @@ long inl_dec_rle_bool(const uint8_t *p, size_t n, size_t count, bool *out)
  * in the last block may be anything (Encodings.md) and they have no body.
  * A miniblock is padded to its full size, except that the very last one
  * may stop at the end of the input once its values are there. */
-#define DBP_DECODER(NAME, U, BITS, UNPACK)                                       \
+#define DBP_DECODER(NAME, U, BITS, KERNEL)                                       \
     static long NAME(const uint8_t *p, size_t n, size_t count, U *out)           \
     {                                                                            \
         size_t at = 0;                                                           \
@@ -389,20 +460,21 @@ long inl_dec_rle_bool(const uint8_t *p, size_t n, size_t count, bool *out)
                 const size_t want = count - got < in_mini ? count - got         \
                                                           : (size_t)in_mini;     \
                 if (want) {                                                      \
-                    U *o = out + got;                                            \
+                    U *o = out + got, st[2] = { value, min };                    \
+                    const uint8_t *in = p + at, *end = p + n;                    \
                     const size_t q = want / 8, r = want % 8;                     \
-                    UNPACK##_safe(p + at, p + n, q, o, (int)w);                  \
-                    if (r) {                                                     \
+                    const size_t fast = fast_groups(in, end, q, w);              \
+                    KERNEL(in, fast, o, st, (int)w);                             \
+                    for (size_t g = fast; g < q + (r != 0); g++) {               \
                         uint64_t v[8];                                           \
-                        get_partial(p + at + q * w, p + n, v, (int)w);           \
-                        for (size_t k = 0; k < r; k++) o[8 * q + k] = (U)v[k];   \
+                        get8_copy(in + g * w, end, v, (int)w);                   \
+                        const size_t k = g < q ? 8 : r;                          \
+                        for (size_t j = 0; j < k; j++) {                         \
+                            st[0] += min + (U)v[j];                              \
+                            o[8 * g + j] = st[0];                                \
+                        }                                                        \
                     }                                                            \
-                    U acc = value;                                               \
-                    for (size_t k = 0; k < want; k++) {                          \
-                        acc += min + o[k];                                       \
-                        o[k] = acc;                                              \
-                    }                                                            \
-                    value = acc;                                                 \
+                    value = st[0];                                               \
                     got += want;                                                 \
                 }                                                                \
                 at += (size_t)used;                                              \
@@ -412,8 +484,8 @@ long inl_dec_rle_bool(const uint8_t *p, size_t n, size_t count, bool *out)
         return (long)at;                                                         \
     }
 
-DBP_DECODER(dbp32, uint32_t, 32, unpack_u32)
-DBP_DECODER(dbp64, uint64_t, 64, unpack_u64)
+DBP_DECODER(dbp32, uint32_t, 32, dbp_run32)
+DBP_DECODER(dbp64, uint64_t, 64, dbp_run64)
 
 long inl_dec_delta_i32(const uint8_t *p, size_t n, size_t count, int32_t *out)
 {
@@ -444,6 +516,109 @@ static void spread_lengths(inlay_bytes *out, const uint32_t *len, size_t count, 
         out[i].len = l;
     }
 }
+
+#ifdef __SIZEOF_INT128__
+/* A value of up to 32 bytes held in two registers. Rebuilding a value from
+ * the one just written through memory would load bytes that several
+ * recent stores of different sizes wrote, which the processor cannot
+ * forward (a stall of tens of cycles per value); short values are built in
+ * registers instead and stored whole. */
+typedef unsigned __int128 u128;
+typedef struct value32 {
+    u128 lo, hi;
+} value32;
+
+static inline u128 load128(const uint8_t *p)
+{
+    u128 x;
+    memcpy(&x, p, 16);
+    return x;
+}
+
+/* 16 bytes of ones then 16 of zeros: from 16 - n on, the mask of n bytes. */
+static const uint8_t LOW_MASKS[32] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/* The first n (0..16) bytes of x; x shifted up or down by n bytes. */
+static inline u128 low_bytes(u128 x, size_t n)
+{
+    return x & load128(LOW_MASKS + 16 - n);
+}
+
+static inline u128 shl_bytes(u128 x, size_t n)
+{
+    return n >= 16 ? 0 : x << (8 * n);
+}
+
+static inline u128 shr_bytes(u128 x, size_t n)
+{
+    return n >= 16 ? 0 : x >> (8 * n);
+}
+
+static inline value32 load_value32(const uint8_t *p)
+{
+    value32 v = { load128(p), load128(p + 16) };
+    return v;
+}
+
+/* Stored as four 64-bit words straight from the registers (a copy of the
+ * struct would go through the stack in halves, and be read back whole). */
+static inline void store_value32(uint8_t *p, value32 v)
+{
+    const uint64_t w0 = (uint64_t)v.lo, w1 = (uint64_t)(v.lo >> 64);
+    const uint64_t w2 = (uint64_t)v.hi, w3 = (uint64_t)(v.hi >> 64);
+    memcpy(p, &w0, 8);
+    memcpy(p + 8, &w1, 8);
+    memcpy(p + 16, &w2, 8);
+    memcpy(p + 24, &w3, 8);
+}
+
+/* The first pl bytes of prev, then the sl bytes at src (pl + sl <= 16),
+ * zeros after: the common case, in one register. */
+static inline u128 next_value16(u128 prev, size_t pl, const uint8_t *src, size_t sl,
+                                const uint8_t *end)
+{
+    u128 s;
+    if ((size_t)(end - src) >= 16) {
+        s = load128(src);
+    } else {
+        uint8_t t[16] = { 0 };
+        memcpy(t, src, sl);
+        s = load128(t);
+    }
+    return low_bytes(prev, pl) | shl_bytes(low_bytes(s, sl), pl);
+}
+
+/* The same for pl + sl <= 32. src is read 32 bytes at a time only if end
+ * is that far. */
+static inline value32 next_value32(value32 prev, size_t pl, const uint8_t *src, size_t sl,
+                                   const uint8_t *end)
+{
+    value32 s;
+    if ((size_t)(end - src) >= 32) {
+        s = load_value32(src);
+    } else {
+        uint8_t t[32] = { 0 };
+        memcpy(t, src, sl);
+        s = load_value32(t);
+    }
+    if (sl <= 16) {
+        s.lo = low_bytes(s.lo, sl);
+        s.hi = 0;
+    } else {
+        s.hi = low_bytes(s.hi, sl - 16);
+    }
+    value32 v;
+    if (pl < 16) {
+        v.lo = low_bytes(prev.lo, pl) | shl_bytes(s.lo, pl);
+        v.hi = shr_bytes(s.lo, 16 - pl) | shl_bytes(s.hi, pl);
+    } else {
+        v.lo = prev.lo;
+        v.hi = low_bytes(prev.hi, pl - 16) | shl_bytes(s.lo, pl - 16);
+    }
+    return v;
+}
+#endif
 
 long inl_dec_delta_length_bytes(const uint8_t *p, size_t n, size_t count, inlay_bytes *out)
 {
@@ -481,7 +656,7 @@ long inl_dec_delta_bytes(const uint8_t *p, size_t n, size_t count, size_t width,
         if (pl > prev || sl > INT32_MAX || sl > room - suffix_total) return -1;
         suffix_total += sl;
         const size_t len = pl + sl;
-        if ((width && len != width) || len > INT32_MAX || len > SIZE_MAX / 2 - total) return -1;
+        if ((width && len != width) || len > INT32_MAX || len > SIZE_MAX / 4 - total) return -1;
         total += len;
         prev = len;
     }
@@ -490,16 +665,41 @@ long inl_dec_delta_bytes(const uint8_t *p, size_t n, size_t count, size_t width,
         spread_lengths(out, pre, count, empty, 0);
         return (long)(at + suffix_total);
     }
-    if (inl_buf_reserve(arena, a, total)) return -1;
+    if (inl_buf_reserve(arena, a, total + ARENA_SLACK)) return -1;
 
     /* Rebuild each value after the one before it; pre[i] becomes its length. */
     uint8_t *const base = arena->data + arena->len;
+    const uint8_t *const end = p + n;
     size_t off = 0, prev_off = 0;
+#ifdef __SIZEOF_INT128__
+    value32 held = { 0, 0 };            /* the value before, if it was short */
+    bool fresh = true;
+#endif
     for (size_t i = 0; i < count; i++) {
         const size_t pl = pre[i], sl = suf[i];
         uint8_t *v = base + off;
+#ifdef __SIZEOF_INT128__
+        if (pl + sl <= 16) {
+            if (!fresh) held = load_value32(base + prev_off);
+            held.lo = next_value16(held.lo, pl, src, sl, end);
+            const uint64_t w0 = (uint64_t)held.lo, w1 = (uint64_t)(held.lo >> 64);
+            memcpy(v, &w0, 8);
+            memcpy(v + 8, &w1, 8);
+            fresh = true;
+        } else if (pl + sl <= 32) {
+            if (!fresh) held = load_value32(base + prev_off);
+            held = next_value32(held, pl, src, sl, end);
+            store_value32(v, held);
+            fresh = true;
+        } else {
+            memcpy(v, base + prev_off, pl);
+            memcpy(v + pl, src, sl);
+            fresh = false;
+        }
+#else
         memcpy(v, base + prev_off, pl);
         memcpy(v + pl, src, sl);
+#endif
         src += sl;
         prev_off = off;
         off += pl + sl;
@@ -512,15 +712,13 @@ long inl_dec_delta_bytes(const uint8_t *p, size_t n, size_t count, size_t width,
 
 /* ---- BYTE_STREAM_SPLIT ------------------------------------------------------------ */
 
-static void join4(uint8_t *restrict out, const uint8_t *restrict s, size_t count)
+/* One width as a constant: the compiler turns the loop into vector
+ * interleaves (for 2, 4, 8 and 16 bytes). */
+static ALWAYS_INLINE void join_w(uint8_t *restrict out, const uint8_t *restrict s, size_t count,
+                                 const size_t w)
 {
-    const uint8_t *s0 = s, *s1 = s + count, *s2 = s + 2 * count, *s3 = s + 3 * count;
-    for (size_t i = 0; i < count; i++) {
-        out[4 * i] = s0[i];
-        out[4 * i + 1] = s1[i];
-        out[4 * i + 2] = s2[i];
-        out[4 * i + 3] = s3[i];
-    }
+    for (size_t i = 0; i < count; i++)
+        for (size_t k = 0; k < w; k++) out[i * w + k] = s[k * count + i];
 }
 
 /* Transpose an 8 x 8 byte matrix held as eight little-endian words (row i,
@@ -568,10 +766,13 @@ long inl_dec_bss(const uint8_t *p, size_t n, size_t count, size_t width, void *o
 {
     if (count == 0) return 0;
     if (width == 0 || count > n / width) return -1;
-    if (width == 4)
-        join4(out, p, count);
-    else
-        join_any(out, p, count, width);
+    switch (width) {
+    case 2: join_w(out, p, count, 2); break;
+    case 4: join_w(out, p, count, 4); break;
+    case 8: join_w(out, p, count, 8); break;
+    case 16: join_w(out, p, count, 16); break;
+    default: join_any(out, p, count, width); break;
+    }
     return (long)(count * width);
 }
 

@@ -318,7 +318,9 @@ static int read_elements(parse *p)
     if (t->err) return thrift_fail(p);
     if (n == 0) return fail(p, "footer: the schema has no elements");
     if (type != TI_STRUCT) return fail(p, "footer: the schema is not a list of SchemaElements");
-    if (n > INT32_MAX / 4) return fail(p, "footer: %u schema elements", n);
+    /* each takes three bytes at least (a name, or the root's num_children, and a stop) */
+    if (n > INT32_MAX / 4 || n > inl_ti_left(t) / 3)
+        return fail(p, "footer: %u schema elements cannot fit in the footer", n);
     p->el = inl_mem_alloc(p->a, (size_t)n * sizeof *p->el);
     if (!p->el) return nomem(p);
     memset(p->el, 0, (size_t)n * sizeof *p->el);
@@ -704,6 +706,7 @@ static int read_kv(parse *p)
     if (t->err) return thrift_fail(p);
     if (n == 0) return 0;
     if (type != TI_STRUCT) return fail(p, "footer: key_value_metadata is not a list of KeyValues");
+    if (n > inl_ti_left(t) / 3) return fail(p, "footer: %u key-value pairs cannot fit in the footer", n);
     rd_meta *m = p->m;
     m->kv = inl_mem_alloc(p->a, (size_t)n * sizeof *m->kv);
     if (!m->kv) return nomem(p);

@@ -554,7 +554,7 @@ int inl_column_append(column *c, column_env *e, const void *values, size_t count
             return st;
         if (c->leaf->max_rep > 0 && (st = put_levels_raw(&c->reps, A(e), rep ? rep + e0 : NULL, n, 0)))
             return st;
-        INL_FORWARD(put_values(c, e, vbase + v0 * vsize, nv));
+        INL_FORWARD(put_values(c, e, nv ? vbase + v0 * vsize : vbase, nv));   /* no values may come as NULL */
         k->st.null_count += n - nv;
         c->page_entries += n;
         c->page_values += nv;

@@ -10,7 +10,9 @@
  * corruption: every truncation, thousands of single-bit flips, absurd
  * list counts, a 10000-deep schema, and every allocation failing in turn,
  * each an error and never a crash or a leak. Page headers written by
- * format/page.c read back field by field.
+ * format/page.c read back field by field, and inlay_schema_node
+ * (model/schema.c) numbers nodes depth-first whatever order they were
+ * added in.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "footer.h"
@@ -581,7 +583,8 @@ static const xel legacy[] = {
     G("b", OPT, 1, 3), G("array", REP, 1, NONE), P("x", 1, REQ, NONE),         /* "array": the element */
     G("c", OPT, 1, 3), G("c_tuple", REP, 1, NONE), P("x", 6, REQ, 0),          /* "<list>_tuple" */
     G("d", OPT, 1, 3), G("pair", REP, 2, NONE), P("x", 1, REQ, NONE), P("y", 6, OPT, NONE),   /* several fields */
-    { "e", -1, OPT, 1, NONE, 3, 0, 0, 0 }, G("bag", REP, 1, NONE), P("array_element", 1, OPT, NONE), /* 3-level, Hive's names */
+    { "e", -1, OPT, 1, NONE, 3, 0, 0, 0 },                                      /* 3-level, Hive's names */
+    G("bag", REP, 1, NONE), P("array_element", 1, OPT, NONE),
     G("m", OPT, 1, 1), G("map", REP, 2, 2), P("key", 6, REQ, 0), P("value", 1, OPT, NONE),   /* MAP_KEY_VALUE inside */
     G("n", REQ, 1, 2), G("entries", REP, 1, NONE), P("k", 2, REQ, NONE),        /* MAP_KEY_VALUE outside, key only */
     G("f", OPT, 2, 3), P("x", 1, REQ, NONE), P("y", 1, REQ, NONE),             /* no list shape: a struct */
@@ -853,8 +856,8 @@ START_TEST(test_bad_chunks)
 }
 END_TEST
 
-/* A footer of `count` schema elements: root, then `depth` nested groups of
- * one field each, then an INT32 leaf, with no row groups. */
+/* A footer whose schema is the root, `depth` nested groups of one field
+ * each, then an INT32 leaf; no row groups. */
 static void deep_footer(buf *out, int depth)
 {
     tc t;
@@ -916,7 +919,8 @@ START_TEST(test_absurd_counts)
     static const uint8_t big_cols[] = { 0x15, 0x02, 0x39, 0x1c, 0x19, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07, 0x00, 0x00 };
     expect_format(big_cols, sizeof big_cols, "footer: cut short at byte 5");
     /* a varint of 11 bytes */
-    static const uint8_t long_varint[] = { 0x16, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00 };
+    static const uint8_t long_varint[] = { 0x16, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                           0x01, 0x00 };
     expect_format(long_varint, sizeof long_varint, "footer: malformed at byte 1");
     /* an i32 past its range */
     static const uint8_t wide_i32[] = { 0x15, 0xff, 0xff, 0xff, 0xff, 0x1f, 0x00 };
@@ -1002,8 +1006,8 @@ START_TEST(test_bit_flips)
                 for (int c = 0; c < m.info.num_columns; c++) {
                     const inlay_chunk_info *k = &m.info.row_groups[g].chunks[c];
                     ck_assert_ptr_nonnull(k->path);
-                    const int64_t start = k->dictionary_page_offset >= 0 && k->dictionary_page_offset < k->data_page_offset
-                                              ? k->dictionary_page_offset : k->data_page_offset;
+                    const int64_t dict = k->dictionary_page_offset, data = k->data_page_offset;
+                    const int64_t start = dict >= 0 && dict < data ? dict : data;
                     ck_assert_int_ge(start, 4);
                     ck_assert_int_le(start + k->compressed_size, (int64_t)f.buf.len - 8 - (int64_t)n);
                 }
@@ -1260,7 +1264,8 @@ START_TEST(test_page_bad)
         { PAGE_DICTIONARY, 10, 10, 5, 3, 0, 0, 0, 0, false, false, "dictionary page without its DictionaryPageHeader" },
         { PAGE_DATA_V2, 10, 10, 8, 5, 1, 2, 6, 6, false, false, "DataPageHeaderV2 levels longer than the page" },
         { PAGE_DATA_V2, 10, 10, 8, 5, 1, 2, -4, 6, false, false, "DataPageHeaderV2 with a negative count or length" },
-        { PAGE_DATA_V2, 10, 10, 8, 5, 6, 2, 4, 1, false, false, "DataPageHeaderV2 with more nulls or rows than values" },
+        { PAGE_DATA_V2, 10, 10, 8, 5, 6, 2, 4, 1, false, false,
+          "DataPageHeaderV2 with more nulls or rows than values" },
         { PAGE_DATA_V2, 10, 10, 8, 5, 1, 2, 4, 1, false, true, "DataPageHeaderV2 with a field missing" },
         { PAGE_DATA_V2, 10, 10, 8, 5, 1, 2, 4, 1, false, false, NULL },
     };
