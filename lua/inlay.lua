@@ -167,10 +167,62 @@ local function open_source(path, opts, format)
   return setmetatable({ src = src, stages = {}, path = path, options = o, schema_ = schema }, Pipeline)
 end
 
+-- ---- Parquet sources ----
+--
+-- inlay.parquet(path, opts) runs the same pipelines over a Parquet file:
+-- a reader (C: lreader.c) fills a view (the batch view of lsource.c, over
+-- the reader's arrays), and ParquetSource gives the pipeline the methods
+-- a text source has: its own _next, _stats, _close and _dialect, the rest
+-- the view's. Fields no stage touches go from the reader's arrays to the
+-- writer as they are, nested ones included.
+
+local io_open = io and io.open
+
+-- Whether the file at path starts with Parquet's magic bytes. Not stdin:
+-- a reader needs to seek, and a pipe cannot be read twice.
+local function is_parquet(path)
+  if type(path) ~= "string" or path == "-" or not io_open then return false end
+  local f = io_open(path, "rb")
+  if not f then return false end
+  local head = f:read(4)
+  f:close()
+  return head == "PAR1"
+end
+inlay._is_parquet = is_parquet
+
+local ParquetSource = {}
+ParquetSource.__index = ParquetSource
+function ParquetSource:_next() return self.reader:_pipe_next() end
+function ParquetSource:_stats() return self.reader:_pipe_stats() end
+function ParquetSource:_close() self.reader:close() end
+function ParquetSource:_dialect() return { format = "parquet", sniffed = {} } end
+for _, m in ipairs { "_cols", "_n", "_schema", "_array", "_keep", "_map", "_write", "_where" } do
+  ParquetSource[m] = function(self, ...) return self.view[m](self.view, ...) end
+end
+
+local PARQUET_OPTIONS = { columns = true, row_groups = true, batch_rows = true }
+
+-- inlay.parquet(path [, { columns = { names }, row_groups = { 1-based numbers }, batch_rows = n }])
+local function open_parquet(path, opts, level)
+  if type(path) ~= "string" then error("inlay: expected a path, got " .. type(path), level) end
+  opts = opts or {}
+  check_keys(opts, PARQUET_OPTIONS, "parquet")
+  local r = inlay.read(path)
+  local view, schema = r:_pipe(opts.columns, opts.row_groups, opts.batch_rows)
+  local src = setmetatable({ reader = r, view = view }, ParquetSource)
+  return setmetatable({ src = src, stages = {}, path = path, options = opts, schema_ = schema, format = "parquet" },
+                      Pipeline)
+end
+
+function inlay.parquet(path, opts) return open_parquet(path, opts, 3) end
 function inlay.csv(path, opts) return open_source(path, opts, "csv") end
 function inlay.ndjson(path, opts) return open_source(path, opts, "ndjson") end
--- By extension (.csv/.tsv or .json/.jsonl/.ndjson, also compressed).
-function inlay.source(path, opts) return open_source(path, opts, "auto") end
+-- Parquet by its first bytes; else by extension (.csv/.tsv or
+-- .json/.jsonl/.ndjson, also compressed).
+function inlay.source(path, opts)
+  if is_parquet(path) then return open_parquet(path, opts, 3) end
+  return open_source(path, opts, "auto")
+end
 
 -- inlay.infer(path or pipeline, { rows = 10000, ...source options }) ->
 -- schema, fields: the schema prints as its message type; fields is the
@@ -178,6 +230,10 @@ function inlay.source(path, opts) return open_source(path, opts, "auto") end
 function inlay.infer(source, opts)
   opts = opts or {}
   local path, o = source, {}
+  if (getmetatable(source) == Pipeline and source.format == "parquet") or is_parquet(source) then
+    local r <close> = inlay.read(getmetatable(source) == Pipeline and source.path or source)
+    return r:schema(), r:_fields()   -- a Parquet file says its schema
+  end
   if getmetatable(source) == Pipeline then
     path = source.path
     for k, v in pairs(source.options) do o[k] = v end
@@ -455,7 +511,7 @@ function Pipeline:dialect() return self.src:_dialect() end
 function Pipeline:close() self.src:_close() end
 Pipeline.__close = Pipeline.close
 function Pipeline:__tostring()
-  return string.format("inlay.source(%q, %d stages)", self.path, #self.stages)
+  return string.format("inlay.%s(%q, %d stages)", self.format or "source", self.path, #self.stages)
 end
 
 -- w:write_source(src [, opts]) is src:write(w [, opts]).
@@ -473,19 +529,23 @@ end
 -- ---- inlay convert ------------------------------------------------------------
 
 local CONVERT_USAGE = [[
-usage: inlay convert [options] IN OUT
+usage: inlay convert [options] IN... OUT
 
-Converts CSV or NDJSON to Parquet. IN is a file or - (stdin); its format and
-compression (gzip, zstd) are read from its content, its CSV dialect
-(delimiter, quote, escape, header) sniffed from a sample, and its schema
-inferred from rows taken across the whole file, unless options say them.
-OUT is a file, written to a temporary beside it and renamed into place once
-complete and synced to disk, or - to stream the file to stdout. OUT must
-not exist (unless --force) and must not be IN.
+Converts CSV, NDJSON or Parquet to Parquet. IN is a file or - (stdin); a
+Parquet file is known by its first bytes, and rewritten with the options
+given (codec, row group and page sizes, page version); several Parquet
+inputs with the same schema are merged into OUT, one after the other. For
+CSV and NDJSON, the compression (gzip, zstd) is read from the content, the
+CSV dialect (delimiter, quote, escape, header) sniffed from a sample, and
+the schema inferred from rows taken across the whole file, unless options
+say them. OUT is a file, written to a temporary beside it and renamed into
+place once complete and synced to disk, or - to stream the file to stdout.
+OUT must not exist (unless --force) and must not be an input.
 
 options (--opt value or --opt=value; short flags combine, -fq):
   --schema FILE.lua    the schema: a Lua file returning inlay.schema{...},
-                       run with the schema functions only (no io, os)
+                       run with the schema functions only (no io, os); for
+                       Parquet input, the output's (columns by name)
   --infer              infer the schema (the default)
   --infer-rows N       rows to infer from (default 10000, spread across a file)
   --types COL=TYPE,..  the type of some columns, the rest inferred (repeatable)
@@ -501,9 +561,13 @@ options (--opt value or --opt=value; short flags combine, -fq):
   --nulls A,B          several at once
   --on-error E         fail (default) or skip bad records
   --reject FILE        where skipped records go (implies --on-error skip)
-  --compression C[:L]  zstd (default, level L) or uncompressed
   --threads N          1: parse and write in turn; 2 (default): parse the
                        next batch while the current one is written
+  --compression C[:L]  zstd (default, level L) or uncompressed
+  --compression-level N  the zstd level (default 3)
+  --row-group-rows N   rows per row group (default 1048576)
+  --page-rows N        rows per data page at most (default 20000)
+  --page-version V     data pages v1 (default) or v2
   --no-sync            do not wait for the file to reach the disk
   -f, --force          replace OUT (and the reject file) if it exists; write
                        to a terminal
@@ -512,14 +576,15 @@ options (--opt value or --opt=value; short flags combine, -fq):
   -h, --help           this help
   --                   the rest are IN and OUT, even if they start with -
 
-exit status: 0 done; 1 bad data (a record, a value, a schema); 2 bad
-command line (an unknown option, OUT exists, OUT is IN); 3 input or output
-failed (a missing file, a full disk). On any failure OUT is left as it was.
+exit status: 0 done; 1 bad data (a record, a value, a schema, inputs whose
+schemas differ); 2 bad command line (an unknown option, OUT exists, OUT is
+an input); 3 input or output failed (a missing file, a full disk). On any
+failure OUT is left as it was.
 ]]
 
 -- The command line's own errors: a message and the exit status the inlay
 -- command uses (it reads `code`).
-local USAGE, IO_FAILED = 2, 3
+local BAD_DATA, USAGE, IO_FAILED = 1, 2, 3
 local CliError = { __tostring = function(e) return e.msg end }
 local function cli_error(code, fmt, ...)
   error(setmetatable({ code = code, msg = "inlay: " .. string.format(fmt, ...) }, CliError), 0)
@@ -584,6 +649,17 @@ local CONVERT_OPTIONS = {
       o.writer.compression = v
     end
   end },
+  ["compression-level"] = { value = true, set = function(o, v, n)
+    local l = math.tointeger(tonumber(v))
+    if not l then cli_error(USAGE, "%s needs an integer, got '%s'", n, v) end
+    o.writer.compression_level = l
+  end },
+  ["row-group-rows"] = { value = true, set = function(o, v, n) o.writer.row_group_rows = positive_int(v, n) end },
+  ["page-rows"] = { value = true, set = function(o, v, n) o.writer.page_rows = positive_int(v, n) end },
+  ["page-version"] = { value = true, set = function(o, v, n)
+    if v ~= "1" and v ~= "2" then cli_error(USAGE, "%s is 1 or 2, got '%s'", n, v) end
+    o.writer.page_version = tonumber(v)
+  end },
   threads = { value = true, set = function(o, v, n)
     local t = positive_int(v, n)
     if t > 2 then cli_error(USAGE, "%s is 1 or 2, got %d", n, t) end
@@ -601,12 +677,13 @@ for name, spec in pairs(CONVERT_OPTIONS) do if spec.short then CONVERT_SHORT[spe
 -- Options anywhere among the arguments, as getopt_long permutes them;
 -- "--" ends them. Returns the parsed options and the positional arguments.
 local function parse_convert_args(args)
-  local o = { src = { threads = 2 }, writer = {} }
+  local o = { src = { threads = 2 }, writer = {}, given = {} }
   local pos, i = {}, 1
   local function take(name, inline)
     local spec = CONVERT_OPTIONS[name]
     local shown = #name == 1 and "-" .. name or "--" .. name
     if not spec then cli_error(USAGE, "unknown option '%s' (see inlay convert --help)", shown) end
+    o.given[#o.given + 1] = name
     if not spec.value then
       if inline then cli_error(USAGE, "option '%s' takes no value", shown) end
       spec.set(o, true, shown)
@@ -657,19 +734,27 @@ end
 
 local ENOENT = 2
 
--- Everything that could destroy a file is refused here, before any work:
--- OUT existing (without --force), OUT or the reject file being an input,
--- OUT not a regular file, Parquet to a terminal.
-local function check_paths(o, input, output)
-  local in_id
+-- What an input is, by device and inode: "dev:ino" (nil for a pipe or a
+-- terminal on stdin); raises when it cannot be read.
+local function input_id(input)
   if input == "-" then
     local kind, dev, ino = inlay._cli.fstat(0)
-    if kind == "file" then in_id = dev .. ":" .. ino end
-  else
-    local id, kind_or_err, errno = file_id(input)
-    if not id then cli_error(IO_FAILED, "cannot open '%s': %s", input, kind_or_err) end
-    if kind_or_err == "directory" then cli_error(IO_FAILED, "'%s' is a directory", input) end
-    in_id = id
+    return kind == "file" and dev .. ":" .. ino or nil
+  end
+  local id, kind_or_err = file_id(input)
+  if not id then cli_error(IO_FAILED, "cannot open '%s': %s", input, kind_or_err) end
+  if kind_or_err == "directory" then cli_error(IO_FAILED, "'%s' is a directory", input) end
+  return id
+end
+
+-- Everything that could destroy a file is refused here, before any work:
+-- OUT existing (without --force), OUT or the reject file being one of the
+-- inputs, OUT not a regular file, Parquet to a terminal.
+local function check_paths(o, inputs, output)
+  local in_ids = {}
+  for i, input in ipairs(inputs) do
+    local id = input_id(input)
+    if id then in_ids[id] = input end
   end
   local out_id
   if output == "-" then
@@ -681,7 +766,7 @@ local function check_paths(o, input, output)
   else
     local id, kind_or_err, errno = file_id(output)
     if id then
-      if id == in_id then cli_error(USAGE, "'%s' is the input: the output may not replace it", output) end
+      if in_ids[id] then cli_error(USAGE, "'%s' is the input: the output may not replace it", output) end
       if kind_or_err ~= "file" then
         cli_error(USAGE, "'%s' is a %s, not a file: it is not replaced (- writes to stdout)", output, kind_or_err)
       end
@@ -691,18 +776,19 @@ local function check_paths(o, input, output)
       cli_error(IO_FAILED, "cannot write '%s': %s", output, kind_or_err)
     end
   end
-  if in_id and in_id == out_id then
+  if out_id and in_ids[out_id] then
     cli_error(USAGE, "'%s' is the input: the output may not replace it", output)
   end
   local reject = o.src.reject
   if reject then
+    local input = inputs[1]
     if reject == output or (reject == input and input ~= "-") then
       cli_error(USAGE, "the reject file '%s' is the %s", reject, reject == output and "output" or "input")
     end
     local id, kind = file_id(reject)
     if id then
-      if id == in_id or id == out_id then
-        cli_error(USAGE, "the reject file '%s' is the %s", reject, id == in_id and "input" or "output")
+      if in_ids[id] or id == out_id then
+        cli_error(USAGE, "the reject file '%s' is the %s", reject, in_ids[id] and "input" or "output")
       end
       if kind == "file" and not o.force then
         cli_error(USAGE, "the reject file '%s' exists (--force replaces it)", reject)
@@ -729,17 +815,105 @@ local function describe_dialect(input, src)
   io.stderr:write(table.concat(parts, ", "), "\n")
 end
 
+-- Options that only CSV and NDJSON input take.
+local TEXT_ONLY = {
+  infer = true, ["infer-rows"] = true, types = true, ["narrow-ints"] = true, format = true, delimiter = true,
+  quote = true, escape = true, header = true, ["no-header"] = true, null = true, nulls = true, ["on-error"] = true,
+  reject = true, threads = true,
+}
+
+-- How Parquet input b's fields differ from a's (lists of s:columns()), or nil.
+local function schema_difference(a, b, na, nb)
+  for i = 1, math.max(#a, #b) do
+    local x, y = a[i], b[i]
+    if not y then return string.format("it has no field '%s' (field #%d of '%s')", x.name, i, na) end
+    if not x then return string.format("its field #%d '%s' is not in '%s'", i, y.name, na) end
+    if x.name ~= y.name then
+      return string.format("its field #%d is '%s', where '%s' has '%s'", i, y.name, na, x.name)
+    end
+    if x.type ~= y.type then
+      return string.format("field '%s' is %s in '%s', %s in '%s'", x.name, y.type, nb, x.type, na)
+    end
+    if x.optional ~= y.optional then
+      return string.format("field '%s' is %s in '%s', %s in '%s'", x.name, y.optional and "optional" or "required",
+                           nb, x.optional and "optional" or "required", na)
+    end
+  end
+end
+
+local function summary_line(o, rows_in, rows_out, skipped, bytes_read, info, output, t0)
+  if o.quiet then return end
+  local secs = (inlay._now() - t0) / 1e9
+  io.stderr:write(string.format(
+    "inlay: %s rows in, %s rows out, %s skipped; %.1f MB read, %s bytes written to %s; %.2f s (%.1f MB/s)\n",
+    thousands(rows_in), thousands(rows_out), thousands(skipped), bytes_read / 1e6,
+    thousands(info.bytes), output == "-" and "stdout" or output, secs, secs > 0 and bytes_read / 1e6 / secs or 0))
+end
+
+-- Parquet in: every input's schema is checked against the first's before
+-- anything is written; then the inputs go through one writer, one at a
+-- time, as pipelines with no stage (their columns go over as the
+-- reader's arrays).
+local function convert_parquet(o, inputs, output, t0)
+  for _, name in ipairs(o.given) do
+    if TEXT_ONLY[name] then cli_error(USAGE, "--%s is for CSV and NDJSON input, not Parquet", name) end
+  end
+  local schema, first
+  for i, input in ipairs(inputs) do
+    local r <close> = inlay.read(input)
+    local cols = r:schema():columns()
+    if i == 1 then
+      schema, first = r:schema(), cols
+      if o.verbose then
+        local info = r:info()
+        io.stderr:write(string.format("inlay: %s: parquet, %s rows in %d row group%s%s\n", input,
+          thousands(info.num_rows), info.num_row_groups, info.num_row_groups == 1 and "" or "s",
+          info.created_by ~= "" and ", written by " .. info.created_by or ""))
+      end
+    else
+      local why = schema_difference(first, cols, inputs[1], input)
+      if why then cli_error(BAD_DATA, "'%s' does not have the schema of '%s': %s", input, inputs[1], why) end
+    end
+  end
+  if o.schema_file then schema = inlay.load_schema(o.schema_file) end
+  if o.verbose then io.stderr:write("inlay: schema ", tostring(schema), "\n") end
+  local w <close> = inlay.open(output == "-" and io.stdout or output, schema, o.writer)
+  local rows_in, rows_out, bytes = 0, 0, 0
+  for _, input in ipairs(inputs) do
+    local src <close> = inlay.parquet(input)
+    local summary = src:write(w, { progress = not o.quiet and inlay._isatty(2) })
+    rows_in, rows_out, bytes = rows_in + summary.rows_in, rows_out + summary.rows_out, bytes + summary.bytes_read
+  end
+  local info = w:close()
+  summary_line(o, rows_in, rows_out, 0, bytes, info, output, t0)
+  return true
+end
+
 function inlay._convert(args)
   local o, pos = parse_convert_args(args)
   if o.help then io.stdout:write(CONVERT_USAGE) return true end
-  if #pos ~= 2 then
+  if #pos < 2 then
     io.stderr:write(CONVERT_USAGE)
     cli_error(USAGE, "expected IN and OUT, got %d argument%s", #pos, #pos == 1 and "" or "s")
   end
-  local input, output = pos[1], pos[2]
-  check_paths(o, input, output)
-  if o.schema_file then o.src.schema = inlay.load_schema(o.schema_file) end
+  local output = pos[#pos]
+  local inputs = table.move(pos, 1, #pos - 1, 1, {})
+  check_paths(o, inputs, output)
   local t0 = inlay._now()
+  local nparquet = 0
+  for _, input in ipairs(inputs) do
+    if is_parquet(input) then nparquet = nparquet + 1 end
+  end
+  if nparquet > 0 or #inputs > 1 then
+    for _, input in ipairs(inputs) do
+      if not is_parquet(input) then
+        cli_error(USAGE, "several inputs are merged only when they are all Parquet, and '%s' is not", input)
+      end
+    end
+    return convert_parquet(o, inputs, output, t0)
+  end
+  local input = inputs[1]
+  if o.schema_file then o.src.schema = inlay.load_schema(o.schema_file) end
   local src <close> = inlay.source(input, o.src)
   if o.verbose then
     describe_dialect(input, src)
@@ -748,13 +922,6 @@ function inlay._convert(args)
   local w <close> = inlay.open(output == "-" and io.stdout or output, src:schema(), o.writer)
   local summary = src:write(w, { progress = not o.quiet and inlay._isatty(2) })
   local info = w:close()
-  if not o.quiet then
-    local secs = (inlay._now() - t0) / 1e9
-    io.stderr:write(string.format(
-      "inlay: %s rows in, %s rows out, %s skipped; %.1f MB read, %s bytes written to %s; %.2f s (%.1f MB/s)\n",
-      thousands(summary.rows_in), thousands(summary.rows_out), thousands(summary.skipped), summary.bytes_read / 1e6,
-      thousands(info.bytes), output == "-" and "stdout" or output, secs,
-      secs > 0 and summary.bytes_read / 1e6 / secs or 0))
-  end
+  summary_line(o, summary.rows_in, summary.rows_out, summary.skipped, summary.bytes_read, info, output, t0)
   return true
 end

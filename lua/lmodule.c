@@ -1,12 +1,15 @@
 /*
  * lmodule.c — luaopen_inlay: the module table, filled by each part of the
- * binding in stack order (inlay.null, types and schemas, writers, sources),
- * then the helpers written in Lua (inlay.lua, compiled into the binary).
+ * binding in stack order (inlay.null, types and schemas, writers, sources,
+ * readers), then the helpers written in Lua (inlay.lua, compiled into the
+ * binary).
  *
  * The same objects are linked into the `inlay` command and built as
  * inlay.so for a stock lua5.4 (`require "inlay"`), which exports nothing
  * but luaopen_inlay.
  */
+#include "lprint.h"
+#include "lreader.h"
 #include "lschema.h"
 #include "lsource.h"
 #include "lwriter.h"
@@ -28,6 +31,8 @@ LUAMOD_API LI_EXPORT int luaopen_inlay(lua_State *L)
     inl_lua_open_schema(L);
     inl_lua_open_writer(L);
     inl_lua_open_source(L);
+    inl_lua_open_reader(L);
+    inl_lua_open_print(L);
     lua_pushliteral(L, INLAY_VERSION_STRING);
     lua_setfield(L, -2, "version");
     /* the helpers written in Lua get the module table as their argument */

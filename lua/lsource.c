@@ -15,6 +15,14 @@
  * and the writer takes the untouched columns straight from the source's
  * arrays (gathered through sel when rows were dropped or repeated).
  *
+ * A view over a reader's batches (lreader.c) holds each field as an
+ * inlay_array in the schema's layout instead: flat fields spaced with
+ * validity bits, nested fields as their Arrow-shaped trees. Its cells are
+ * pushed by the reader's function, and an untouched field goes to the
+ * writer as the array it is, or, when rows were dropped or repeated,
+ * gathered through sel in C (a nested one node by node into scratch of
+ * its own, `take`).
+ *
  * The row loop reuses one row table: per row it sets the columns the
  * function reads (and clears those it writes), calls it, and reads the
  * written columns back into the output arrays. The columns a function
@@ -52,6 +60,11 @@ typedef struct lsource {
     uint32_t *sel, *tmp;        /* view -> source row; scratch for the next sel */
     size_t sel_cap, tmp_cap;
     void *block;                /* holds the four per-column arrays below */
+    const inlay_array *const *arrays;   /* a reader's batch (inl_lua_source_set_arrays) */
+    inl_lua_cell_fn cell;       /* pushes a cell of `arrays`; set: a view over a reader */
+    void *cell_ctx;
+    struct ltake *take;         /* per node of the schema's nested fields: scratch of gathered arrays */
+    inlay_array *take_arr;      /* per node: the gathered arrays (children side by side, by node id) */
     uint32_t **vidx;            /* per column: source row -> dense value index (optional columns) */
     bool *vidx_ok;
     size_t vidx_cap;
@@ -59,6 +72,15 @@ typedef struct lsource {
     int16_t **gather_def;
     size_t gather_cap;
 } lsource;
+
+/* One node's scratch for gathering a reader's nested field through sel. */
+typedef struct ltake {
+    uint8_t *valid;             /* validity bits */
+    int32_t *off;               /* lists, maps: offsets */
+    void *vals;                 /* leaves: values */
+    uint32_t *idx;              /* lists, maps: the child entries to take */
+    size_t valid_cap, off_cap, vals_cap, idx_cap;   /* bytes */
+} ltake;
 
 /* ---- memory --------------------------------------------------------------------- */
 
@@ -82,8 +104,25 @@ static size_t block_size(int ncols)
     return (size_t)ncols * (sizeof(uint32_t *) + sizeof(void *) + sizeof(int16_t *) + sizeof(bool));
 }
 
+static void free_take(lsource *s)
+{
+    if (!s->take) return;
+    const size_t n = (size_t)s->schema->nnodes;
+    for (size_t i = 0; i < n; i++) {
+        ltake *t = &s->take[i];
+        resize(s, t->valid, t->valid_cap, 0);
+        resize(s, t->off, t->off_cap, 0);
+        resize(s, t->vals, t->vals_cap, 0);
+        resize(s, t->idx, t->idx_cap, 0);
+    }
+    resize(s, s->take, n * (sizeof(ltake) + sizeof(inlay_array)), 0);
+    s->take = NULL;
+    s->take_arr = NULL;
+}
+
 static void free_view(lsource *s)
 {
+    free_take(s);
     resize(s, s->sel, s->sel_cap * sizeof *s->sel, 0);
     resize(s, s->tmp, s->tmp_cap * sizeof *s->tmp, 0);
     s->sel = s->tmp = NULL;
@@ -109,6 +148,7 @@ static void close_source(lsource *s)
     free_view(s);
     s->borrowed = false;
     s->batch = NULL;
+    s->arrays = NULL;
     s->n = s->n_src = 0;
     s->lines = NULL;
 }
@@ -349,11 +389,11 @@ static int s_where(lua_State *L)
     return 2;
 }
 
-void inl_lua_source_borrow(lua_State *L, int schema_idx)
+static lsource *borrow(lua_State *L, int schema_idx, bool nested_ok)
 {
     schema_idx = lua_absindex(L, schema_idx);
     const lschema *sch = inl_lua_check_schema(L, schema_idx);
-    refuse_nested(L, sch);
+    if (!nested_ok) refuse_nested(L, sch);
     lsource *s = lua_newuserdatauv(L, sizeof *s, 2);
     memset(s, 0, sizeof *s);
     luaL_setmetatable(L, LI_SOURCE);
@@ -365,11 +405,32 @@ void inl_lua_source_borrow(lua_State *L, int schema_idx)
     s->borrowed = true;
     view_alloc(L, s);
     reset_view(L, -1, s, NULL, 0);
+    return s;
+}
+
+void inl_lua_source_borrow(lua_State *L, int schema_idx)
+{
+    borrow(L, schema_idx, false);
 }
 
 void inl_lua_source_set_batch(lua_State *L, int idx, const inlay_column_batch *batch, size_t rows)
 {
     reset_view(L, idx, check_source(L, idx), batch, rows);
+}
+
+void inl_lua_source_borrow_arrays(lua_State *L, int schema_idx, inl_lua_cell_fn cell, void *ctx)
+{
+    lsource *s = borrow(L, schema_idx, true);
+    s->cell = cell;
+    s->cell_ctx = ctx;
+}
+
+void inl_lua_source_set_arrays(lua_State *L, int idx, const inlay_array *const *arrays, size_t rows, uint64_t first_row)
+{
+    lsource *s = check_source(L, idx);
+    reset_view(L, idx, s, NULL, rows);
+    s->arrays = arrays;
+    s->first_row = first_row;
 }
 
 /* src:_cols() -> the view's name -> column table (inlay.lua renames and drops in it) */
@@ -498,15 +559,11 @@ static double half_to_double(uint16_t h)
     return h & 0x8000 ? -v : v;
 }
 
-/* An unscaled decimal as exact text with `scale` digits after the point. */
-static void push_decimal(lua_State *L, unsigned __int128 mag, bool neg, int scale)
+/* Decimal digits (least significant first, nd of them, room for 80) as
+ * exact text with `scale` digits after the point. */
+static void push_digits(lua_State *L, char *digits, int nd, bool neg, int scale)
 {
-    char digits[48], out[64];
-    int nd = 0;
-    do {
-        digits[nd++] = (char)('0' + (int)(mag % 10));
-        mag /= 10;
-    } while (mag);
+    char out[96];
     while (nd <= scale) digits[nd++] = '0';
     int o = 0;
     if (neg) out[o++] = '-';
@@ -517,20 +574,63 @@ static void push_decimal(lua_State *L, unsigned __int128 mag, bool neg, int scal
     lua_pushlstring(L, out, (size_t)o);
 }
 
+/* An unscaled decimal as exact text with `scale` digits after the point. */
+static void push_decimal(lua_State *L, unsigned __int128 mag, bool neg, int scale)
+{
+    char digits[80];
+    int nd = 0;
+    do {
+        digits[nd++] = (char)('0' + (int)(mag % 10));
+        mag /= 10;
+    } while (mag);
+    push_digits(L, digits, nd, neg, scale);
+}
+
 static void push_signed_decimal(lua_State *L, __int128 v, int scale)
 {
     const bool neg = v < 0;
     push_decimal(L, neg ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v, neg, scale);
 }
 
-/* Pushes value k (dense index) of source column c. */
-static void push_value(lua_State *L, const lsource *s, int c, size_t k)
+/* The same for big-endian two's complement of any width up to 32 bytes
+ * (precision 76): past 16 bytes no integer type holds it, so the
+ * magnitude is divided by 10 in base 256, a digit at a time. */
+static void push_wide_decimal(lua_State *L, const uint8_t *p, size_t len, int scale)
 {
-    const lfield *f = &s->schema->fields[c];
-    const void *v = s->batch[c].values;
+    uint8_t mag[32];
+    if (len > sizeof mag) len = sizeof mag;
+    const bool neg = len && (p[0] & 0x80);
+    unsigned carry = 1;
+    for (size_t i = len; i-- > 0;) {   /* negate: invert, add one */
+        unsigned x = neg ? (unsigned)(uint8_t)~p[i] + carry : p[i];
+        mag[i] = (uint8_t)x;
+        carry = x >> 8;
+    }
+    char digits[80];
+    int nd = 0;
+    size_t lead = 0;
+    do {
+        unsigned rem = 0;
+        for (size_t i = lead; i < len; i++) {
+            const unsigned cur = rem << 8 | mag[i];
+            mag[i] = (uint8_t)(cur / 10);
+            rem = cur % 10;
+        }
+        digits[nd++] = (char)('0' + rem);
+        while (lead < len && mag[lead] == 0) lead++;
+    } while (lead < len && nd < 78);
+    push_digits(L, digits, nd, neg, scale);
+}
+
+void inl_lua_push_value(lua_State *L, const lfield *f, const void *v, size_t k)
+{
     switch (f->kind) {
     case K_BOOL: lua_pushboolean(L, ((const bool *)v)[k]); return;
-    case K_INT32: lua_pushinteger(L, ((const int32_t *)v)[k]); return;
+    case K_INT32: {   /* a uint32 is kept as the same bits */
+        const int32_t x = ((const int32_t *)v)[k];
+        lua_pushinteger(L, f->hi > INT32_MAX ? (lua_Integer)(uint32_t)x : (lua_Integer)x);
+        return;
+    }
     case K_INT64: lua_pushinteger(L, ((const int64_t *)v)[k]); return;
     case K_UINT64: {
         const int64_t x = ((const int64_t *)v)[k];
@@ -561,6 +661,10 @@ static void push_value(lua_State *L, const lsource *s, int c, size_t k)
         return;
     }
     case K_DECBIG: {
+        if (b->len > 16) {
+            push_wide_decimal(L, p, b->len, f->scale);
+            return;
+        }
         __int128 x = (p[0] & 0x80) ? -1 : 0;   /* sign-extend the big-endian bytes */
         for (size_t i = 0; i < b->len; i++) x = (__int128)((unsigned __int128)x << 8 | p[i]);
         push_signed_decimal(L, x, f->scale);
@@ -575,9 +679,13 @@ static void push_value(lua_State *L, const lsource *s, int c, size_t k)
 /* Pushes the view's row i of source column c (nil for a null). */
 static void push_cell(lua_State *L, lsource *s, int c, size_t i)
 {
+    if (s->cell) {
+        s->cell(L, s->cell_ctx, c, source_row(s, i));
+        return;
+    }
     const size_t k = value_index(L, s, c, source_row(s, i));
     if (k == SIZE_MAX) lua_pushnil(L);
-    else push_value(L, s, c, k);
+    else inl_lua_push_value(L, &s->schema->fields[c], s->batch[c].values, k);
 }
 
 /* The column named at index `name` in the view: its source column index,
@@ -934,6 +1042,37 @@ static bool same_type(const lfield *a, const lfield *b)
            strcmp(a->type_name, b->type_name) == 0;
 }
 
+/* The same for nested fields: the same shape, names, nullability and
+ * leaf types, so that the source's array is what the writer's field takes. */
+static bool same_tree(const lnode *a, const lnode *b)
+{
+    if (a->kind != b->kind || a->nchildren != b->nchildren || a->f.optional != b->f.optional) return false;
+    if (a->kind == N_LEAF) return same_type(&a->f, &b->f);
+    for (int i = 0; i < a->nchildren; i++) {
+        const lnode *x = a->children[i], *y = b->children[i];
+        if (a->kind == N_STRUCT && (x->name_len != y->name_len || memcmp(x->name, y->name, x->name_len))) return false;
+        if (!same_tree(x, y)) return false;
+    }
+    return true;
+}
+
+/* Room to gather s->n rows of every column. */
+static void gather_reserve(lua_State *L, lsource *s)
+{
+    if (s->gather_cap >= s->n) return;
+    size_t ncap = s->n;
+    for (int k = 0; k < s->ncols; k++) {
+        const size_t ek = inl_lua_elem_size(&s->schema->fields[k]);
+        void *v = resize(s, s->gather_vals[k], s->gather_cap * ek, ncap * ek);
+        if (!v) inl_lua_error(L, "out of memory");
+        s->gather_vals[k] = v;
+        int16_t *d = resize(s, s->gather_def[k], s->gather_cap * sizeof *d, ncap * sizeof *d);
+        if (!d) inl_lua_error(L, "out of memory");
+        s->gather_def[k] = d;
+    }
+    s->gather_cap = ncap;
+}
+
 /* Source column c's values for the view, dense with levels. */
 static inlay_column_batch gather(lua_State *L, lsource *s, int c)
 {
@@ -942,19 +1081,7 @@ static inlay_column_batch gather(lua_State *L, lsource *s, int c)
     out.count = s->n;
     if (s->identity) return out;
     const size_t es = inl_lua_elem_size(&s->schema->fields[c]);
-    if (s->gather_cap < s->n) {
-        size_t ncap = s->n;
-        for (int k = 0; k < s->ncols; k++) {
-            const size_t ek = inl_lua_elem_size(&s->schema->fields[k]);
-            void *v = resize(s, s->gather_vals[k], s->gather_cap * ek, ncap * ek);
-            if (!v) inl_lua_error(L, "out of memory");
-            s->gather_vals[k] = v;
-            int16_t *d = resize(s, s->gather_def[k], s->gather_cap * sizeof *d, ncap * sizeof *d);
-            if (!d) inl_lua_error(L, "out of memory");
-            s->gather_def[k] = d;
-        }
-        s->gather_cap = ncap;
-    }
+    gather_reserve(L, s);
     uint8_t *dst = s->gather_vals[c];
     const uint8_t *src = b->values;
     int16_t *def = s->gather_def[c];
@@ -971,6 +1098,109 @@ static inlay_column_batch gather(lua_State *L, lsource *s, int c)
     return out;
 }
 
+/* The same from a reader's flat array (values spaced, validity bits): as
+ * it is while the view has every row in order, else gathered through sel. */
+static inlay_column_batch gather_array(lua_State *L, lsource *s, int c)
+{
+    static const uint8_t none[16];
+    const inlay_array *a = s->arrays[c];
+    inlay_column_batch out = { .values = a->values ? a->values : none, .count = s->n };
+    if (s->identity) {
+        out.levels.validity = a->validity;
+        return out;
+    }
+    const size_t es = inl_lua_elem_size(&s->schema->fields[c]);
+    gather_reserve(L, s);
+    uint8_t *dst = s->gather_vals[c];
+    const uint8_t *src = a->values;
+    int16_t *def = s->gather_def[c];
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const size_t r = s->sel[i];
+        const bool present = !a->validity || (a->validity[r >> 3] >> (r & 7) & 1);
+        def[i] = present;
+        if (!present) continue;
+        memcpy(dst + k * es, src + r * es, es);
+        k++;
+    }
+    out.values = dst;
+    out.levels.def = a->validity ? def : NULL;
+    return out;
+}
+
+/* At least `want` bytes at *p (capacity *cap). */
+static void *take_room(lua_State *L, lsource *s, void **p, size_t *cap, size_t want)
+{
+    if (*cap < want) {
+        const size_t ncap = *cap * 2 > want ? *cap * 2 : want;
+        void *q = resize(s, *p, *cap, ncap);
+        if (!q) inl_lua_error(L, "out of memory");
+        *p = q;
+        *cap = ncap;
+    }
+    return *p;
+}
+
+/* *out = entries idx[0..m) of node n's array a, into n's scratch. */
+static void take_node(lua_State *L, lsource *s, const lnode *n, const inlay_array *a, const uint32_t *idx, size_t m,
+                      inlay_array *out)
+{
+    ltake *t = &s->take[n->id];
+    *out = (inlay_array){ .length = m };
+    if (a->validity) {
+        uint8_t *v = take_room(L, s, (void **)&t->valid, &t->valid_cap, m / 8 + 1);
+        memset(v, 0, m / 8 + 1);
+        for (size_t k = 0; k < m; k++)
+            if (a->validity[idx[k] >> 3] >> (idx[k] & 7) & 1) v[k >> 3] |= (uint8_t)(1u << (k & 7));
+        out->validity = v;
+    }
+    if (n->kind == N_LEAF) {
+        const size_t es = inl_lua_elem_size(&n->f);
+        uint8_t *v = take_room(L, s, &t->vals, &t->vals_cap, m * es + 1);
+        for (size_t k = 0; k < m; k++) memcpy(v + k * es, (const uint8_t *)a->values + (size_t)idx[k] * es, es);
+        out->values = v;
+        return;
+    }
+    inlay_array *kids = &s->take_arr[n->first];
+    out->children = kids;
+    if (n->kind == N_STRUCT) {
+        for (int j = 0; j < n->nchildren; j++) take_node(L, s, n->children[j], &a->children[j], idx, m, &kids[j]);
+        return;
+    }
+    int32_t *off = take_room(L, s, (void **)&t->off, &t->off_cap, (m + 1) * sizeof *off);
+    size_t total = 0;
+    off[0] = 0;
+    for (size_t k = 0; k < m; k++) {
+        total += (size_t)(a->offsets[idx[k] + 1] - a->offsets[idx[k]]);
+        if (total > INT32_MAX) inl_lua_error(L, "column '%s': more than %d entries in one batch", n->f.name, INT32_MAX);
+        off[k + 1] = (int32_t)total;
+    }
+    uint32_t *cidx = take_room(L, s, (void **)&t->idx, &t->idx_cap, total * sizeof *cidx + 1);
+    for (size_t k = 0, at = 0; k < m; k++)
+        for (int32_t e = a->offsets[idx[k]]; e < a->offsets[idx[k] + 1]; e++) cidx[at++] = (uint32_t)e;
+    out->offsets = off;
+    for (int j = 0; j < n->nchildren; j++) take_node(L, s, n->children[j], &a->children[j], cidx, total, &kids[j]);
+}
+
+/* A reader's nested field c for the view: as it is while the view has
+ * every row in order, else gathered through sel. */
+static const inlay_array *gather_nested(lua_State *L, lsource *s, int c)
+{
+    if (s->identity) return s->arrays[c];
+    if (!s->take) {
+        const size_t n = (size_t)s->schema->nnodes;
+        void *b = resize(s, NULL, 0, n * (sizeof(ltake) + sizeof(inlay_array)));
+        if (!b) inl_lua_error(L, "out of memory");
+        memset(b, 0, n * (sizeof(ltake) + sizeof(inlay_array)));
+        s->take = b;
+        s->take_arr = (inlay_array *)(s->take + n);
+    }
+    const lnode *n = s->schema->fields[c].node;
+    inlay_array *out = &s->take_arr[n->id];
+    take_node(L, s, n, s->arrays[c], s->sel, s->n, out);
+    return out;
+}
+
 /* src:_write(w) — appends the view to the writer, matching columns by name */
 static int s_write(lua_State *L)
 {
@@ -981,10 +1211,12 @@ static int s_write(lua_State *L)
     const int cols = 3;
     lua_newtable(L);   /* arrays for the writer */
     const int arrays = 4;
-    const size_t block = (size_t)(ws->nfields + 1) * (sizeof(inlay_column_batch) + sizeof(int));
+    const size_t nf = (size_t)ws->nfields + 1;
+    const size_t block = nf * (sizeof(inlay_column_batch) + sizeof(inlay_array *) + sizeof(int));
     inlay_column_batch *ext = lua_newuserdatauv(L, block, 0);
     memset(ext, 0, block);
-    int *units = (int *)(ext + ws->nfields + 1);   /* a time column in another unit than the writer's */
+    const inlay_array **ext_nested = (const inlay_array **)(ext + nf);   /* a reader's nested fields, as they are */
+    int *units = (int *)(ext_nested + nf);   /* a time column in another unit than the writer's */
     for (int i = 0; i < ws->nfields; i++) {
         const lfield *f = &ws->fields[i];
         lua_pushlstring(L, f->name, f->name_len);
@@ -995,10 +1227,15 @@ static int s_write(lua_State *L)
             lua_insert(L, -2);
             lua_rawset(L, arrays);
         } else if (c >= 0) {
-            if (same_type(&s->schema->fields[c], f)) {
-                ext[i] = gather(L, s, c);
+            const lfield *sf = &s->schema->fields[c];
+            const bool as_is = sf->node ? f->node && s->cell && same_tree(sf->node, f->node)
+                                        : !f->node && same_type(sf, f);
+            if (as_is && sf->node) {
+                ext_nested[i] = gather_nested(L, s, c);
+            } else if (as_is) {
+                ext[i] = s->cell ? gather_array(L, s, c) : gather(L, s, c);
             } else {   /* another type: through Lua values, converted as write_columns would */
-                units[i] = s->schema->fields[c].time_unit1;
+                units[i] = sf->time_unit1;
                 lua_pushvalue(L, name);
                 lua_createtable(L, (int)s->n, 0);
                 for (size_t r = 0; r < s->n; r++) {
@@ -1010,7 +1247,7 @@ static int s_write(lua_State *L)
         }
         lua_settop(L, 5);
     }
-    inl_lua_writer_append_batch(L, 2, arrays, s->n, ext, units, s->rows_out);
+    inl_lua_writer_append_batch(L, 2, arrays, s->n, ext, ext_nested, units, s->rows_out);
     s->rows_out += s->n;
     return 0;
 }

@@ -339,13 +339,17 @@ static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
 
 /* One inlay_writer_append_array() per nested field, n rows each, after
  * the flat columns went in. Their values were checked as they were
- * converted, so only the environment (memory, the sink) can fail here. */
-static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *arena)
+ * converted, so only the environment (memory, the sink) can fail here.
+ * A pipeline's field given as a reader's array (ext[i], NULL: none) goes
+ * as it is; the core checks it then, and a value it refuses (text that is
+ * not UTF-8 in a file from elsewhere) fails the call with the flat columns
+ * already in: the job fails, and close would refuse the unequal columns. */
+static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *arena, const inlay_array *const *ext)
 {
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &lw->schema->fields[i];
         if (!f->node) continue;
-        const inlay_array *a = inl_lua_nest_array(lw->nest, f, arena);
+        const inlay_array *a = ext && ext[i] ? ext[i] : inl_lua_nest_array(lw->nest, f, arena);
         if (LI_UNLIKELY(inlay_writer_append_array(lw->w, i, a, n) != INLAY_OK))
             inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
     }
@@ -358,7 +362,7 @@ static void append_staged(lua_State *L, lwriter *lw, uint64_t base, size_t n)
 {
     int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, base);
-    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL);
+    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL, NULL);
 }
 
 static void stage(lwriter *lw, int i, size_t n, bool nulls)
@@ -399,7 +403,7 @@ static void flush_rows(lua_State *L, lwriter *lw)
         if (lw->nest) inl_lua_nest_reset(lw->nest);
         append_failed(L, lw, 0);
     }
-    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, lw->cv.arena);
+    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, lw->cv.arena, NULL);
 }
 
 /* Stage the value at idx as column i of the row being built: its value in
@@ -613,13 +617,9 @@ static int w_write_columns(lua_State *L)
     return 0;
 }
 
-/* For pipelines (lsource.c): one append of n rows to the writer at index
- * widx whose columns come from C arrays (ext[i].values set: passed through
- * as they are) or from Lua arrays in the table at index `arrays`, keyed by
- * column name; a column in neither is all null. The row in messages is
- * `first_row` + the index in the batch. */
+/* For pipelines (lsource.c): see lwriter.h. */
 void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
-                            const int *from_unit1, uint64_t first_row)
+                                 const inlay_array *const *ext_nested, const int *from_unit1, uint64_t first_row)
 {
     arrays = lua_absindex(L, arrays);
     lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
@@ -633,7 +633,8 @@ void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, c
     for (int i = 0; i < lw->ncols; i++) {
         const lfield *f = &lw->schema->fields[i];
         lw->cols[i].from_unit1 = from_unit1 && f->time_unit1 && from_unit1[i] != f->time_unit1 ? from_unit1[i] : 0;
-        if (LI_UNLIKELY(f->node)) {   /* nested: only from Lua values */
+        if (LI_UNLIKELY(f->node)) {   /* nested: from Lua values, or a reader's array */
+            if (ext_nested && ext_nested[i]) continue;
             lua_pushlstring(L, f->name, f->name_len);
             if (lua_rawget(L, arrays) == LUA_TTABLE) {
                 inl_lua_nest_column(L, lw->nest, &lw->cv, f, lua_gettop(L), n, first_row);
@@ -673,7 +674,7 @@ void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, c
                      (LUAI_UACINT)(first_row + ((uint64_t)e.row - lw->nrows) + 1), e.reason);
         inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
     }
-    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL);
+    if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL, ext_nested);
     lw->nrows += (uint64_t)n;
 }
 

@@ -16,13 +16,15 @@ void inl_lua_open_writer(lua_State *L);
 
 /* For pipelines (lsource.c): one append of n rows to the writer at index
  * widx whose columns come from C arrays (ext[i].values set: passed through
- * as they are) or from Lua arrays in the table at index `arrays`, keyed by
- * column name; a column in neither is all null. from_unit1[i] (NULL: none)
- * is the inlay_unit + 1 in which a date, time or timestamp column's Lua
- * integers are given, when it is not the column's own. The row in
- * messages is first_row + the index in the batch. */
+ * as they are; ext_nested[i] set, for a nested field: a reader's array,
+ * appended as it is; ext_nested may be NULL) or from Lua arrays in the
+ * table at index `arrays`, keyed by column name; a column in none is all
+ * null. from_unit1[i] (NULL: none) is the inlay_unit + 1 in which a date,
+ * time or timestamp column's Lua integers are given, when it is not the
+ * column's own. The row in messages is first_row + the index in the
+ * batch. */
 void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
-                            const int *from_unit1, uint64_t first_row);
+                                 const inlay_array *const *ext_nested, const int *from_unit1, uint64_t first_row);
 /* The schema of the writer at widx. */
 const lschema *inl_lua_writer_schema(lua_State *L, int widx);
 

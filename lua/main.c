@@ -15,6 +15,9 @@
  * libedit (line editing, history in ~/.inlay_history, tab completion of
  * globals, fields and methods) when stdin is a terminal, and through
  * getline otherwise, so the REPL can be driven through a pipe.
+ *
+ * `inlay inspect`, `head` and `cat` read a Parquet file without Lua: they
+ * are parsed and run here, before any state is made (lprint.c prints).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -36,6 +39,7 @@
 #include "lembed.h"
 #include "lerror.h"
 #include "linit.h"
+#include "lprint.h"
 #include "lwriter.h"
 
 static const char *progname = "inlay";
@@ -52,6 +56,9 @@ static void print_usage(FILE *f)
             "usage: inlay [options] [JOB.lua [ARGS...]]\n"
             "       inlay run [--max-memory SIZE] [--max-instructions N] JOB.lua [ARGS...]\n"
             "       inlay convert [options] IN OUT\n"
+            "       inlay inspect FILE [--json]\n"
+            "       inlay head FILE [-n N] [--columns A,B]\n"
+            "       inlay cat FILE [--format csv|ndjson] [--columns A,B]\n"
             "\n"
             "Runs a Lua 5.4 job with the inlay module loaded (the global `inlay`, or\n"
             "require \"inlay\"); `arg` holds ARGS as in lua5.4. Without a job or -e it\n"
@@ -70,6 +77,9 @@ static void print_usage(FILE *f)
             "\n"
             "convert: CSV or NDJSON (also gzip or zstd compressed; - is stdin) to\n"
             "Parquet (- is stdout); `inlay convert --help` lists its options.\n"
+            "inspect, head, cat: a Parquet file's footer (schema, row groups, column\n"
+            "chunks and statistics), its first rows as a table, or all of its rows\n"
+            "as CSV or NDJSON; `inlay head --help` and the like say more.\n"
             "\n"
             "A job runs with every library (io, os): run only jobs you trust. SIGINT,\n"
             "SIGTERM and SIGHUP end a job or a conversion and remove the files it was\n"
@@ -682,6 +692,200 @@ static int parse_args(int argc, char **argv, cli *c)
     return 0;
 }
 
+/* ---- inspect, head and cat: reading a file ------------------------------------ */
+
+/* The reader commands and what their command lines say. Options go
+ * anywhere among the arguments, as getopt_long permutes them. */
+typedef struct read_cli {
+    enum { READ_INSPECT, READ_HEAD, READ_CAT } cmd;
+    const char *name;          /* "inspect", "head" or "cat" */
+    const char *file;
+    const char *columns;
+    size_t rows;
+    inl_lua_print_format format;
+    bool json, help;
+} read_cli;
+
+static void print_read_usage(FILE *f, const read_cli *rc)
+{
+    switch (rc->cmd) {
+    case READ_INSPECT:
+        fputs("usage: inlay inspect FILE [--json]\n"
+              "\n"
+              "What a Parquet file's footer says: its schema with logical types,\n"
+              "created_by, key-value metadata (long base64 values such as ARROW:schema\n"
+              "shown by length), and per row group its rows and sizes and per column\n"
+              "chunk its type, codec, encodings, sizes, value and null counts, min and\n"
+              "max, and whether it has a page index and a bloom filter.\n"
+              "\n"
+              "  --json      the same as one JSON object (on one line)\n",
+              f);
+        break;
+    case READ_HEAD:
+        fputs("usage: inlay head FILE [-n N] [--columns A,B]\n"
+              "\n"
+              "The first rows of a Parquet file as an aligned table; only those rows\n"
+              "are read. Nulls show as NULL, nested values as JSON, long values are cut.\n"
+              "\n"
+              "  -n, --rows N      how many rows (default 10)\n"
+              "  --columns A,B     these top-level columns, in this order\n",
+              f);
+        break;
+    case READ_CAT:
+        fputs("usage: inlay cat FILE [--format csv|ndjson] [--columns A,B]\n"
+              "\n"
+              "Every row of a Parquet file, read batch by batch in constant memory.\n"
+              "CSV (the default): a header, RFC 4180 quoting, a null as an empty field\n"
+              "and an empty string as \"\". NDJSON: one object per line, null for nulls.\n"
+              "Nested values are JSON; dates and times ISO 8601 (timestamps adjusted to\n"
+              "UTC end in Z); decimals exact; binary as \\xHH escapes; NaN and\n"
+              "infinities are nan, inf, -inf in CSV and null in NDJSON.\n"
+              "\n"
+              "  --format F        csv or ndjson\n"
+              "  --columns A,B     these top-level columns, in this order\n",
+              f);
+        break;
+    }
+    fputs("  -h, --help        this help\n"
+          "  --                the rest is FILE, even if it starts with -\n"
+          "\n"
+          "exit status: 0 done; 1 not a Parquet file, or a corrupt one; 2 bad\n"
+          "command line (an unknown option or column); 3 the file could not be\n"
+          "read, or the output written.\n",
+          f);
+}
+
+static int read_usage_error(const read_cli *rc, const char *fmt, const char *what)
+{
+    fprintf(stderr, "%s: ", progname);
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, " (see %s %s --help)\n", progname, rc->name);
+    return EXIT_USAGE;
+}
+
+/* One option: `name` is what follows the dashes ("json", "n"), `value` the
+ * text after '=' or NULL; *i moves past a value taken from the next
+ * argument. */
+static int read_option(read_cli *rc, const char *shown, const char *name, const char *value, char **argv, int *i)
+{
+    const bool head = rc->cmd == READ_HEAD, cat = rc->cmd == READ_CAT;
+    const bool takes = ((head || cat) && strcmp(name, "columns") == 0) ||
+                       (head && (strcmp(name, "n") == 0 || strcmp(name, "rows") == 0)) ||
+                       (cat && strcmp(name, "format") == 0);
+    const bool flag = strcmp(name, "help") == 0 || strcmp(name, "h") == 0 ||
+                      (rc->cmd == READ_INSPECT && strcmp(name, "json") == 0);
+    if (!takes && !flag) return read_usage_error(rc, "unknown option '%s'", shown);
+    if (flag) {
+        if (value) return read_usage_error(rc, "option '%s' takes no value", shown);
+        if (name[0] == 'h') rc->help = true;
+        else rc->json = true;
+        return 0;
+    }
+    if (!value) value = argv[++*i];
+    if (!value) return read_usage_error(rc, "option '%s' needs a value", shown);
+    if (strcmp(name, "columns") == 0) {
+        rc->columns = value;
+    } else if (strcmp(name, "format") == 0) {
+        if (strcmp(value, "csv") == 0) rc->format = INL_LUA_PRINT_CSV;
+        else if (strcmp(value, "ndjson") == 0) rc->format = INL_LUA_PRINT_NDJSON;
+        else return read_usage_error(rc, "--format is csv or ndjson, got '%s'", value);
+    } else {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(value, &end, 10);
+        if (!*value || *end || value[0] == '-' || errno || n > SIZE_MAX)
+            return read_usage_error(rc, "-n needs a number of rows, got '%s'", value);
+        rc->rows = (size_t)n;
+    }
+    return 0;
+}
+
+static int parse_read_args(int argc, char **argv, read_cli *rc)
+{
+    memset(rc, 0, sizeof *rc);
+    rc->name = argv[1];
+    rc->cmd = strcmp(argv[1], "inspect") == 0 ? READ_INSPECT : strcmp(argv[1], "head") == 0 ? READ_HEAD : READ_CAT;
+    rc->rows = INL_LUA_PRINT_HEAD_ROWS;
+    bool options = true;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        int st = 0;
+        if (options && strcmp(a, "--") == 0) {
+            options = false;
+            continue;
+        }
+        if (options && a[0] == '-' && a[1] == '-') {
+            char name[64];
+            const char *eq = strchr(a, '=');
+            const size_t len = eq ? (size_t)(eq - a) : strlen(a);
+            if (len >= sizeof name) return read_usage_error(rc, "unknown option '%s'", a);
+            memcpy(name, a, len);
+            name[len] = '\0';
+            st = read_option(rc, name, name + 2, eq ? eq + 1 : NULL, argv, &i);
+        } else if (options && a[0] == '-' && a[1]) {
+            for (const char *p = a + 1; *p && !st; p++) {
+                const char flag[3] = { '-', *p, '\0' };
+                const char name[2] = { *p, '\0' };
+                if (*p == 'n' && rc->cmd == READ_HEAD) {   /* -n5 or -n 5 */
+                    st = read_option(rc, flag, name, p[1] ? p + 1 : NULL, argv, &i);
+                    break;
+                }
+                st = read_option(rc, flag, name, NULL, argv, &i);
+            }
+        } else if (rc->file) {
+            st = read_usage_error(rc, "one FILE only, got another: '%s'", a);
+        } else {
+            rc->file = a;
+        }
+        if (st) return st;
+    }
+    if (rc->help) return 0;
+    if (!rc->file) return read_usage_error(rc, "%s needs a Parquet FILE", rc->name);
+    if (strcmp(rc->file, "-") == 0) {
+        fprintf(stderr, "%s: %s cannot read stdin: a Parquet file is read from its end, so it must be a file "
+                        "(save the stream to one first)\n", progname, rc->name);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The exit status for a reader's or printer's status. */
+static int read_exit(int status)
+{
+    return status == INLAY_ERR_COLUMN ? EXIT_USAGE : status == INLAY_ERR_IO ? EXIT_IO : EXIT_FAILURE;
+}
+
+static int run_read(int argc, char **argv)
+{
+    read_cli rc;
+    int st = parse_read_args(argc, argv, &rc);
+    if (st) return st;
+    if (rc.help) {
+        print_read_usage(stdout, &rc);
+        return EXIT_SUCCESS;
+    }
+    inlay_reader *r = NULL;
+    st = inlay_reader_open_file(&r, rc.file, NULL);
+    if (st) {
+        fprintf(stderr, "%s: %s\n", progname, r ? inlay_reader_errmsg(r) : inlay_strerror(st));
+        inlay_reader_free(r);
+        return read_exit(st);
+    }
+    char err[1024] = "";
+    switch (rc.cmd) {
+    case READ_INSPECT: st = inl_lua_print_inspect(r, rc.file, rc.json, stdout, err, sizeof err); break;
+    case READ_HEAD: st = inl_lua_print_head(r, rc.columns, rc.rows, stdout, err, sizeof err); break;
+    case READ_CAT: st = inl_lua_print_cat(r, rc.columns, rc.format, stdout, err, sizeof err); break;
+    }
+    inlay_reader_free(r);
+    if (st == INLAY_OK) return EXIT_SUCCESS;
+    fflush(stdout);
+    /* the reader's messages while reading name a row group, not the file */
+    if (err[0] == '\'' || st == INLAY_ERR_COLUMN || st == INLAY_ERR_NOMEM) fprintf(stderr, "%s: %s\n", progname, err);
+    else fprintf(stderr, "%s: '%s': %s\n", progname, rc.file, err);
+    return read_exit(st);
+}
+
 /* arg[0] is the job, arg[1..] its arguments, arg[-k] what came before. */
 static void createargtable(lua_State *L, char **argv, int argc, int script)
 {
@@ -830,6 +1034,8 @@ static cli args;
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && (strcmp(argv[1], "inspect") == 0 || strcmp(argv[1], "head") == 0 || strcmp(argv[1], "cat") == 0))
+        return run_read(argc, argv);
     int st = parse_args(argc, argv, &args);
     if (st) return st;
     lua_State *L;
