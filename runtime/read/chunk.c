@@ -257,11 +257,35 @@ static int decode_levels(chunk_reader *c, const inlay_allocator *a, const uint8_
     return INLAY_OK;
 }
 
+/* The deprecated BIT_PACKED levels of old writers: no length, count * bits
+ * bits packed from each byte's most significant bit down. */
+static int levels_bit_packed(chunk_reader *c, const inlay_allocator *a, const uint8_t **q, const uint8_t *end, int bits,
+                             int16_t max, size_t count, buf *out, const char *what, inl_err *err)
+{
+    size_t need = (count * (size_t)bits + 7) / 8;
+    if (need > (size_t)(end - *q)) return bad_page(c, err, "%s levels cut short", what);
+    out->len = 0;
+    if (inl_buf_reserve(out, a, count * sizeof(int16_t) + 2))
+        return inl_err_set(err, INLAY_ERR_NOMEM, "out of memory reading column '%s'", c->path);
+    int16_t *lv = (int16_t *)out->data;
+    const uint8_t *p = *q;
+    size_t bit = 0;
+    for (size_t i = 0; i < count; i++) {
+        unsigned v = 0;
+        for (int k = 0; k < bits; k++, bit++) v = v << 1 | ((p[bit >> 3] >> (7 - (bit & 7))) & 1u);
+        if (v > (unsigned)max) return bad_page(c, err, "%s level %u is above the maximum %d", what, v, max);
+        lv[i] = (int16_t)v;
+    }
+    *q += need;
+    return INLAY_OK;
+}
+
 /* v1 levels: a 4-byte length, then the RLE run. */
 static int levels_v1(chunk_reader *c, const inlay_allocator *a, const uint8_t **q, const uint8_t *end, int enc,
                      int bits, int16_t max, size_t count, buf *out, const char *what, inl_err *err)
 {
-    if (enc != ENC_RLE) return bad_page(c, err, "%s levels in %s (only RLE is read)", what, encoding_name(enc));
+    if (enc == ENC_BIT_PACKED) return levels_bit_packed(c, a, q, end, bits, max, count, out, what, err);
+    if (enc != ENC_RLE) return bad_page(c, err, "%s levels in %s (RLE and BIT_PACKED are read)", what, encoding_name(enc));
     if (end - *q < 4) return bad_page(c, err, "%s levels cut short", what);
     uint32_t len = (uint32_t)(*q)[0] | (uint32_t)(*q)[1] << 8 | (uint32_t)(*q)[2] << 16 | (uint32_t)(*q)[3] << 24;
     *q += 4;
