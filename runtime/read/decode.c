@@ -5,18 +5,25 @@
  * gather.
  *
  * The input is hostile until proven otherwise. Every length, count, width
- * and varint is checked against the bytes left before it is used, sizes
- * are compared by division (never by a product that could wrap), and each
- * decoder writes exactly the `count` values it was asked for, never the
- * padding past them.
+ * and varint (10 bytes at most) is checked against the bytes left before
+ * it is used, sizes are compared by division (never by a product that
+ * could wrap), and each decoder writes exactly the `count` values it was
+ * asked for, never the padding past them. Where Encodings.md leaves the
+ * writer a choice, or writers are known to differ, the decoders accept
+ * what Arrow accepts: a last bit-packed run or miniblock cut short at the
+ * end of the input once the values wanted are in it, any width for the
+ * miniblocks past the last value, a DELTA stream holding more values than
+ * wanted. A DELTA header must describe blocks of a multiple of 128 values
+ * (at most 2^30) in miniblocks of a multiple of 32, and at most INT32_MAX
+ * values.
  *
  * Bit-packed data is read eight values at a time: a group of 8 values of
  * w bits is exactly w bytes, and each value is one unaligned 64-bit load,
- * a shift and a mask (one load for all eight when w <= 8). The kernel is
- * instantiated per width, so every shift is a constant. It may load up to
- * 8 bytes past its group, so groups that close to the end of the input
- * are first copied into a zeroed scratch block. The host is little-endian
- * (the writer checks at open).
+ * a shift and a mask (one load for all eight when w <= 8). The kernels are
+ * instantiated per width, so every shift is a constant, and DELTA adds its
+ * running sum in the same pass. A kernel may load up to 8 bytes past its
+ * group, so the groups within that distance of the end of the input are
+ * read through a zeroed copy. The host is little-endian, as for the writer.
  *
  * Memory: nothing is allocated except the DELTA_BYTE_ARRAY arena. The
  * byte-array decoders keep their lengths in the output array itself (a
@@ -124,13 +131,51 @@ static ALWAYS_INLINE void get8(const uint8_t *in, uint64_t v[8], const int w)
     W_CASES8(F, 41, __VA_ARGS__) W_CASES8(F, 49, __VA_ARGS__) W_CASES8(F, 57, __VA_ARGS__)
 #define W_CASE_1(F, ...) W_CASE(F, 1, __VA_ARGS__)
 
+/* Bit k of b as byte k (0 or 1) of a word: replicate b, keep bit k in byte
+ * k, then add 0x80 - 2^k to byte k so its top bit is set exactly when bit
+ * k was (no byte carries into the next). */
+static inline uint64_t spread_bits(uint8_t b)
+{
+    const uint64_t x = (b * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+    return ((x + UINT64_C(0x00406070787C7E7F)) >> 7) & UINT64_C(0x0101010101010101);
+}
+
+/* Four values of w <= 3 bits, packed in the low 4w bits of c, as four
+ * 16-bit lanes: copies of c shifted by 0, 16 - w, 2(16 - w) and 3(16 - w)
+ * do not overlap (4w <= 16 - w), and copy k puts value k at bit 16k. */
+static ALWAYS_INLINE uint64_t spread4_16(uint64_t c, const int w)
+{
+    const int step = 16 - w;
+    const uint64_t mul = 1 + (UINT64_C(1) << step) + (UINT64_C(1) << 2 * step) + (UINT64_C(1) << 3 * step);
+    return (c * mul) & (((UINT64_C(1) << w) - 1) * UINT64_C(0x0001000100010001));
+}
+
 /* NAME(in, groups, out, w): unpack `groups` groups of 8 values of w bits
  * (CASES: the widths it takes) into out, as T. Reads up to 8 bytes past
- * the groups. */
+ * the groups. Booleans, and levels of up to 3 bits (optional columns,
+ * short lists), spread by multiplication into a word of lanes at once. */
 #define UNPACKER(NAME, T, CASES)                                                 \
     static ALWAYS_INLINE void NAME##_w(const uint8_t *in, size_t groups,        \
                                        T *restrict out, const int w)             \
     {                                                                            \
+        if (sizeof(T) == 1 && w == 1) {                                          \
+            for (size_t g = 0; g < groups; g++, out += 8) {                      \
+                const uint64_t x = spread_bits(in[g]);                           \
+                memcpy(out, &x, 8);                                              \
+            }                                                                    \
+            return;                                                              \
+        }                                                                        \
+        if (sizeof(T) == 2 && w >= 1 && w <= 3) {                                \
+            const uint64_t chunk = (UINT64_C(1) << (w > 3 ? 0 : 4 * w)) - 1;     \
+            for (size_t g = 0; g < groups; g++, in += w, out += 8) {             \
+                const uint64_t x = load64(in);                                   \
+                const uint64_t lo = spread4_16(x & chunk, w);                    \
+                const uint64_t hi = spread4_16((x >> (w > 3 ? 0 : 4 * w)) & chunk, w); \
+                memcpy(out, &lo, 8);                                             \
+                memcpy(out + 4, &hi, 8);                                         \
+            }                                                                    \
+            return;                                                              \
+        }                                                                        \
         for (size_t g = 0; g < groups; g++, in += w, out += 8) {                 \
             uint64_t v[8];                                                       \
             get8(in, v, w);                                                      \
@@ -193,15 +238,6 @@ long inl_dec_plain_int96_nanos(const uint8_t *p, size_t n, size_t count, int64_t
     return (long)(count * 12);
 }
 
-/* Bit k of b as byte k (0 or 1) of a word: replicate b, keep bit k in byte
- * k, then add 0x80 - 2^k to byte k so its top bit is set exactly when bit
- * k was (no byte carries into the next). */
-static inline uint64_t spread_bits(uint8_t b)
-{
-    const uint64_t x = (b * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
-    return ((x + UINT64_C(0x00406070787C7E7F)) >> 7) & UINT64_C(0x0101010101010101);
-}
-
 long inl_dec_plain_bool(const uint8_t *p, size_t n, size_t count, bool *out)
 {
     const size_t full = count / 8, rest = count % 8, bytes = full + (rest != 0);
@@ -243,15 +279,15 @@ long inl_dec_plain_flba(const uint8_t *p, size_t n, size_t count, size_t width, 
 
 /* ---- RLE / bit-packed hybrid ---------------------------------------------------- */
 
-/* Whether any of n values is above max, in loops the compiler vectorises
- * with SSE2's signed compares: an index is compared as int32 whenever max
- * fits one (the caller checks only when 2^w - 1 > max, so then every
- * value below 2^w fits too, unless w is 32), and levels come here only at
- * widths up to 15, so they are never negative. */
-static bool over_u32(const uint32_t *v, size_t n, uint64_t max)
+/* Whether any of n values of w bits is above max, in loops the compiler
+ * vectorises with SSE2's signed compares: indices of up to 31 bits are
+ * compared as int32 (the caller checks only when 2^w - 1 > max, so max
+ * fits one too), and levels come here only at widths up to 15, so they
+ * are never negative. */
+static bool over_u32(const uint32_t *v, size_t n, uint64_t max, size_t w)
 {
     int bad = 0;
-    if (max <= INT32_MAX) {
+    if (w < 32) {
         const int32_t lim = (int32_t)max;
         for (size_t i = 0; i < n; i++) bad |= (int32_t)v[i] > lim;
     } else {
@@ -260,16 +296,18 @@ static bool over_u32(const uint32_t *v, size_t n, uint64_t max)
     return bad;
 }
 
-static bool over_i16(const int16_t *v, size_t n, uint64_t max)
+static bool over_i16(const int16_t *v, size_t n, uint64_t max, size_t w)
 {
+    (void)w;
     const int16_t lim = (int16_t)max;
     int bad = 0;
     for (size_t i = 0; i < n; i++) bad |= v[i] > lim;
     return bad;
 }
 
-static bool over_u8(const uint8_t *v, size_t n, uint64_t max)
+static bool over_u8(const uint8_t *v, size_t n, uint64_t max, size_t w)
 {
+    (void)w;
     int bad = 0;
     for (size_t i = 0; i < n; i++) bad |= v[i] > max;
     return bad;
@@ -330,7 +368,7 @@ static bool over_u8(const uint8_t *v, size_t n, uint64_t max)
                     const size_t m = g < q ? 8 : r;                              \
                     for (size_t j = 0; j < m; j++) o[8 * g + j] = (T)v[j];       \
                 }                                                                \
-                if (check && OVER(o, take, max)) return -1;                      \
+                if (check && OVER(o, take, max, wb)) return -1;                  \
             } else {                                                             \
                 for (size_t g = 0; g < q + (r != 0); g++) {                      \
                     uint64_t v[8];                                               \
@@ -503,8 +541,8 @@ long inl_dec_delta_i64(const uint8_t *p, size_t n, size_t count, int64_t *out)
 
 /* Value i of `count` as inlay_bytes, from len[i] (kept in out's own memory,
  * see the top of the file) and the bytes of all of them back to back at
- * base, `total` long. Backward: out[i] covers the uint32 slots from
- * 2i on, which for i > 0 are past i and already used. */
+ * base, `total` long. Backward: out[i] covers uint32 slots from 4i on (2i
+ * with 32-bit pointers), which for i > 0 are past i and already read. */
 static void spread_lengths(inlay_bytes *out, const uint32_t *len, size_t count, const uint8_t *base,
                            size_t total)
 {
@@ -523,7 +561,7 @@ static void spread_lengths(inlay_bytes *out, const uint32_t *len, size_t count, 
  * recent stores of different sizes wrote, which the processor cannot
  * forward (a stall of tens of cycles per value); short values are built in
  * registers instead and stored whole. */
-typedef unsigned __int128 u128;
+__extension__ typedef unsigned __int128 u128;
 typedef struct value32 {
     u128 lo, hi;
 } value32;
@@ -672,29 +710,31 @@ long inl_dec_delta_bytes(const uint8_t *p, size_t n, size_t count, size_t width,
     const uint8_t *const end = p + n;
     size_t off = 0, prev_off = 0;
 #ifdef __SIZEOF_INT128__
-    value32 held = { 0, 0 };            /* the value before, if it was short */
-    bool fresh = true;
+    /* The value before, when held: not after a long value. After a value of
+     * up to 16 bytes only .lo is current, and all its successor reads. */
+    value32 held = { 0, 0 };
+    bool is_held = true;
 #endif
     for (size_t i = 0; i < count; i++) {
         const size_t pl = pre[i], sl = suf[i];
         uint8_t *v = base + off;
 #ifdef __SIZEOF_INT128__
         if (pl + sl <= 16) {
-            if (!fresh) held = load_value32(base + prev_off);
+            if (!is_held) held = load_value32(base + prev_off);
             held.lo = next_value16(held.lo, pl, src, sl, end);
             const uint64_t w0 = (uint64_t)held.lo, w1 = (uint64_t)(held.lo >> 64);
             memcpy(v, &w0, 8);
             memcpy(v + 8, &w1, 8);
-            fresh = true;
+            is_held = true;
         } else if (pl + sl <= 32) {
-            if (!fresh) held = load_value32(base + prev_off);
+            if (!is_held) held = load_value32(base + prev_off);
             held = next_value32(held, pl, src, sl, end);
             store_value32(v, held);
-            fresh = true;
+            is_held = true;
         } else {
             memcpy(v, base + prev_off, pl);
             memcpy(v + pl, src, sl);
-            fresh = false;
+            is_held = false;
         }
 #else
         memcpy(v, base + prev_off, pl);

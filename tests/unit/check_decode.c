@@ -375,6 +375,16 @@ START_TEST(test_bad_widths)
     ck_assert_int_eq(inl_dec_dict_indices(d32, sizeof d32, 8, 2, u), (long)sizeof d32);
     ck_assert_int_eq(inl_dec_dict_indices(d32, sizeof d32, 8, 0, u), -1);
     ck_assert_int_eq(inl_dec_dict_indices(d32, 0, 8, 2, u), -1);
+    /* an index with the top bit set at width 32, bit-packed and as a run */
+    static const uint8_t top[] = { 32, 0x03, 1, 0, 0, 0, 0, 0, 0, 0x80, 2, 0, 0, 0, 3, 0, 0, 0,
+                                   4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0 };
+    ck_assert_int_eq(inl_dec_dict_indices(top, sizeof top, 8, 100, u), -1);
+    ck_assert_int_eq(inl_dec_dict_indices(top, sizeof top, 8, UINT32_MAX, u), (long)sizeof top);
+    ck_assert_uint_eq(u[1], 0x80000000u);
+    static const uint8_t top_run[] = { 32, 0x10, 0, 0, 0, 0x80 };
+    ck_assert_int_eq(inl_dec_dict_indices(top_run, sizeof top_run, 8, 100, u), -1);
+    ck_assert_int_eq(inl_dec_hybrid_u32(top + 1, sizeof top - 1, 32, 8, INT32_MAX, u), -1);
+    ck_assert_int_eq(inl_dec_hybrid_u32(top + 1, sizeof top - 1, 32, 8, 0x80000000u, u), (long)sizeof top - 1);
 }
 END_TEST
 
@@ -705,11 +715,16 @@ END_TEST
 
 /* ---- DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY -------------------------------------- */
 
+/* Longest strings of a round trip: the rebuild of DELTA_BYTE_ARRAY keeps
+ * values of up to 16 and 32 bytes in registers and copies longer ones. */
+static const size_t MAX_LENGTHS[] = { 0, 8, 20, 40, 200 };
+
 START_TEST(test_delta_length_bytes)
 {
     for (size_t s = 0; s < NSIZES; s++) {
         const size_t n = SIZES[s];
-        for (size_t max = 0; max <= 200; max += 100) {
+        for (size_t m = 0; m < sizeof MAX_LENGTHS / sizeof MAX_LENGTHS[0]; m++) {
+            const size_t max = MAX_LENGTHS[m];
             uint8_t *store;
             inlay_bytes *v = make_strings(n, n == 1 ? 100000 : max, &store);
             out.len = 0;
@@ -734,7 +749,8 @@ START_TEST(test_delta_bytes)
     buf arena = { 0 };
     for (size_t s = 0; s < NSIZES; s++) {
         const size_t n = SIZES[s];
-        for (size_t max = 0; max <= 200; max += 100) {
+        for (size_t m = 0; m < sizeof MAX_LENGTHS / sizeof MAX_LENGTHS[0]; m++) {
+            const size_t max = MAX_LENGTHS[m];
             uint8_t *store;
             inlay_bytes *v = make_strings(n, n == 1 ? 100000 : max, &store);
             out.len = 0;
@@ -1029,6 +1045,42 @@ static codec make_case(int k)
     }
 }
 
+/* What a decoder promises of any output it accepts, whatever the input:
+ * booleans are 0 or 1, levels and indices within their bounds, byte
+ * strings inside the input (or the arena). */
+static bool sane(int k, const void *o, size_t count, const uint8_t *in, size_t n)
+{
+    const inlay_bytes *b = o;
+    const uint8_t *lo = in, *hi = in + n;
+    if (k == 14) {
+        lo = codec_arena.data;
+        hi = codec_arena.data + codec_arena.len;
+    }
+    for (size_t i = 0; i < count; i++) {
+        switch (k) {
+        case 2: case 10:
+            if (((const uint8_t *)o)[i] > 1) return false;
+            break;
+        case 3: case 4: case 13: case 14:
+            if (b[i].len && ((const uint8_t *)b[i].data < lo || b[i].len > (size_t)(hi - (const uint8_t *)b[i].data)))
+                return false;
+            break;
+        case 5: case 6:
+            if (((const int16_t *)o)[i] < 0 || ((const int16_t *)o)[i] > 5) return false;
+            break;
+        case 7: case 8:
+            if (((const uint32_t *)o)[i] > (uint32_t)((UINT64_C(1) << codec_width) - 1)) return false;
+            break;
+        case 9:
+            if (((const uint32_t *)o)[i] >= 1000) return false;
+            break;
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
 static bool same_values(const codec *c, const void *x, const void *y, size_t n)
 {
     return c->bytes ? bytes_equal(x, y, n) : memcmp(x, y, n * c->size) == 0;
@@ -1086,11 +1138,13 @@ START_TEST(test_mutations)
                 const size_t at = rnd() % len;
                 in[at] = rnd() % 3 ? (uint8_t)rnd() : (uint8_t)(in[at] ^ (1u << (rnd() % 8)));
             }
+            if (k == 9 && iter % 3 == 0) in[0] = (uint8_t)(rnd() % 34);   /* the index width */
             const size_t count = iter % 4 == 0 ? rnd() % (HOSTILE_N + 10) : HOSTILE_N;
             const size_t n = iter % 8 == 1 ? rnd() % (len + 1) : len;
             void *o = xmalloc(count * c.size);
             const long used = c.dec(in, n, count, o);
             ck_assert_msg(used >= -1 && (used < 0 || (size_t)used <= n), "%s: used %ld of %zu", c.name, used, n);
+            ck_assert_msg(used < 0 || sane(k, o, count, in, n), "%s: accepted out of bounds", c.name);
             free(o);
             free(in);
         }
@@ -1103,6 +1157,7 @@ START_TEST(test_mutations)
             void *o = xmalloc(count * c.size);
             const long used = c.dec(in, n, count, o);
             ck_assert(used >= -1 && (used < 0 || (size_t)used <= n));
+            ck_assert_msg(used < 0 || sane(k, o, count, in, n), "%s: accepted out of bounds", c.name);
             free(o);
             free(in);
         }
