@@ -487,7 +487,7 @@ DBP_KERNEL(dbp_run64, uint64_t, W_CASES_0_64)
             at += (size_t)minis;                                                 \
             for (uint64_t m = 0; m < minis && left; m++) {                       \
                 const size_t w = widths[m];                                      \
-                if (w > BITS) return -1;                                         \
+                if (w > 64) return -1;   /* INT32 from 64-bit writers: 33 bits */  \
                 const uint64_t in_mini = left < per_mini ? left : per_mini;      \
                 const uint64_t room = n - at, bytes = per_mini / 8 * w;          \
                 uint64_t used = bytes;                                           \
@@ -501,7 +501,7 @@ DBP_KERNEL(dbp_run64, uint64_t, W_CASES_0_64)
                     U *o = out + got, st[2] = { value, min };                    \
                     const uint8_t *in = p + at, *end = p + n;                    \
                     const size_t q = want / 8, r = want % 8;                     \
-                    const size_t fast = fast_groups(in, end, q, w);              \
+                    const size_t fast = w <= BITS ? fast_groups(in, end, q, w) : 0; \
                     KERNEL(in, fast, o, st, (int)w);                             \
                     for (size_t g = fast; g < q + (r != 0); g++) {               \
                         uint64_t v[8];                                           \
