@@ -3,12 +3,24 @@
 //
 // For every NAME.parquet in DIR that has a NAME.json beside it (written by
 // interop_fixtures, see fixtures.c for the JSON's format), read the file
-// with three independent readers and compare what each sees with the JSON:
+// with three independent readers, and with inlay's own reader, and compare
+// what each sees with the JSON:
 //
 //   duckdb    DuckDB (@duckdb/node-api), read_parquet()
 //   arrow-rs  arrow-rs through parquet-wasm (node build), to Arrow IPC,
 //             read with apache-arrow's tableFromIPC
 //   hyparquet hyparquet, with hyparquet-compressors for ZSTD
+//   inlay     libinlay's reader, through the interop_read_dump program
+//             (read_dump.c; its path in the environment variable
+//             INLAY_READ_DUMP), which prints the schema and the values in
+//             the canonical form of the JSON. Its types must be the
+//             JSON's exactly (tag, parameters, nullable), its values too
+//             (floats compared as numbers, as for the other readers), its
+//             arrays must hold together (lengths, offsets, no null in a
+//             required node: read_dump.c's "problems"), and a second read
+//             in batches of 37 rows with the fields selected in reverse
+//             order, through inlay_reader_open_stream, must give the same
+//             values.
 //
 // Each reader's values are normalised to the canonical form of the JSON and
 // compared value by value, together with the row count, the column names and
@@ -75,6 +87,8 @@ import { parquetMetadata, parquetRead } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js'
 import { compressors } from 'hyparquet-compressors'
+
+import { readDump, inlayTypeProblem, firstDifference } from './inlay_dump.mjs'
 
 const MAX_REPORTS = 8 // mismatches printed per file and reader
 
@@ -666,6 +680,89 @@ async function checkHyparquet(arrayBuffer, metadata, spec) {
     })
   } catch (err) {
     mm.add(`read failed: ${err.message ?? err}`)
+  }
+  mm.finish('reader')
+}
+
+// ---------------------------------------------------------------------------
+// Reader 4: inlay's own reader, through interop_read_dump (read_dump.c)
+
+const READ_DUMP = process.env.INLAY_READ_DUMP
+// the second read: small batches that cross pages and row groups anywhere,
+// the fields selected in reverse order, through inlay_reader_open_stream
+const SECOND_READ = ['--batch', '37', '--reverse', '--stream']
+
+// inlay's canonical value, as the comparison of the other readers takes it
+// (sameValue): floating point as numbers (a float through Math.fround, as
+// its 9 digits name exactly one float), everything else as printed.
+function inlayLeaf(t, v) {
+  if (v === null || v === undefined) return null
+  if (typeof v === 'object') return JSON.stringify(v) // {invalid_utf8}: never equal
+  if (['float', 'double', 'float16'].includes(t.type)) {
+    let n
+    try { n = canonNumber(v) } catch { return `non-number ${JSON.stringify(v)}` }
+    return t.type === 'float' ? Math.fround(n) : n
+  }
+  return v
+}
+
+function inlayNested(t, v) {
+  if (v === null || v === undefined) return null
+  switch (t.type) {
+    case 'list': return Array.isArray(v) ? v.map(x => inlayNested(t.element, x)) : `non-list ${bigJSON(v)}`
+    case 'struct': {
+      if (typeof v !== 'object' || Array.isArray(v)) return `non-struct ${bigJSON(v)}`
+      const out = {}
+      for (const [name, x] of Object.entries(v)) {
+        const f = t.fields.find(y => y.name === name)
+        out[name] = f ? inlayNested(f, x) : x
+      }
+      return out
+    }
+    case 'map': return Array.isArray(v) ? v.map(([k, x]) => [inlayNested(t.key, k), t.value ? inlayNested(t.value, x) : x]) : `non-map ${bigJSON(v)}`
+  }
+  return inlayLeaf(t, v)
+}
+
+function checkInlay(file, spec) {
+  const mm = new Mismatches(spec.name, 'inlay')
+  const first = readDump(READ_DUMP, file)
+  const d = first.dump
+  if (first.error) mm.add(first.error)
+  else {
+    if (d.error) mm.add(`read failed: ${d.error} (${d.status})`)
+    for (const p of d.problems ?? []) mm.add(`arrays: ${p}`)
+    if (d.num_rows !== spec.rows) mm.add(`the footer's num_rows ${d.num_rows}, expected ${spec.rows}`)
+    if (!d.error && d.rows !== spec.rows) mm.add(`row count ${d.rows}, expected ${spec.rows}`)
+    const fields = d.fields ?? []
+    const want = spec.nested ? spec.fields : spec.columns
+    const names = fields.map(f => f.name)
+    if (JSON.stringify(names) !== JSON.stringify(want.map(c => c.name))) mm.add(`fields ${JSON.stringify(names)}, expected ${JSON.stringify(want.map(c => c.name))}`)
+    for (const col of want) {
+      const f = fields.find(x => x.name === col.name)
+      if (!f) continue
+      const tp = inlayTypeProblem(col, f)
+      if (tp) { mm.add(`${spec.nested ? 'field' : 'column'} ${col.name} (${col.type}): inlay ${tp}`); continue }
+      if (spec.nested) {
+        compareNested(mm, col, f.values.map(v => inlayNested(col, v)))
+        continue
+      }
+      if (f.values.length !== spec.rows && !d.error) mm.add(`column ${col.name}: ${f.values.length} values, expected ${spec.rows}`)
+      const n = Math.min(f.values.length, spec.rows)
+      for (let i = 0; i < n; i++) mm.compare(col, i, col.values[i], inlayLeaf(col, f.values[i]))
+    }
+  }
+  // the same again in small batches, the fields in reverse order
+  if (d && !d.error) {
+    const second = readDump(READ_DUMP, file, SECOND_READ)
+    const how = `read again with ${SECOND_READ.join(' ')}`
+    if (second.error) mm.add(`${how}: ${second.error}`)
+    else if (second.dump.error) mm.add(`${how}: read failed: ${second.dump.error} (${second.dump.status})`)
+    else {
+      for (const p of second.dump.problems ?? []) mm.add(`${how}: arrays: ${p}`)
+      const diff = firstDifference(d.fields, second.dump.fields)
+      if (diff) mm.add(`${how}: ${diff}`)
+    }
   }
   mm.finish('reader')
 }
@@ -1698,6 +1795,12 @@ async function main() {
     process.exit(2)
   }
   const only = process.argv[3] ? new RegExp(process.argv[3]) : null
+  if (!READ_DUMP || !fs.existsSync(READ_DUMP)) {
+    console.error(`interop: set INLAY_READ_DUMP to the interop_read_dump program (inlay's reader; built beside ` +
+      `interop_fixtures, e.g. INLAY_READ_DUMP=build/tests/interop/interop_read_dump)` +
+      (READ_DUMP ? `: ${READ_DUMP} does not exist` : ''))
+    process.exit(2)
+  }
   const names = fs.readdirSync(dir)
     .filter(f => f.endsWith('.parquet') && fs.existsSync(path.join(dir, f.replace(/\.parquet$/, '.json'))))
     .map(f => f.replace(/\.parquet$/, ''))
@@ -1734,6 +1837,7 @@ async function main() {
     if (spec.nested) {
       const duck = checkNestedDuckdb(con, file, spec)
       checkNestedArrow(bytes, spec)
+      checkInlay(file, spec)
       if (metadata) {
         await checkNestedHyparquet(arrayBuffer, metadata, spec)
         await checkNestedStructure(conStruct, file, bytes, metadata, spec)
@@ -1744,6 +1848,7 @@ async function main() {
     // DuckDB works in its own threads while the other checks run here
     const duck = checkDuckdb(con, conPlain, file, spec)
     checkArrow(bytes, spec)
+    checkInlay(file, spec)
     if (metadata) {
       await checkHyparquet(arrayBuffer, metadata, spec)
       await checkStructure(conStruct, file, bytes, metadata, spec)
@@ -1757,7 +1862,7 @@ async function main() {
   const secs = ((Date.now() - started) / 1000).toFixed(1)
   console.log(`interop: structure of ${results.files} files: ${results.structPass} passed, ${results.structFail} failed`)
   console.log(`interop: checked in ${secs}s`)
-  console.log(`interop: ${results.files} files x 3 readers: ${results.readerPass} passed, ${results.readerFail} failed`)
+  console.log(`interop: ${results.files} files x 4 readers (DuckDB, arrow-rs, hyparquet, inlay): ${results.readerPass} passed, ${results.readerFail} failed`)
   if (known.duckdbBss)
     console.log(`interop: known reader limitation: DuckDB cannot read BYTE_STREAM_SPLIT INT32/INT64/FIXED_LEN_BYTE_ARRAY ` +
       `(${known.duckdbBss} columns; read by arrow-rs and hyparquet only)`)

@@ -1,7 +1,9 @@
 # Driver of the `interop` and `interop_arrow` ctest tests (see CMakeLists.txt
 # beside this file). Inputs: FIXTURES (the interop_fixtures or
 # interop_arrow_fixtures program), NODE, SOURCE_DIR (tests/interop, holding
-# check.mjs and node_modules), WORK_DIR (made afresh).
+# check.mjs and node_modules), WORK_DIR (made afresh), READ_DUMP (the
+# interop_read_dump program: inlay's reader, given to check.mjs as
+# INLAY_READ_DUMP).
 
 foreach(pkg @duckdb/node-api parquet-wasm apache-arrow hyparquet hyparquet-compressors)
   if(NOT EXISTS "${SOURCE_DIR}/node_modules/${pkg}/package.json")
@@ -26,7 +28,8 @@ if(NOT fixtures_rc EQUAL 0 AND NOT fixtures_rc EQUAL 1)
   message(FATAL_ERROR "interop: ${fixtures_name} failed (${fixtures_rc})")
 endif()
 
-execute_process(COMMAND "${NODE}" "${SOURCE_DIR}/check.mjs" "${WORK_DIR}"
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "INLAY_READ_DUMP=${READ_DUMP}"
+    "${NODE}" "${SOURCE_DIR}/check.mjs" "${WORK_DIR}"
   WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE rc)
 if(NOT fixtures_rc EQUAL 0)
   message(FATAL_ERROR "interop: libinlay could not write some fixture files (see FAIL above); "

@@ -1,0 +1,127 @@
+// inlay_dump.mjs — running interop_read_dump (read_dump.c: inlay's reader)
+// and comparing what it prints, shared by check.mjs and foreign.mjs.
+//
+// interop_read_dump prints one JSON line per file: the schema as a type
+// tree in the form of the fixtures' JSON ("type" and its parameters,
+// "nullable", "element" / "key", "value" / "fields") and every value in
+// the canonical form of fixtures.c (integers, dates, times and timestamps
+// as decimal strings; floats as numbers or "NaN", "Infinity", "-Infinity",
+// "-0"; text as strings; binary and fixed as hex; uuid as text; decimals
+// as exact text), a list as an array, a struct as an object, a map as
+// [key, value] pairs.
+
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+
+// Run interop_read_dump on one file: {dump} (the parsed line) or {error}.
+export function readDump(exe, file, args = []) {
+  const r = spawnSync(exe, [...args, file], { encoding: 'utf8', maxBuffer: 1 << 30 })
+  const how = `interop_read_dump ${[...args, path.basename(file)].join(' ')}`
+  if (r.error) return { error: `${how}: ${r.error.message}` }
+  const tail = r.stderr ? `; stderr: ${r.stderr.trim().slice(0, 2000)}` : ''
+  if (r.signal) return { error: `${how} was killed by ${r.signal}${tail}` }
+  if (r.status !== 0 && r.status !== 1) return { error: `${how} exited ${r.status}${tail}` }
+  const lines = r.stdout.split('\n').filter(Boolean)
+  if (lines.length !== 1) return { error: `${how} printed ${lines.length} lines, expected 1${tail}` }
+  try {
+    return { dump: JSON.parse(lines[0]) }
+  } catch (err) {
+    return { error: `${how} printed no valid JSON (${err.message})${tail}` }
+  }
+}
+
+// The type parameters the JSON's types carry (fixtures.c), beside "type".
+export const TYPE_KEYS = ['width', 'unit', 'utc', 'precision', 'scale', 'physical']
+
+// What is wrong with inlay's type tree `got` for the JSON's `want` (a flat
+// column or a field tree), or null: the tag, every parameter the JSON
+// gives, nullable, and for groups their children in order.
+export function inlayTypeProblem(want, got, where = '') {
+  const at = where ? `${where}: ` : ''
+  if (!got) return `${at}missing`
+  if (got.type !== want.type) return `${at}type ${describeType(got)}, expected ${describeType(want)}`
+  for (const k of TYPE_KEYS)
+    if (k in want && got[k] !== want[k]) return `${at}type ${describeType(got)}, expected ${describeType(want)}`
+  if (want.nullable !== undefined && got.nullable !== want.nullable) return `${at}nullable=${got.nullable}, expected ${want.nullable}`
+  if (!!want.repeated !== !!got.repeated) return `${at}repeated=${!!got.repeated}, expected ${!!want.repeated}`
+  switch (want.type) {
+    case 'list': return inlayTypeProblem(want.element, got.element, `${where}.element`)
+    case 'map':
+      return inlayTypeProblem(want.key, got.key, `${where}.key`) ||
+        (want.value ? inlayTypeProblem(want.value, got.value, `${where}.value`) : got.value ? `${where}: a map value, expected none` : null)
+    case 'struct': {
+      const names = (got.fields ?? []).map(f => f.name), wantNames = want.fields.map(f => f.name)
+      if (JSON.stringify(names) !== JSON.stringify(wantNames)) return `${at}struct fields ${JSON.stringify(names)}, expected ${JSON.stringify(wantNames)}`
+      for (const [i, f] of want.fields.entries()) {
+        const p = inlayTypeProblem(f, got.fields[i], `${where}.${f.name}`)
+        if (p) return p
+      }
+      return null
+    }
+  }
+  return null
+}
+
+export function describeType(t) {
+  const params = TYPE_KEYS.filter(k => k in t).map(k => `${k} ${t[k]}`)
+  return params.length ? `${t.type}(${params.join(', ')})` : String(t.type)
+}
+
+// Where two reads' fields first differ, or null.
+export function firstDifference(a, b) {
+  if (a.length !== b.length) return `${b.length} fields, the first read ${a.length}`
+  for (let k = 0; k < a.length; k++) {
+    if (a[k].name !== b[k].name) return `field ${k} is ${b[k].name}, the first read ${a[k].name}`
+    const va = a[k].values, vb = b[k].values
+    if (va.length !== vb.length) return `field ${a[k].name}: ${vb.length} values, the first read ${va.length}`
+    for (let i = 0; i < va.length; i++) {
+      const x = JSON.stringify(va[i]), y = JSON.stringify(vb[i])
+      if (x !== y) return `field ${a[k].name} row ${i}: ${y}, the first read ${x}`
+    }
+    const { values: _a, ...ta } = a[k], { values: _b, ...tb } = b[k]
+    if (JSON.stringify(ta) !== JSON.stringify(tb)) return `field ${a[k].name}: type ${JSON.stringify(tb)}, the first read ${JSON.stringify(ta)}`
+  }
+  return null
+}
+
+
+// A canonical floating-point value (number or "NaN", "Infinity",
+// "-Infinity", "-0") as a JS number; undefined when it is none.
+export function canonNumber(e) {
+  if (typeof e === 'number') return e
+  switch (e) {
+    case 'NaN': return NaN
+    case 'Infinity': return Infinity
+    case '-Infinity': return -Infinity
+    case '-0': return -0
+  }
+  return undefined
+}
+
+const FLOATING = ['float', 'double', 'float16']
+
+// Are two canonical values of type tree `t` the same? Floating point is
+// compared as numbers (Object.is: NaN equals NaN, -0 is not 0; a float
+// through Math.fround on both sides), everything else exactly.
+export function sameCanon(t, e, a) {
+  if (e === null || a === null || e === undefined || a === undefined) return e === a
+  switch (t.type) {
+    case 'list':
+      return Array.isArray(e) && Array.isArray(a) && a.length === e.length && e.every((x, i) => sameCanon(t.element, x, a[i]))
+    case 'struct':
+      return typeof a === 'object' && !Array.isArray(a) && Object.keys(a).length === t.fields.length &&
+        t.fields.every(f => f.name in a && f.name in e && sameCanon(f, e[f.name], a[f.name]))
+    case 'map':
+      return Array.isArray(e) && Array.isArray(a) && a.length === e.length &&
+        e.every(([k, v], i) => Array.isArray(a[i]) && sameCanon(t.key, k, a[i][0]) && (!t.value || sameCanon(t.value, v, a[i][1])))
+  }
+  if (FLOATING.includes(t.type)) {
+    let x = canonNumber(e), y = canonNumber(a)
+    if (x === undefined || y === undefined) return false
+    if (t.type === 'float') { x = Math.fround(x); y = Math.fround(y) }
+    return Object.is(x, y)
+  }
+  return e === a
+}
+
+export const showCanon = v => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? `${x}n` : x))
