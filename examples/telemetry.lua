@@ -1,6 +1,6 @@
 -- Writes generated game telemetry (schemas/telemetry.lua) in batches with
 -- w:write_columns, then prints the schema, what was written and the first
--- rows.
+-- rows, read back from the file.
 --
 --   inlay run examples/telemetry.lua [OUT.parquet] [ROWS]
 
@@ -30,7 +30,7 @@ local cols = {}
 for _, c in ipairs(schema:columns()) do cols[c.name] = {} end
 
 local w <close> = inlay.open(out, schema, { metadata = { source = "examples/telemetry.lua" } })
-local ts, first = start, {}
+local ts = start
 for base = 0, rows - 1, batch do
   local n = math.min(batch, rows - base)
   for i = 1, n do
@@ -58,11 +58,6 @@ for base = 0, rows - 1, batch do
     cols.currency[i] = ev == "purchase" and "EUR" or inlay.null
     cols.props[i] = ev == "kill" and string.format('{"weapon":"w%d","headshot":%s}', math.random(1, 12),
                                                    tostring(math.random() < 0.2)) or inlay.null
-    if base == 0 and i <= 3 then
-      local row = {}
-      for k, v in pairs(cols) do row[k] = v[i] end
-      first[i] = row
-    end
   end
   w:write_columns(cols, n)
 end
@@ -70,5 +65,5 @@ local info = w:close()
 
 io.write(tostring(schema))
 print("wrote " .. inlay.pretty(info))
-print("first rows:")
-for _, row in ipairs(first) do print(inlay.pretty(row)) end
+print("first rows, read back from " .. out .. ":")
+inlay.head(out, { n = 3, columns = { "event_id", "ts", "player_id", "event", "platform", "map", "x", "amount" } })
