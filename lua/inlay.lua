@@ -542,7 +542,8 @@ say them. OUT is a file, written to a temporary beside it and renamed into
 place once complete and synced to disk, or - to stream the file to stdout.
 OUT must not exist (unless --force) and must not be an input.
 
-options (--opt value or --opt=value; short flags combine, -fq):
+options (--opt value or --opt=value; short flags combine, -fq; SIZE is a
+byte count with K, M or G for KiB, MiB, GiB: 64K, 1M):
   --schema FILE.lua    the schema: a Lua file returning inlay.schema{...},
                        run with the schema functions only (no io, os); for
                        Parquet input, the output's (columns by name)
@@ -563,10 +564,19 @@ options (--opt value or --opt=value; short flags combine, -fq):
   --reject FILE        where skipped records go (implies --on-error skip)
   --threads N          1: parse and write in turn; 2 (default): parse the
                        next batch while the current one is written
-  --compression C[:L]  zstd (default, level L) or uncompressed
-  --compression-level N  the zstd level (default 3)
+  --compression C[:L]  the codec of every column, at level L (the codec's
+                       default without one); this build has:
+%CODECS%
+  --level N            the level of the codec (also --compression-level)
+  --min-compression-gain F
+                       a column chunk (v2: a page) that its codec shrinks by
+                       less than this fraction is stored uncompressed
+                       (default 0.03; 0 compresses everything)
   --row-group-rows N   rows per row group (default 1048576)
+  --row-group-bytes SIZE  a row group also ends when the writer holds this
+                       much for it (default 128M)
   --page-rows N        rows per data page at most (default 20000)
+  --page-bytes SIZE    bytes per data page at most (default 1M)
   --page-version V     data pages v1 (default) or v2
   --no-sync            do not wait for the file to reach the disk
   -f, --force          replace OUT (and the reject file) if it exists; write
@@ -590,10 +600,72 @@ local function cli_error(code, fmt, ...)
   error(setmetatable({ code = code, msg = "inlay: " .. string.format(fmt, ...) }, CliError), 0)
 end
 
-local function positive_int(v, name)
+-- The most a page may hold, in rows or bytes (the writer's limit).
+local PAGE_MAX = 2 ^ 30 - 1
+
+local function positive_int(v, name, max)
   local n = math.tointeger(tonumber(v))
   if not n or n < 1 then cli_error(USAGE, "%s needs a positive integer, got '%s'", name, v) end
+  if max and n > max then cli_error(USAGE, "%s is at most %d, got '%s'", name, max, v) end
   return n
+end
+
+-- SIZE: a byte count, with K, M or G for KiB, MiB, GiB ("64K", "1M").
+local SIZE_UNITS = { [""] = 1, K = 2 ^ 10, M = 2 ^ 20, G = 2 ^ 30 }
+local function size(v, name, max)
+  local digits, unit = v:match("^(%d+)(%a?)$")
+  local mult = unit and SIZE_UNITS[unit:upper()]
+  local n = mult and math.tointeger(tonumber(digits) * mult)
+  if not n or n < 1 then
+    cli_error(USAGE, "%s needs a size, a positive byte count with K, M or G for KiB, MiB, GiB (64K, 1M), got '%s'",
+              name, v)
+  end
+  if max and n > max then cli_error(USAGE, "%s is at most %d bytes (1G - 1), got '%s'", name, max, v) end
+  return n
+end
+
+-- A codec this build has, or a command-line error naming the flag.
+local function codec_name(c, flag)
+  local ok, err = pcall(inlay.compression_levels, c)
+  if not ok then cli_error(USAGE, "%s: %s", flag, (tostring(err):gsub("^inlay: ", ""))) end
+end
+
+-- The level a flag gives: an integer; whether the codec takes it is
+-- checked once the codec is known (check_level).
+local function set_level(o, v, flag, whole)
+  local l = math.tointeger(tonumber(v))
+  if not l or l < -2 ^ 31 + 1 or l > 2 ^ 31 - 1 then
+    cli_error(USAGE, "%s: the level in '%s' is not an integer", flag, whole or v)
+  end
+  o.writer.compression_level, o.level_flag = l, flag
+end
+
+-- The level given (by any flag) against the codec's range, in the words
+-- of the core's message.
+local function check_level(o)
+  local l = o.writer.compression_level
+  if not l then return end
+  local codec = o.writer.compression or "zstd"
+  local lo, hi = inlay.compression_levels(codec)
+  local name = ({ lz4 = "LZ4_RAW", none = "UNCOMPRESSED" })[codec:lower()] or codec:upper()
+  if not lo then cli_error(USAGE, "%s: compression %s has no levels (level %d given)", o.level_flag, name, l) end
+  if l < lo or l > hi then
+    cli_error(USAGE, "%s: compression %s takes levels %d to %d, not %d", o.level_flag, name, lo, hi, l)
+  end
+end
+
+-- The lines of --help that list the codecs this build has.
+local function codec_lines()
+  local lines, aside = {}, { uncompressed = " (also none)", lz4_raw = " (also lz4)", zstd = " (the default)" }
+  for _, c in ipairs(inlay.compressions()) do
+    local lo, hi, dflt = inlay.compression_levels(c)
+    local line = "                         " .. c .. (aside[c] or "")
+    if lo then
+      line = line .. string.rep(" ", math.max(1, 44 - #line)) .. string.format("levels %d..%d, default %d", lo, hi, dflt)
+    end
+    lines[#lines + 1] = line
+  end
+  return table.concat(lines, "\n")
 end
 
 local function one_char(v, name)
@@ -640,22 +712,22 @@ local CONVERT_OPTIONS = {
   end },
   reject = { value = true, set = function(o, v) o.src.reject = v end },
   compression = { value = true, set = function(o, v, n)
-    local codec, level = v:match("^([^:]+):(.+)$")
-    if codec then
-      local l = math.tointeger(tonumber(level))
-      if not l then cli_error(USAGE, "%s: the level in '%s' is not an integer", n, v) end
-      o.writer.compression, o.writer.compression_level = codec, l
-    else
-      o.writer.compression = v
-    end
+    local codec, level = v:match("^([^:]*):(.*)$")
+    codec_name(codec or v, n)
+    o.writer.compression = codec or v
+    if codec then set_level(o, level, n, v) end
   end },
-  ["compression-level"] = { value = true, set = function(o, v, n)
-    local l = math.tointeger(tonumber(v))
-    if not l then cli_error(USAGE, "%s needs an integer, got '%s'", n, v) end
-    o.writer.compression_level = l
+  level = { value = true, set = function(o, v, n) set_level(o, v, n) end },
+  ["compression-level"] = { value = true, set = function(o, v, n) set_level(o, v, n) end },
+  ["min-compression-gain"] = { value = true, set = function(o, v, n)
+    local g = tonumber(v)
+    if not g or not (g >= 0 and g < 1) then cli_error(USAGE, "%s is a fraction in [0, 1), got '%s'", n, v) end
+    o.writer.min_compression_gain = g
   end },
   ["row-group-rows"] = { value = true, set = function(o, v, n) o.writer.row_group_rows = positive_int(v, n) end },
-  ["page-rows"] = { value = true, set = function(o, v, n) o.writer.page_rows = positive_int(v, n) end },
+  ["row-group-bytes"] = { value = true, set = function(o, v, n) o.writer.row_group_bytes = size(v, n) end },
+  ["page-rows"] = { value = true, set = function(o, v, n) o.writer.page_rows = positive_int(v, n, PAGE_MAX) end },
+  ["page-bytes"] = { value = true, set = function(o, v, n) o.writer.page_bytes = size(v, n, PAGE_MAX) end },
   ["page-version"] = { value = true, set = function(o, v, n)
     if v ~= "1" and v ~= "2" then cli_error(USAGE, "%s is 1 or 2, got '%s'", n, v) end
     o.writer.page_version = tonumber(v)
@@ -717,6 +789,7 @@ local function parse_convert_args(args)
     end
     i = i + 1
   end
+  check_level(o)
   if o.src.reject then
     if o.src.on_error == "fail" then cli_error(USAGE, "--reject needs --on-error skip (it holds the skipped records)") end
     o.src.on_error = "skip"
@@ -891,9 +964,10 @@ end
 
 function inlay._convert(args)
   local o, pos = parse_convert_args(args)
-  if o.help then io.stdout:write(CONVERT_USAGE) return true end
+  local usage = CONVERT_USAGE:gsub("%%CODECS%%", codec_lines)
+  if o.help then io.stdout:write(usage) return true end
   if #pos < 2 then
-    io.stderr:write(CONVERT_USAGE)
+    io.stderr:write(usage)
     cli_error(USAGE, "expected IN and OUT, got %d argument%s", #pos, #pos == 1 and "" or "s")
   end
   local output = pos[#pos]

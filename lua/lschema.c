@@ -25,6 +25,10 @@
  * its column without comparing bytes (struct nodes keep the same kind of
  * table for their fields). Long names, or any miss, fall back to comparing
  * bytes.
+ *
+ * Codec names ("zstd", "lz4", "zstd:19") are read here, for the field
+ * options compression and compression_level and for inlay.open's options
+ * (lwriter.c); whether a codec takes a level is the core's to say.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -310,11 +314,112 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
     inl_lua_field_set_type(f, t);
 }
 
-/* Per-field options: optional, encoding, statistics, bloom_filter, over
- * the ones *o holds already (a nested field's apply to its leaves). */
+/* ---- codecs ------------------------------------------------------------------ */
+
+/* Every codec the writer knows, in the format's order; the names are the
+ * core's, in lower case, as scripts and the command line spell them. */
+static const inlay_compression all_codecs[] = {
+    INLAY_UNCOMPRESSED, INLAY_SNAPPY, INLAY_GZIP, INLAY_BROTLI, INLAY_ZSTD, INLAY_LZ4_RAW,
+};
+
+const char *inl_lua_push_codec_name(lua_State *L, inlay_compression c)
+{
+    const char *name = inlay_compression_name(c);
+    char buf[32];
+    size_t n = 0;
+    for (; name && name[n] && n < sizeof buf - 1; n++)
+        buf[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] - 'A' + 'a' : name[n]);
+    return lua_pushlstring(L, buf, n);
+}
+
+int inl_lua_codecs(const inlay_compression **list)
+{
+    *list = all_codecs;
+    return (int)(sizeof all_codecs / sizeof all_codecs[0]);
+}
+
+void inl_lua_push_codec_list(lua_State *L)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    bool first = true;
+    for (size_t i = 0; i < sizeof all_codecs / sizeof all_codecs[0]; i++) {
+        if (!inlay_compression_supported(all_codecs[i])) continue;
+        luaL_addstring(&b, first ? "'" : ", '");
+        inl_lua_push_codec_name(L, all_codecs[i]);
+        luaL_addvalue(&b);
+        luaL_addchar(&b, '\'');
+        first = false;
+    }
+    luaL_pushresult(&b);
+}
+
+const char *inl_lua_codec_parse(lua_State *L, const char *spec, inlay_compression *codec, int *level)
+{
+    const char *colon = strchr(spec, ':');
+    char name[32];
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    *level = INLAY_LEVEL_DEFAULT;
+    if (len >= sizeof name || (memcpy(name, spec, len), name[len] = '\0', !inlay_compression_parse(name, codec))) {
+        inl_lua_push_codec_list(L);
+        lua_pushfstring(L, "unknown compression '%s' (this inlay has %s)", spec, lua_tostring(L, -1));
+        lua_remove(L, -2);
+        return lua_tostring(L, -1);
+    }
+    if (!inlay_compression_supported(*codec)) {
+        inl_lua_push_codec_list(L);
+        lua_pushfstring(L, "compression '%s' is not built into this inlay (it has %s)", name, lua_tostring(L, -1));
+        lua_remove(L, -2);
+        return lua_tostring(L, -1);
+    }
+    if (colon) {
+        int isnum;
+        lua_pushstring(L, colon + 1);
+        lua_Integer v = lua_tointegerx(L, -1, &isnum);
+        lua_pop(L, 1);
+        if (!isnum || colon[1] == '\0' || v <= INT32_MIN || v > INT32_MAX)
+            return lua_pushfstring(L, "the level in '%s' is not an integer", spec);
+        *level = (int)v;
+    }
+    return NULL;
+}
+
+/* A field's codec: the one `compression` names, at the level it or
+ * `compression_level` gives (they must agree), or the default level of a
+ * codec named without one. A level alone changes the level of the codec
+ * the field inherits (a nested field's, for the fields inside it); without
+ * one, the level of the writer's codec is the writer's to set. */
+typedef struct codec_opts {
+    bool codec_set, level_set;
+    inlay_compression codec;
+    int spec_level;          /* the level in "zstd:19", or INLAY_LEVEL_DEFAULT */
+    int level;               /* compression_level */
+} codec_opts;
+
+static void apply_codec(lua_State *L, const char *path, const codec_opts *c, inlay_column_options *o)
+{
+    if (c->codec_set) {
+        if (c->level_set && c->spec_level != INLAY_LEVEL_DEFAULT && c->spec_level != c->level) {
+            lua_pushfstring(L, "option 'compression' says level %d, 'compression_level' %d", c->spec_level, c->level);
+            field_error(L, path, "%s", lua_tostring(L, -1));
+        }
+        o->compression = (int)c->codec;
+        o->compression_level = c->level_set ? c->level : c->spec_level;
+    } else if (c->level_set) {
+        if (o->compression == -1)
+            field_error(L, path, "option 'compression_level' needs 'compression' too (the level of the writer's "
+                                 "codec is inlay.open's compression_level)%s", "");
+        o->compression_level = c->level;
+    }
+}
+
+/* Per-field options: optional, encoding, statistics, compression,
+ * compression_level, bloom_filter, over the ones *o holds already (a
+ * nested field's apply to its leaves). */
 static void field_options(lua_State *L, int spec, const char *path, lfield *f,
                           inlay_column_options *o)
 {
+    codec_opts codec = { false, false, INLAY_UNCOMPRESSED, INLAY_LEVEL_DEFAULT, INLAY_LEVEL_DEFAULT };
     lua_pushnil(L);
     while (lua_next(L, spec)) {
         if (lua_isinteger(L, -2)) {
@@ -351,15 +456,31 @@ static void field_options(lua_State *L, int spec, const char *path, lfield *f,
             else
                 field_error(L, path, "unknown encoding '%s' (use 'auto', 'dictionary', 'plain', 'delta', "
                                      "'delta_byte_array', 'byte_stream_split' or 'rle')", e);
+        } else if (!strcmp(k, "compression")) {
+            if (vt != LUA_TSTRING)
+                field_error(L, path, "option 'compression' must be a string, got %s", luaL_typename(L, -1));
+            const char *why = inl_lua_codec_parse(L, lua_tostring(L, -1), &codec.codec, &codec.spec_level);
+            if (why) field_error(L, path, "%s", why);
+            codec.codec_set = true;
+        } else if (!strcmp(k, "compression_level")) {
+            int isint;
+            lua_Integer v = lua_tointegerx(L, -1, &isint);
+            if (vt != LUA_TNUMBER || !isint || v <= INT32_MIN || v > INT32_MAX)
+                field_error(L, path, "option 'compression_level' must be an integer, got %s",
+                            luaL_tolstring(L, -1, NULL));
+            codec.level = (int)v;
+            codec.level_set = true;
         } else if (!strcmp(k, "bloom_filter")) {
             if (lua_toboolean(L, -1))
                 field_error(L, path, "bloom filters are not supported yet%s", "");
         } else {
             field_error(L, path,
-                        "unknown option '%s' (the options are optional, encoding, statistics, bloom_filter)", k);
+                        "unknown option '%s' (the options are optional, encoding, statistics, compression, "
+                        "compression_level, bloom_filter)", k);
         }
         lua_pop(L, 1);
     }
+    apply_codec(L, path, &codec, o);
 }
 
 /* ---- nested fields ------------------------------------------------------------ */

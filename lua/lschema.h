@@ -66,4 +66,19 @@ int inl_lua_field_lookup(const lschema *s, const char *name, size_t len);
 /* Child index of a struct node's field, or -1. */
 int inl_lua_struct_lookup(const lnode *n, const char *name, size_t len);
 
+/* The codec a string names ("zstd", "ZSTD", "lz4", "none"), with a level
+ * after a colon ("zstd:19"): *codec, and *level (INLAY_LEVEL_DEFAULT when
+ * there is none). Returns NULL, or pushes and returns why not: an unknown
+ * name or one this build leaves out (both listing the codecs it has), a
+ * level that is not an integer. Whether the codec takes the level is left
+ * to the core, whose message says the codec's range. */
+const char *inl_lua_codec_parse(lua_State *L, const char *spec, inlay_compression *codec, int *level);
+/* Pushes the codecs this build has, as "'uncompressed', 'snappy', ...". */
+void inl_lua_push_codec_list(lua_State *L);
+/* Pushes and returns codec c's name as scripts spell it ("lz4_raw"). */
+const char *inl_lua_push_codec_name(lua_State *L, inlay_compression c);
+/* Every codec the format numbers and the writer knows, built in or not:
+ * sets *list, returns their count. */
+int inl_lua_codecs(const inlay_compression **list);
+
 #endif

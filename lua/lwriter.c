@@ -28,7 +28,11 @@
  * (w == NULL) before anything is opened, so an error at any point leaves it
  * consistent; one close path serves close(), __close and __gc. Only close()
  * and __close on a normal scope exit publish the file; __close during an
- * error, __gc and abort() throw it away.
+ * error, __gc and abort() throw it away. User values: 1 the schema, 2 the
+ * path (or the stream's name). The per-column totals of info().columns are
+ * copied from the core's writer before it is freed into room at the
+ * userdata's end, made with it, so that closing allocates nothing once the
+ * file is complete.
  *
  * Row numbers in messages: for write_columns, the 1-based index into the
  * column arrays; for write and row, the 1-based row number in the file.
@@ -71,6 +75,7 @@ typedef struct lwriter {
     bool stream;                /* writes to a Lua file handle: no path, no temporary */
     bool owns_fd;               /* fd is our duplicate of the handle's, closed with the writer */
     bool hooked;                /* inl_lua_temp_hook was told of the temporary */
+    bool have_final;            /* final[] holds the totals of a successful close */
     int fd;
     const lschema *schema;      /* kept alive by user value 1 */
     int ncols;                  /* top-level fields */
@@ -83,6 +88,7 @@ typedef struct lwriter {
     uint64_t nrows;             /* rows accepted so far, staged ones included */
     size_t nbuf;                /* rows staged by write/row */
     uint64_t rows, row_groups, bytes;   /* totals kept after close */
+    inlay_column_stats *final;  /* per leaf column, kept after close: the userdata's tail */
 } lwriter;
 
 static void flush_rows(lua_State *L, lwriter *lw);
@@ -188,6 +194,67 @@ static void writer_abort(lwriter *lw)
     free_scratch(lw);
 }
 
+/* ---- what each column came to ------------------------------------------------------ */
+
+/* The totals of leaf `column`: the open writer's so far, or as close left
+ * them. */
+static bool column_stats(const lwriter *lw, int column, inlay_column_stats *st)
+{
+    if (lw->w) return inlay_writer_column_stats(lw->w, column, st) == INLAY_OK;
+    if (!lw->have_final || column < 0 || column >= lw->schema->ncolumns) return false;
+    *st = lw->final[column];
+    return true;
+}
+
+/* Sets t[path] = { compression =, compression_level =, compressed_bytes =,
+ * uncompressed_bytes =, chunks =, chunks_uncompressed = } for leaf `column`. */
+static void push_column_stats(lua_State *L, const lwriter *lw, int t, int column, const char *path)
+{
+    inlay_column_stats st;
+    if (!column_stats(lw, column, &st)) return;
+    lua_createtable(L, 0, 6);
+    const char *codec = inlay_compression_name(st.compression);
+    lua_pushstring(L, codec ? codec : "?");
+    lua_setfield(L, -2, "compression");
+    int lo, hi, dflt;
+    if (inlay_compression_levels(st.compression, &lo, &hi, &dflt)) {   /* none for codecs without levels */
+        lua_pushinteger(L, st.compression_level);
+        lua_setfield(L, -2, "compression_level");
+    }
+    lua_pushinteger(L, (lua_Integer)st.compressed_bytes);
+    lua_setfield(L, -2, "compressed_bytes");
+    lua_pushinteger(L, (lua_Integer)st.uncompressed_bytes);
+    lua_setfield(L, -2, "uncompressed_bytes");
+    lua_pushinteger(L, (lua_Integer)st.chunks);
+    lua_setfield(L, -2, "chunks");
+    lua_pushinteger(L, (lua_Integer)st.chunks_uncompressed);
+    lua_setfield(L, -2, "chunks_uncompressed");
+    lua_setfield(L, t, path);
+}
+
+static void push_node_stats(lua_State *L, const lwriter *lw, int t, const lnode *n)
+{
+    if (n->kind == N_LEAF) {
+        push_column_stats(L, lw, t, n->f.column, n->ppath);
+        return;
+    }
+    luaL_checkstack(L, 4, "columns");
+    for (int i = 0; i < n->nchildren; i++) push_node_stats(L, lw, t, n->children[i]);
+}
+
+/* Pushes the columns table of w:info(): each leaf column by its dotted
+ * path in the file ("id", "tags.list.element"), as r:info() names them. */
+static void push_columns(lua_State *L, const lwriter *lw)
+{
+    lua_createtable(L, 0, lw->schema->ncolumns);
+    const int t = lua_gettop(L);
+    for (int i = 0; i < lw->ncols; i++) {
+        const lfield *f = &lw->schema->fields[i];
+        if (f->node) push_node_stats(L, lw, t, f->node);
+        else push_column_stats(L, lw, t, f->column, f->name);
+    }
+}
+
 /* Finish the file; on failure, abort and raise. */
 static void writer_finish(lua_State *L, lwriter *lw)
 {
@@ -209,6 +276,10 @@ static void writer_finish(lua_State *L, lwriter *lw)
     lw->rows = inlay_writer_rows(lw->w);
     lw->row_groups = inlay_writer_row_groups(lw->w);
     lw->bytes = inlay_writer_bytes(lw->w);
+    for (int c = 0; c < lw->schema->ncolumns; c++)   /* kept for info() once the writer is gone */
+        if (inlay_writer_column_stats(lw->w, c, &lw->final[c]) != INLAY_OK)
+            memset(&lw->final[c], 0, sizeof lw->final[c]);
+    lw->have_final = true;
     inlay_writer_free(lw->w);
     lw->w = NULL;
     lw->state = WS_CLOSED;
@@ -218,7 +289,7 @@ static void writer_finish(lua_State *L, lwriter *lw)
 
 static void push_info(lua_State *L, lwriter *lw)
 {
-    lua_createtable(L, 0, 7);
+    lua_createtable(L, 0, 8);
     if (!lw->stream) {   /* a stream's name ("<stdout>") is no path */
         lua_getiuservalue(L, 1, 2);
         lua_setfield(L, -2, "path");
@@ -236,6 +307,10 @@ static void push_info(lua_State *L, lwriter *lw)
     lua_setfield(L, -2, "rows_buffered");
     lua_pushinteger(L, (lua_Integer)st.bytes_buffered);
     lua_setfield(L, -2, "bytes_buffered");
+    if (lw->state == WS_OPEN || lw->have_final) {   /* so far, or as close left them */
+        push_columns(L, lw);
+        lua_setfield(L, -2, "columns");
+    }
 }
 
 static int w_close(lua_State *L)
@@ -744,27 +819,30 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
 {
     if (lua_isnoneornil(L, idx)) return;
     luaL_checktype(L, idx, LUA_TTABLE);
+    int spec_level = INLAY_LEVEL_DEFAULT;   /* the level in "zstd:19" */
+    int level = INLAY_LEVEL_DEFAULT;        /* compression_level */
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         if (lua_type(L, -2) != LUA_TSTRING)
             inl_lua_error(L, "option keys must be strings, got %s", luaL_typename(L, -2));
         const char *k = lua_tostring(L, -2);
         if (!strcmp(k, "compression")) {
-            const char *c = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-            if (c && !strcmp(c, "zstd")) o->compression = INLAY_ZSTD;
-            else if (c && (!strcmp(c, "uncompressed") || !strcmp(c, "none"))) o->compression = INLAY_UNCOMPRESSED;
-            else if (c && (!strcmp(c, "snappy") || !strcmp(c, "gzip") || !strcmp(c, "lz4") ||
-                           !strcmp(c, "lz4_raw") || !strcmp(c, "brotli")))
-                inl_lua_error(L, "compression '%s' is not supported yet (use 'zstd' or 'uncompressed')", c);
-            else
-                inl_lua_error(L, "unknown compression %s (use 'zstd' or 'uncompressed')", luaL_tolstring(L, -1, NULL));
+            if (lua_type(L, -1) != LUA_TSTRING)
+                inl_lua_error(L, "option 'compression' must be a string, got %s", luaL_typename(L, -1));
+            const char *why = inl_lua_codec_parse(L, lua_tostring(L, -1), &o->compression, &spec_level);
+            if (why) inl_lua_error(L, "option 'compression': %s", why);
         } else if (!strcmp(k, "compression_level")) {
             int ok;
             lua_Integer v = lua_tointegerx(L, -1, &ok);
-            if (!ok || v < -131072 || v > 22)
-                inl_lua_error(L, "option 'compression_level' must be an integer up to 22, got %s",
-                         luaL_tolstring(L, -1, NULL));
-            o->compression_level = (int)v;
+            if (lua_type(L, -1) != LUA_TNUMBER || !ok || v <= INT32_MIN || v > INT32_MAX)
+                inl_lua_error(L, "option 'compression_level' must be an integer, got %s", luaL_tolstring(L, -1, NULL));
+            level = (int)v;
+        } else if (!strcmp(k, "min_compression_gain")) {
+            const lua_Number g = lua_tonumber(L, -1);
+            if (lua_type(L, -1) != LUA_TNUMBER || !(g >= 0 && g < 1))
+                inl_lua_error(L, "option 'min_compression_gain' must be a number in [0, 1), got %s",
+                              luaL_tolstring(L, -1, NULL));
+            o->min_compression_gain = (double)g;
         } else if (!strcmp(k, "row_group_rows")) o->row_group_rows = opt_size(L, k, false);
         else if (!strcmp(k, "row_group_bytes")) o->row_group_bytes = opt_size(L, k, false);
         else if (!strcmp(k, "page_bytes")) o->page_bytes = opt_size(L, k, false);
@@ -789,10 +867,15 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
             lua_insert(L, -3);           /* kv, key, value: kv stays until open returns */
         } else {
             inl_lua_error(L, "unknown option '%s' (the options are compression, compression_level, "
-                        "row_group_rows, row_group_bytes, page_bytes, page_rows, dictionary_bytes, page_version, sync, metadata)", k);
+                        "min_compression_gain, row_group_rows, row_group_bytes, page_bytes, page_rows, "
+                        "dictionary_bytes, page_version, sync, metadata)", k);
         }
         lua_pop(L, 1);
     }
+    /* Whether the codec takes the level is the core's to say, at open. */
+    if (spec_level != INLAY_LEVEL_DEFAULT && level != INLAY_LEVEL_DEFAULT && spec_level != level)
+        inl_lua_error(L, "option 'compression' says level %d, option 'compression_level' %d", spec_level, level);
+    o->compression_level = level != INLAY_LEVEL_DEFAULT ? level : spec_level;
 }
 
 /* The name a stream writer goes by in messages and tostring. */
@@ -830,6 +913,19 @@ static int open_stream(lua_State *L, int wi, lwriter *lw, luaL_Stream *p, const 
     return inlay_writer_open_fd(&lw->w, fd, s->s, o);
 }
 
+/* Pushes a closed writer userdata for schema s, with room for the totals
+ * of its leaf columns after its end. */
+static lwriter *new_writer(lua_State *L, const lschema *s)
+{
+    const size_t n = (size_t)s->ncolumns;
+    lwriter *lw = lua_newuserdatauv(L, sizeof *lw + n * sizeof(inlay_column_stats), 2);
+    memset(lw, 0, sizeof *lw + n * sizeof(inlay_column_stats));
+    lw->state = WS_CLOSED_NEW;
+    lw->final = (inlay_column_stats *)(lw + 1);
+    luaL_setmetatable(L, LI_WRITER);
+    return lw;
+}
+
 /* inlay.open(path or file, schema, opts) -> writer */
 static int writer_open(lua_State *L)
 {
@@ -853,10 +949,7 @@ static int writer_open(lua_State *L)
     inlay_options_init(&o);
     parse_options(L, 3, &o);
 
-    lwriter *lw = lua_newuserdatauv(L, sizeof *lw, 2);
-    memset(lw, 0, sizeof *lw);
-    lw->state = WS_CLOSED_NEW;
-    luaL_setmetatable(L, LI_WRITER);
+    lwriter *lw = new_writer(L, s);
     int wi = lua_gettop(L);
     lua_pushvalue(L, 2);
     lua_setiuservalue(L, wi, 1);
@@ -892,10 +985,7 @@ void inl_lua_writer_borrow(lua_State *L, inlay_writer *w, int schema_idx)
 {
     schema_idx = lua_absindex(L, schema_idx);
     lschema *s = inl_lua_check_schema(L, schema_idx);
-    lwriter *lw = lua_newuserdatauv(L, sizeof *lw, 2);
-    memset(lw, 0, sizeof *lw);
-    lw->state = WS_CLOSED_NEW;
-    luaL_setmetatable(L, LI_WRITER);
+    lwriter *lw = new_writer(L, s);
     const int wi = lua_gettop(L);
     lua_pushvalue(L, schema_idx);
     lua_setiuservalue(L, wi, 1);
@@ -920,6 +1010,37 @@ void inl_lua_writer_unborrow(lua_State *L, int idx)
     if (!lw->borrowed) return;
     writer_abort(lw);   /* lets go of the host's writer without touching it */
     lw->state = WS_CLOSED;
+}
+
+/* inlay.compressions() -> { "uncompressed", "snappy", ... }: the codecs
+ * this build writes, by the names inlay.open takes. */
+static int m_compressions(lua_State *L)
+{
+    const inlay_compression *all;
+    const int n = inl_lua_codecs(&all);
+    lua_createtable(L, n, 0);
+    lua_Integer k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!inlay_compression_supported(all[i])) continue;
+        inl_lua_push_codec_name(L, all[i]);
+        lua_rawseti(L, -2, ++k);
+    }
+    return 1;
+}
+
+/* inlay.compression_levels(name) -> lo, hi, default; nothing for a codec
+ * without levels. An unknown name, or a codec not built in, raises. */
+static int m_compression_levels(lua_State *L)
+{
+    inlay_compression c;
+    int level, lo, hi, dflt;
+    const char *why = inl_lua_codec_parse(L, luaL_checkstring(L, 1), &c, &level);
+    if (why) inl_lua_error(L, "%s", why);
+    if (!inlay_compression_levels(c, &lo, &hi, &dflt)) return 0;
+    lua_pushinteger(L, lo);
+    lua_pushinteger(L, hi);
+    lua_pushinteger(L, dflt);
+    return 3;
 }
 
 void inl_lua_open_writer(lua_State *L)
@@ -951,4 +1072,8 @@ void inl_lua_open_writer(lua_State *L)
     lua_pop(L, 1);
     lua_pushcfunction(L, writer_open);
     lua_setfield(L, -2, "open");
+    lua_pushcfunction(L, m_compressions);
+    lua_setfield(L, -2, "compressions");
+    lua_pushcfunction(L, m_compression_levels);
+    lua_setfield(L, -2, "compression_levels");
 }

@@ -10,8 +10,8 @@
 
 #define LI_WRITER "inlay.writer"
 
-/* Registers the writer metatable and sets `open` in the module table on
- * top of the stack. */
+/* Registers the writer metatable and sets `open`, `compressions` and
+ * `compression_levels` in the module table on top of the stack. */
 void inl_lua_open_writer(lua_State *L);
 
 /* For pipelines (lsource.c): one append of n rows to the writer at index

@@ -29,7 +29,7 @@ static void put_encoding_stats(tc *t, int page_type, int encoding, int count)
     inl_tc_struct_end(t);
 }
 
-static void put_column_chunk(tc *t, const chunk_meta *k, inlay_compression codec, int page_type)
+static void put_column_chunk(tc *t, const chunk_meta *k, int page_type)
 {
     const uint64_t start = k->start;
     const bool has_dict = k->dict_bytes > 0;
@@ -49,7 +49,7 @@ static void put_column_chunk(tc *t, const chunk_meta *k, inlay_compression codec
     inl_tc_field_list(t, 3, TC_BINARY, (uint32_t)k->leaf->depth);
     for (int i = 0; i < k->leaf->depth; i++)
         inl_tc_list_binary(t, k->leaf->parts[i], strlen(k->leaf->parts[i]));
-    inl_tc_field_i32(t, 4, codec);
+    inl_tc_field_i32(t, 4, k->codec);
     inl_tc_field_i64(t, 5, (int64_t)k->num_values);
     inl_tc_field_i64(t, 6, (int64_t)k->raw_size);
     inl_tc_field_i64(t, 7, (int64_t)k->stored_size);
@@ -72,7 +72,7 @@ static void put_column_chunk(tc *t, const chunk_meta *k, inlay_compression codec
 }
 
 int inl_meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chunks, int ncols,
-                   uint64_t num_rows, int ordinal, inlay_compression codec, int page_type)
+                   uint64_t num_rows, int ordinal, int page_type)
 {
     tc t;
     inl_tc_init(&t, out, a);
@@ -80,7 +80,7 @@ int inl_meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chu
     inl_tc_field_list(&t, 1, TC_STRUCT, (uint32_t)ncols);
     uint64_t raw = 0, stored = 0;
     for (int i = 0; i < ncols; i++) {
-        put_column_chunk(&t, &chunks[i], codec, page_type);
+        put_column_chunk(&t, &chunks[i], page_type);
         raw += chunks[i].raw_size;
         stored += chunks[i].stored_size;
     }

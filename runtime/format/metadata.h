@@ -17,6 +17,7 @@
 typedef struct chunk_meta {
     const schema_leaf *leaf;    /* path, levels */
     inlay_physical physical;
+    inlay_compression codec;    /* of this chunk's pages */
     uint64_t start;             /* file offset of the chunk's first page */
     uint64_t dict_bytes;        /* of the dictionary page, header included; 0 = none */
     uint64_t num_values;        /* level entries */
@@ -32,7 +33,7 @@ typedef struct chunk_meta {
 /* Append the RowGroup of ncols chunks; data pages are of page_type
  * (PAGE_DATA or PAGE_DATA_V2). */
 int inl_meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chunks, int ncols,
-                   uint64_t num_rows, int ordinal, inlay_compression codec, int page_type);
+                   uint64_t num_rows, int ordinal, int page_type);
 
 /* Append the FileMetaData. */
 int inl_meta_file(buf *out, const inlay_allocator *a, const inlay_schema *s, uint64_t num_rows,

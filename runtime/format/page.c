@@ -41,7 +41,7 @@ static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
 }
 
 int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
-               const page_desc *d, size_t *raw_size, size_t *stored_size)
+               const page_desc *d, double min_gain, size_t *raw_size, size_t *stored_size)
 {
     const int first = d->type == PAGE_DATA_V2 ? d->nprefix : 0;
     size_t prefix_len = 0, body_len = 0;
@@ -69,7 +69,7 @@ int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scrat
         int status;
         size_t n = inl_compress_run(c, scratch->packed.data, bound, body, body_len, &status);
         if (n == SIZE_MAX) return status;
-        if (d->type != PAGE_DATA_V2 || n < body_len) {
+        if (d->type != PAGE_DATA_V2 || (n < body_len && (double)n <= (double)body_len * (1.0 - min_gain))) {
             packed = scratch->packed.data;
             packed_len = n;
         }

@@ -7,7 +7,8 @@
  * gathered and compressed as one block; in a v2 data page the first
  * `nprefix` parts (the levels) stay uncompressed and only the values are
  * compressed — or stored raw, flagged is_compressed = false, when
- * compression does not make them smaller.
+ * compression does not make them smaller by at least the fraction
+ * min_gain (0: any gain at all).
  */
 #ifndef INLAY_PAGE_H
 #define INLAY_PAGE_H
@@ -44,7 +45,7 @@ typedef struct page_desc {
  * INT32_MAX bytes (sizes are i32 in the header); out is unchanged on
  * failure. */
 int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
-               const page_desc *d, size_t *raw_size, size_t *stored_size);
+               const page_desc *d, double min_gain, size_t *raw_size, size_t *stored_size);
 
 void inl_page_scratch_free(page_scratch *s, const inlay_allocator *a);
 

@@ -281,6 +281,10 @@ typedef enum inlay_encoding_choice {
 typedef struct inlay_column_options {
     inlay_encoding_choice encoding;
     bool statistics;        /* default true */
+    int compression;        /* an inlay_compression for this column's chunks, or -1 (the
+                               default): the writer's options.compression */
+    int compression_level;  /* with compression set: a level of that codec, or
+                               INLAY_LEVEL_DEFAULT (the default) for the codec's own */
 } inlay_column_options;
 
 INLAY_API void inlay_column_options_init(inlay_column_options *o);
@@ -401,10 +405,39 @@ INLAY_API inlay_sink inlay_buffer_sink(inlay_buffer *b);
  *  Writer options
  *====================================================================*/
 
+/* Codecs, numbered as the format's CompressionCodec. A column chunk
+ * carries its own codec, so columns may differ (inlay_column_options). */
 typedef enum inlay_compression {
     INLAY_UNCOMPRESSED = 0,
+    INLAY_SNAPPY = 1,
+    INLAY_GZIP = 2,          /* a gzip member (RFC 1952), as the format requires */
+    INLAY_BROTLI = 4,
     INLAY_ZSTD = 6,
+    INLAY_LZ4_RAW = 7,       /* the LZ4 block format; the deprecated Hadoop-framed LZ4 (5) is not written */
 } inlay_compression;
+
+/* A level meaning "the codec's own default" (see inlay_compression_levels). */
+#define INLAY_LEVEL_DEFAULT INT32_MIN
+
+/* The codec's name as the format spells it ("ZSTD", "LZ4_RAW"), or NULL
+ * for a number outside inlay_compression. Thread-safe. */
+INLAY_API const char *inlay_compression_name(inlay_compression c);
+/* The codec called `name`, case-insensitive: "uncompressed" (also
+ * "none"), "snappy", "gzip", "brotli", "zstd", "lz4_raw" (also "lz4").
+ * Returns false for any other name. */
+INLAY_API bool inlay_compression_parse(const char *name, inlay_compression *out);
+/* Whether this build writes (and reads) codec c: some codecs may be left
+ * out when the library is built (INLAY_WITH_SNAPPY=OFF and the like). */
+INLAY_API bool inlay_compression_supported(inlay_compression c);
+/* The levels codec c takes, lo..hi, and the one INLAY_LEVEL_DEFAULT picks:
+ *   ZSTD   -131072..22, default 3 (negative levels trade ratio for speed)
+ *   GZIP   1..9, default 6
+ *   BROTLI 0..11, default INLAY_DEFAULT_BROTLI_LEVEL
+ *   LZ4_RAW -65537..12, default 1: below 3 the fast compressor with an
+ *          acceleration of max(1, -level), 3..12 the high-compression one
+ * Returns false for a codec without levels (UNCOMPRESSED, SNAPPY: only
+ * INLAY_LEVEL_DEFAULT is valid) or not in inlay_compression. */
+INLAY_API bool inlay_compression_levels(inlay_compression c, int *lo, int *hi, int *dflt);
 
 /* Defaults, in one place. */
 #define INLAY_DEFAULT_PAGE_BYTES        (1u << 20)
@@ -414,6 +447,10 @@ typedef enum inlay_compression {
 #define INLAY_DEFAULT_DICTIONARY_BYTES  (1u << 20)
 #define INLAY_DEFAULT_COMPRESSION       INLAY_ZSTD
 #define INLAY_DEFAULT_ZSTD_LEVEL        3
+#define INLAY_DEFAULT_GZIP_LEVEL        6
+#define INLAY_DEFAULT_BROTLI_LEVEL      5
+#define INLAY_DEFAULT_LZ4_LEVEL         1
+#define INLAY_DEFAULT_MIN_GAIN          0.03
 #define INLAY_DEFAULT_PAGE_VERSION      1
 #define INLAY_DEFAULT_SYNC              true
 
@@ -425,8 +462,12 @@ typedef struct inlay_kv {
 typedef struct inlay_options {
     unsigned struct_size;          /* set by inlay_options_init; guards the layout */
     inlay_allocator alloc;         /* fn NULL = malloc/realloc/free */
-    inlay_compression compression;
-    int compression_level;
+    inlay_compression compression; /* the default of every column (inlay_column_options overrides) */
+    int compression_level;         /* a level of that codec; INLAY_LEVEL_DEFAULT (the default): its own */
+    double min_compression_gain;   /* a v1 column chunk whose first data page its codec shrinks by less
+                                      than this fraction is stored UNCOMPRESSED (its footer says so), and
+                                      so is a v2 page (is_compressed = false); 0 compresses everything.
+                                      Depends on the data only: the output stays deterministic. */
     size_t page_bytes;             /* a page ends at page_bytes or page_rows */
     size_t page_rows;
     size_t row_group_rows;         /* a row group ends at whichever comes first */
@@ -679,6 +720,21 @@ typedef struct inlay_writer_stats {
 
 /* Fills *st; a NULL writer gives zeros. */
 INLAY_API void inlay_writer_get_stats(const inlay_writer *w, inlay_writer_stats *st);
+
+/* What one leaf column has written so far (row groups written, not the one
+ * being buffered). */
+typedef struct inlay_column_stats {
+    inlay_compression compression;  /* the column's codec */
+    int compression_level;          /* the level it compresses at (0 for codecs without levels) */
+    uint64_t uncompressed_bytes;    /* its pages as they would be uncompressed, headers included */
+    uint64_t compressed_bytes;      /* as written */
+    uint64_t chunks;                /* column chunks written */
+    uint64_t chunks_uncompressed;   /* of those, stored UNCOMPRESSED because the codec did not pay */
+} inlay_column_stats;
+
+/* Fills *st for leaf `column`. INLAY_ERR_COLUMN when there is no such
+ * column, INLAY_ERR_ARGUMENT for NULLs. */
+INLAY_API int inlay_writer_column_stats(const inlay_writer *w, int column, inlay_column_stats *st);
 
 /* Finish the file: flush the last row group, write the footer and finish the
  * sink (for a file: sync it, rename it into place, sync its folder). Every
@@ -1122,7 +1178,8 @@ INLAY_API int inlay_schema_num_nodes(const inlay_schema *s);
  *  is checked before use: a corrupt or truncated file is INLAY_ERR_FORMAT
  *  with a message naming where (row group, column, page), never a crash,
  *  and no allocation is sized by a field the file's own size does not
- *  bound. Codecs: UNCOMPRESSED, ZSTD and GZIP; others are INLAY_ERR_FORMAT
+ *  bound. Codecs: every one the writer has (inlay_compression_supported)
+ *  and the deprecated Hadoop-framed LZ4; others are INLAY_ERR_FORMAT
  *  naming the codec. Encodings: all of the format's. INT96 timestamps read
  *  as timestamp(ns) INT64; legacy two-level lists as standard lists; a
  *  logical type inlay does not have reads as its physical type.

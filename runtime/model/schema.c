@@ -13,6 +13,37 @@ void inlay_column_options_init(inlay_column_options *o)
 {
     o->encoding = INLAY_ENCODING_AUTO;
     o->statistics = true;
+    o->compression = -1;
+    o->compression_level = INLAY_LEVEL_DEFAULT;
+}
+
+int inl_codec_check(int codec, int level, int *resolved, char *why, size_t cap)
+{
+    const char *name = codec >= 0 ? inlay_compression_name((inlay_compression)codec) : NULL;
+    if (!name) {
+        snprintf(why, cap, "unknown compression %d", codec);
+        return INLAY_ERR_ARGUMENT;
+    }
+    if (!inlay_compression_supported((inlay_compression)codec)) {
+        snprintf(why, cap, "compression %s is not built into this library", name);
+        return INLAY_ERR_ARGUMENT;
+    }
+    int lo, hi, dflt;
+    if (!inlay_compression_levels((inlay_compression)codec, &lo, &hi, &dflt)) {
+        if (level != INLAY_LEVEL_DEFAULT) {
+            snprintf(why, cap, "compression %s has no levels (level %d given)", name, level);
+            return INLAY_ERR_ARGUMENT;
+        }
+        *resolved = 0;
+        return 0;
+    }
+    if (level == INLAY_LEVEL_DEFAULT) level = dflt;
+    if (level < lo || level > hi) {
+        snprintf(why, cap, "compression %s takes levels %d to %d, not %d", name, lo, hi, level);
+        return INLAY_ERR_ARGUMENT;
+    }
+    *resolved = level;
+    return 0;
 }
 
 /* ---- building ---------------------------------------------------------- */
@@ -302,6 +333,12 @@ int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repeti
     child_path(s, parent, name, path, sizeof path);
     INL_FORWARD(check_type(s, path, &type));
     if (opts) INL_FORWARD(check_encoding(s, path, &type, opts->encoding));
+    if (opts && opts->compression != -1) {
+        char why[128];
+        int level;
+        if (inl_codec_check(opts->compression, opts->compression_level, &level, why, sizeof why))
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': %s", path, why);
+    }
     int id = add_node(s, parent, name, rep);
     if (id < 0) return id;
     s->nodes[id].type = type;

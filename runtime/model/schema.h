@@ -67,6 +67,11 @@ struct inlay_schema {
     inl_err err;            /* the last failed call */
 };
 
+/* Whether codec (an inlay_compression) is known, built in, and takes
+ * `level` (INLAY_LEVEL_DEFAULT: its default, set in *resolved; 0 for a
+ * codec without levels). INLAY_ERR_ARGUMENT with the reason in why. */
+int inl_codec_check(int codec, int level, int *resolved, char *why, size_t cap);
+
 /* Deep copy of s using allocator a; NULL when out of memory. */
 inlay_schema *inl_schema_clone(const inlay_schema *s, const inlay_allocator *a);
 /* Compute layout, levels and leaves. Returns 0 or INLAY_ERR_SCHEMA /

@@ -1,7 +1,11 @@
 /*
  * decompress.h — page bodies back to their bytes: UNCOMPRESSED, ZSTD and
- * GZIP. One decompressor per reader; its contexts are made on first use
- * and reused for every page, allocating through the reader's allocator.
+ * GZIP always; SNAPPY, BROTLI, LZ4_RAW and the deprecated LZ4 as built
+ * (INLAY_HAVE_SNAPPY, INLAY_HAVE_BROTLI, INLAY_HAVE_LZ4). One decompressor
+ * per reader. zstd's and zlib's contexts are made on first use and reused
+ * for every page; brotli's decoder cannot be reset, so it gets an instance
+ * per page; snappy and lz4 decode with no state at all. Everything is
+ * allocated through the reader's allocator.
  */
 #ifndef INLAY_DECOMPRESS_H
 #define INLAY_DECOMPRESS_H
@@ -27,6 +31,9 @@ void inl_decompress_free(decompressor *d);
 const char *inl_codec_name(int codec, char *tmp, size_t cap);
 /* Whether this build reads the codec. */
 bool inl_codec_supported(int codec);
+/* The codecs this build reads, for messages: "UNCOMPRESSED, SNAPPY, ...",
+ * in the format's order. */
+const char *inl_codec_list(void);
 
 /* Decompress src[0..n) into exactly dst_len bytes at dst. Returns 0,
  * INLAY_ERR_FORMAT when the data is corrupt or does not come out at

@@ -49,9 +49,20 @@ static int grow_chunks(column *c, column_env *e, int need)
     return 0;
 }
 
-int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
+static chunk *open_chunk(column *c);
+
+/* A new chunk starts with the column's codec, undecided (v1) until its
+ * first data page shows whether the codec pays. */
+static void start_chunk(const column *c, const column_env *e, chunk *k)
+{
+    k->codec = c->comp->codec;
+    k->codec_decided = k->codec == INLAY_UNCOMPRESSED || e->min_gain <= 0 || e->page_version == 2;
+}
+
+int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, compressor *comp)
 {
     memset(c, 0, sizeof *c);
+    c->comp = comp;
     c->leaf = &s->leaves[leaf];
     const schema_node *node = &s->nodes[c->leaf->node];
     c->type = &node->type;
@@ -71,7 +82,9 @@ int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf)
                         c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY ? c->width : 0);
     else
         inl_memo_fixed_init(&c->memo_fixed, A(e), c->width);
-    return grow_chunks(c, e, 2);
+    INL_FORWARD(grow_chunks(c, e, 2));
+    start_chunk(c, e, open_chunk(c));
+    return 0;
 }
 
 void inl_column_free(column *c, column_env *e)
@@ -94,6 +107,12 @@ void inl_column_free(column *c, column_env *e)
 }
 
 static chunk *open_chunk(column *c) { return &c->chunks[c->nsealed]; }
+
+/* The compressor of the open chunk's pages. */
+static compressor *chunk_comp(column *c, column_env *e, const chunk *k)
+{
+    return k->codec == INLAY_UNCOMPRESSED ? &e->none : c->comp;
+}
 
 static size_t dict_bytes(const column *c)
 {
@@ -247,14 +266,14 @@ static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t 
 }
 
 /* Compressed size of n bytes, or n when there is no codec. */
-static size_t compressed_size(column_env *e, const void *p, size_t n, int *st)
+static size_t compressed_size(compressor *comp, column_env *e, const void *p, size_t n, int *st)
 {
     *st = 0;
-    if (e->comp.codec == INLAY_UNCOMPRESSED || n == 0) return n;
-    size_t bound = inl_compress_bound(&e->comp, n);
+    if (comp->codec == INLAY_UNCOMPRESSED || n == 0) return n;
+    size_t bound = inl_compress_bound(comp, n);
     e->scratch.packed.len = 0;
     if (inl_buf_reserve(&e->scratch.packed, A(e), bound)) { *st = INLAY_ERR_NOMEM; return 0; }
-    size_t r = inl_compress_run(&e->comp, e->scratch.packed.data, bound, p, n, st);
+    size_t r = inl_compress_run(comp, e->scratch.packed.data, bound, p, n, st);
     if (r == SIZE_MAX) return 0;
     *st = 0;
     return r;
@@ -283,9 +302,10 @@ static int dictionary_pays(column *c, column_env *e)
     size_t with_dict = dict_len + indices, without = fb_len;
     if (with_dict < 2 * without && without < 2 * with_dict) {   /* close: compression decides */
         int st;
-        with_dict = compressed_size(e, dict, dict_len, &st) + indices;
+        compressor *comp = chunk_comp(c, e, open_chunk(c));
+        with_dict = compressed_size(comp, e, dict, dict_len, &st) + indices;
         if (st) return st;
-        without = compressed_size(e, fb, fb_len, &st);
+        without = compressed_size(comp, e, fb, fb_len, &st);
         if (st) return st;
     }
     if (with_dict < without) return 0;
@@ -347,7 +367,30 @@ static int flush_page(column *c, column_env *e)
     d.lens[d.nparts++] = values_len;
 
     size_t raw, stored;
-    INL_FORWARD(inl_page_write(&k->pages, A(e), &e->comp, &e->scratch, &d, &raw, &stored));
+    const size_t page_start = k->pages.len;
+    INL_FORWARD(inl_page_write(&k->pages, A(e), chunk_comp(c, e, k), &e->scratch, &d, e->min_gain, &raw, &stored));
+    if (!k->codec_decided) {
+        k->codec_decided = true;
+        /* A dictionary-encoded page is mostly bit-packed indices, which no
+         * codec shrinks much; the dictionary page that will back it (its
+         * values so far) counts too, or a large dictionary of text would go
+         * out uncompressed for the sake of its indices. */
+        double raw_all = (double)raw, stored_all = (double)stored;
+        if (c->use_dict) {
+            const void *dict = c->is_bytes ? (const void *)c->memo_bytes.arena.data
+                                           : (const void *)c->memo_fixed.values.data;
+            size_t dict_len = dict_bytes(c);
+            size_t packed = compressed_size(c->comp, e, dict, dict_len, &st);
+            if (st) return st;
+            raw_all += (double)dict_len;
+            stored_all += (double)packed;
+        }
+        if (stored_all > raw_all * (1.0 - e->min_gain)) {   /* the codec does not pay: not here, not later */
+            k->codec = INLAY_UNCOMPRESSED;
+            k->pages.len = page_start;
+            INL_FORWARD(inl_page_write(&k->pages, A(e), &e->none, &e->scratch, &d, 0, &raw, &stored));
+        }
+    }
     k->raw_size += raw;
     k->stored_size += stored;
     k->num_values += c->page_entries;
@@ -375,7 +418,7 @@ static int write_dictionary(column *c, column_env *e, chunk *k)
     }
     size_t raw, stored;
     k->dict.len = 0;
-    INL_FORWARD(inl_page_write(&k->dict, A(e), &e->comp, &e->scratch, &d, &raw, &stored));
+    INL_FORWARD(inl_page_write(&k->dict, A(e), chunk_comp(c, e, k), &e->scratch, &d, 0, &raw, &stored));
     k->raw_size += raw;
     k->stored_size += stored;
     k->dict_entries = (uint32_t)dict_count(c);
@@ -394,6 +437,7 @@ int inl_column_seal(column *c, column_env *e)
     next->num_values = next->num_rows = next->raw_size = next->stored_size = 0;
     next->dict_entries = 0;
     memset(next->page_counts, 0, sizeof next->page_counts);
+    start_chunk(c, e, next);
     inl_stats_reset(&next->st);
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
     else inl_memo_fixed_reset(&c->memo_fixed);

@@ -24,6 +24,13 @@
  *
  * Values are buffered PLAIN (fixed-width values are then simply the typed
  * array); the value encoding runs once per page.
+ *
+ * Each column has its own codec. With v1 pages, the first data page of a
+ * chunk also decides whether the codec pays: when it shrinks that page by
+ * less than min_gain, the page is written again uncompressed and so is the
+ * rest of the chunk, whose footer entry then says UNCOMPRESSED (random
+ * doubles cost a general-purpose codec most of its time and save nothing).
+ * v2 pages decide one by one (is_compressed).
  */
 #ifndef INLAY_COLUMN_H
 #define INLAY_COLUMN_H
@@ -38,7 +45,8 @@
 /* What the columns share with their writer. */
 typedef struct column_env {
     inlay_allocator alloc;
-    compressor comp;
+    compressor none;     /* for chunks stored UNCOMPRESSED because their codec did not pay */
+    double min_gain;     /* inlay_options.min_compression_gain */
     page_scratch scratch;
     buf levels;          /* encoded levels of the page being written */
     buf encoded;         /* encoded values of the page being written */
@@ -56,6 +64,8 @@ typedef struct chunk {
     uint64_t raw_size, stored_size;   /* all pages, headers included */
     uint32_t dict_entries;
     int page_counts[ENC_COUNT];       /* data pages by value encoding */
+    inlay_compression codec;          /* the column's, or UNCOMPRESSED when it did not pay */
+    bool codec_decided;               /* v1: the first data page has said whether the codec pays */
     stats st;
 } chunk;
 
@@ -70,6 +80,7 @@ typedef struct column {
     bool cost_check;          /* AUTO: drop a dictionary that does not pay */
     bool dict_decided;        /* the cost check has seen values in this chunk */
     int value_encoding;       /* ENC_* of pages that are not dictionary-encoded */
+    compressor *comp;         /* the column's codec, shared by the writer's columns of the same one */
     memo_fixed memo_fixed;
     memo_bytes memo_bytes;
     /* the page being filled */
@@ -84,7 +95,8 @@ typedef struct column {
     buf validity_defs, validity_vals;   /* a validity-bitmap batch as levels + dense values */
 } column;
 
-int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf);
+/* comp: the column's codec (kept, not owned). */
+int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, compressor *comp);
 void inl_column_free(column *c, column_env *e);
 
 /* Append count level entries with their dense values (typed as the

@@ -67,6 +67,9 @@ struct inlay_writer {
     arrow_state *arrow;        /* append_arrow's scratch, made by its first call */
     chunk_meta *tmp_meta;      /* a row group's footer entries, one per column */
     stats_bounds *tmp_bounds;  /* the min/max they point to */
+    compressor *comps;         /* one per (codec, level) the columns use; never moves */
+    int ncomps;
+    inlay_column_stats *col_stats;   /* one per column: what its chunks came to */
     inl_err err;                /* the last failure */
 };
 
@@ -75,7 +78,8 @@ void inlay_options_init(inlay_options *o)
     memset(o, 0, sizeof *o);
     o->struct_size = sizeof *o;
     o->compression = INLAY_DEFAULT_COMPRESSION;
-    o->compression_level = INLAY_DEFAULT_ZSTD_LEVEL;
+    o->compression_level = INLAY_LEVEL_DEFAULT;
+    o->min_compression_gain = INLAY_DEFAULT_MIN_GAIN;
     o->page_bytes = INLAY_DEFAULT_PAGE_BYTES;
     o->page_rows = INLAY_DEFAULT_PAGE_ROWS;
     o->row_group_rows = INLAY_DEFAULT_ROW_GROUP_ROWS;
@@ -137,6 +141,14 @@ uint64_t inlay_writer_rows(const inlay_writer *w)
 uint64_t inlay_writer_row_groups(const inlay_writer *w) { return w ? w->row_groups : 0; }
 uint64_t inlay_writer_bytes(const inlay_writer *w) { return w ? w->bytes : 0; }
 
+int inlay_writer_column_stats(const inlay_writer *w, int leaf, inlay_column_stats *st)
+{
+    if (!w || !st) return INLAY_ERR_ARGUMENT;
+    if (leaf < 0 || leaf >= w->ncols || !w->col_stats) return INLAY_ERR_COLUMN;
+    *st = w->col_stats[leaf];
+    return INLAY_OK;
+}
+
 /* ---- opening ------------------------------------------------------------- */
 
 static int check_options(inlay_writer *w, const inlay_options *o)
@@ -150,6 +162,12 @@ static int check_options(inlay_writer *w, const inlay_options *o)
                          o->page_bytes, o->page_rows);
     if (o->page_version != 1 && o->page_version != 2)
         return set_error(w, INLAY_ERR_ARGUMENT, "page_version must be 1 or 2, not %d", o->page_version);
+    if (!(o->min_compression_gain >= 0 && o->min_compression_gain < 1))
+        return set_error(w, INLAY_ERR_ARGUMENT, "min_compression_gain must be in [0, 1), not %g", o->min_compression_gain);
+    char why[128];
+    int level;
+    if (inl_codec_check(o->compression, o->compression_level, &level, why, sizeof why))
+        return set_error(w, INLAY_ERR_ARGUMENT, "%s", why);
     if (o->metadata_count && !o->metadata)
         return set_error(w, INLAY_ERR_ARGUMENT, "metadata_count without metadata");
     for (size_t i = 0; i < o->metadata_count; i++)
@@ -204,6 +222,35 @@ static int write_bytes(inlay_writer *w, const void *p, size_t n)
     return 0;
 }
 
+/* The compressor of leaf i: its own codec and level, or the writer's;
+ * columns with the same pair share one (its context is made once). */
+static int column_codec(inlay_writer *w, const inlay_options *o, int i, compressor **out)
+{
+    const inlay_column_options *co = &w->schema->nodes[w->schema->leaves[i].node].opts;
+    int codec = co->compression == -1 ? (int)o->compression : co->compression;
+    int level = co->compression == -1 ? o->compression_level : co->compression_level;
+    char why[128];
+    if (inl_codec_check(codec, level, &level, why, sizeof why))
+        return set_error(w, INLAY_ERR_SCHEMA, "column '%s': %s", w->schema->leaves[i].path, why);
+    for (int k = 0; k < w->ncomps; k++)
+        if ((int)w->comps[k].codec == codec && w->comps[k].level == level) {
+            *out = &w->comps[k];
+            w->col_stats[i].compression = (inlay_compression)codec;
+            w->col_stats[i].compression_level = level;
+            return 0;
+        }
+    const size_t largest_page = o->page_bytes > o->dictionary_bytes ? o->page_bytes : o->dictionary_bytes;
+    compressor *c = &w->comps[w->ncomps];
+    int st = inl_compress_init(c, &w->env.alloc, (inlay_compression)codec, level, 2 * largest_page);
+    if (st) return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory" : "column '%s': compression %d level %d refused",
+                             w->schema->leaves[i].path, codec, level);
+    w->ncomps++;
+    w->col_stats[i].compression = (inlay_compression)codec;
+    w->col_stats[i].compression_level = level;
+    *out = c;
+    return 0;
+}
+
 static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_options *o)
 {
     int st;
@@ -221,21 +268,24 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     w->env.dictionary_bytes = o->dictionary_bytes;
     w->row_group_bytes = o->row_group_bytes;
     w->env.page_version = o->page_version;
-    const size_t largest_page = o->page_bytes > o->dictionary_bytes ? o->page_bytes : o->dictionary_bytes;
-    if ((st = inl_compress_init(&w->env.comp, &w->env.alloc, o->compression, o->compression_level,
-                                2 * largest_page)))
-        return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory"
-                                : "unknown compression %d or bad level %d",
-                         (int)o->compression, o->compression_level);
+    w->env.min_gain = o->min_compression_gain;
+    if ((st = inl_compress_init(&w->env.none, &w->env.alloc, INLAY_UNCOMPRESSED, INLAY_LEVEL_DEFAULT, 0)))
+        return set_error(w, st, "out of memory");
     if (copy_metadata(w, o)) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     int n = w->schema->num_leaves;
+    w->comps = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->comps);
+    w->col_stats = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->col_stats);
+    if (!w->comps || !w->col_stats) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    memset(w->col_stats, 0, (size_t)n * sizeof *w->col_stats);
     w->cols = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->cols);
     w->tmp_meta = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_meta);
     w->tmp_bounds = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_bounds);
     w->prepared = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->prepared);
     if (!w->cols || !w->tmp_meta || !w->tmp_bounds || !w->prepared) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
-        if (inl_column_init(&w->cols[i], &w->env, w->schema, i)) {
+        compressor *comp = NULL;
+        if ((st = column_codec(w, o, i, &comp))) return st;
+        if (inl_column_init(&w->cols[i], &w->env, w->schema, i, comp)) {
             w->ncols = i + 1;
             return set_error(w, INLAY_ERR_NOMEM, "out of memory");
         }
@@ -358,7 +408,7 @@ static int write_row_group(inlay_writer *w)
         stats_bounds *b = &w->tmp_bounds[i];
         const bool has_bounds = inl_stats_bounds_of(&k->st, c->type->physical, b);
         *m = (chunk_meta){
-            .leaf = c->leaf, .physical = c->type->physical, .start = w->bytes, .dict_bytes = k->dict.len,
+            .leaf = c->leaf, .physical = c->type->physical, .codec = k->codec, .start = w->bytes, .dict_bytes = k->dict.len,
             .num_values = k->num_values, .raw_size = k->raw_size, .stored_size = k->stored_size,
             .page_counts = k->page_counts, .statistics = c->statistics, .null_count = k->st.null_count,
             .has_bounds = has_bounds, .min = b->min, .max = b->max, .min_len = b->min_len, .max_len = b->max_len,
@@ -368,7 +418,6 @@ static int write_row_group(inlay_writer *w)
         if (st) return st;
     }
     int st = inl_meta_row_group(&w->footer_groups, &w->alloc, w->tmp_meta, w->ncols, rows, (int)w->row_groups,
-                            w->env.comp.codec,
                             w->env.page_version == 2 ? PAGE_DATA_V2 : PAGE_DATA);
     if (st) return set_failed(w, st, "row group metadata");
     /* The footer's list of row groups grows with every one written; room for
@@ -377,7 +426,15 @@ static int write_row_group(inlay_writer *w)
      * again until then. */
     if (w->row_groups == 0 && inl_buf_reserve(&w->footer_groups, &w->alloc, ROW_GROUPS_AHEAD * w->footer_groups.len))
         return set_failed(w, INLAY_ERR_NOMEM, "row group metadata");
-    for (int i = 0; i < w->ncols; i++) inl_column_pop(&w->cols[i]);
+    for (int i = 0; i < w->ncols; i++) {
+        const chunk *k = &w->cols[i].chunks[0];
+        inlay_column_stats *cs = &w->col_stats[i];
+        cs->uncompressed_bytes += k->raw_size;
+        cs->compressed_bytes += k->stored_size;
+        cs->chunks++;
+        cs->chunks_uncompressed += k->codec != cs->compression;
+        inl_column_pop(&w->cols[i]);
+    }
     w->rows += rows;
     w->row_groups++;
     return 0;
@@ -803,7 +860,10 @@ void inlay_writer_free(inlay_writer *w)
     if (w->tmp_meta) inl_mem_free(&a, w->tmp_meta, (size_t)w->schema->num_leaves * sizeof *w->tmp_meta);
     if (w->prepared) inl_mem_free(&a, w->prepared, (size_t)w->schema->num_leaves * sizeof *w->prepared);
     if (w->tmp_bounds) inl_mem_free(&a, w->tmp_bounds, (size_t)w->schema->num_leaves * sizeof *w->tmp_bounds);
-    inl_compress_free(&w->env.comp);
+    for (int i = 0; i < w->ncomps; i++) inl_compress_free(&w->comps[i]);
+    inl_compress_free(&w->env.none);
+    if (w->comps) inl_mem_free(&a, w->comps, (size_t)w->schema->num_leaves * sizeof *w->comps);
+    if (w->col_stats) inl_mem_free(&a, w->col_stats, (size_t)w->schema->num_leaves * sizeof *w->col_stats);
     inl_page_scratch_free(&w->env.scratch, &a);
     inl_buf_free(&w->env.levels, &a);
     inl_buf_free(&w->env.encoded, &a);

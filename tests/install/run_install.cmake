@@ -154,11 +154,29 @@ elseif(STEP STREQUAL "pkgconfig")
   check_linked_shared("${WORK}/consumer_shared")
   check_consumer("${WORK}/consumer_shared" "${WORK}/shared")
 
+  # The codecs the build has, from its cache: each one on is in
+  # Requires.private and in the static link.
+  file(STRINGS "${BUILD_DIR}/CMakeCache.txt" with REGEX "^INLAY_WITH_(SNAPPY|LZ4|BROTLI):BOOL=")
+  set(codec_modules)
+  set(codec_flags)
+  if(with MATCHES "INLAY_WITH_SNAPPY:BOOL=(ON|TRUE|YES|1)")
+    list(APPEND codec_modules snappy)
+    list(APPEND codec_flags -lsnappy)
+  endif()
+  if(with MATCHES "INLAY_WITH_LZ4:BOOL=(ON|TRUE|YES|1)")
+    list(APPEND codec_modules liblz4)
+    list(APPEND codec_flags -llz4)
+  endif()
+  if(with MATCHES "INLAY_WITH_BROTLI:BOOL=(ON|TRUE|YES|1)")
+    list(APPEND codec_modules libbrotlienc libbrotlidec)
+    list(APPEND codec_flags -lbrotlienc -lbrotlidec)
+  endif()
+
   # A static link: the flags of `pkg-config --static`, libinlay.a in place
   # of -linlay (the folder holds libinlay.so too, which -l would take).
   run(static_libs ${PKG_CONFIG} --static --libs inlay)
   separate_arguments(static_libs UNIX_COMMAND "${static_libs}")
-  foreach(flag -linlay -lzstd -lxxhash -lz -pthread)
+  foreach(flag -linlay -lzstd -lxxhash -lz ${codec_flags} -pthread)
     if(NOT flag IN_LIST static_libs)
       message(FATAL_ERROR "install test pkgconfig: `pkg-config --static --libs inlay` lacks ${flag}: ${static_libs}")
     endif()
@@ -168,8 +186,10 @@ elseif(STEP STREQUAL "pkgconfig")
   run(requires ${PKG_CONFIG} --print-requires-private inlay)
   string(REGEX REPLACE "[ \n]+" ";" requires "${requires}")
   file(STRINGS "${PREFIX}/${LIBDIR}/pkgconfig/inlay.pc" libs_private REGEX "^Libs.private:")
-  if(NOT requires STREQUAL "libzstd;libxxhash;zlib" OR NOT libs_private MATCHES "-pthread")
-    message(FATAL_ERROR "install test pkgconfig: inlay.pc should have Requires.private: libzstd libxxhash zlib "
+  set(want_requires libzstd libxxhash zlib ${codec_modules})
+  if(NOT requires STREQUAL "${want_requires}" OR NOT libs_private MATCHES "-pthread")
+    string(REPLACE ";" " " want_requires "${want_requires}")
+    message(FATAL_ERROR "install test pkgconfig: inlay.pc should have Requires.private: ${want_requires} "
       "(it has: ${requires}) and -pthread in Libs.private (it has: ${libs_private})")
   endif()
   list(TRANSFORM static_libs REPLACE "^-linlay$" "-l:libinlay.a")

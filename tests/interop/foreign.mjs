@@ -100,6 +100,8 @@ import { readDump, inlayTypeProblem, firstDifference, sameCanon, showCanon, desc
 
 const MAX_REPORTS = 10
 const READ_DUMP = process.env.INLAY_READ_DUMP
+// rows of the big files (several row groups each); smaller under the sanitizers
+const BIG = Number(process.env.INLAY_FOREIGN_BIG_ROWS ?? 100000)
 // the second read: other batches, the fields in reverse order, and the
 // file's bytes through inlay_reader_open_memory
 const SECOND_READ = ['--batch', '777', '--reverse', '--memory']
@@ -659,10 +661,10 @@ function duckdbCases() {
     cases.push([`duck_flat__${tag}`, duckdbFlat(3000), opts])
     cases.push([`duck_nested__${tag}`, duckdbNested(2500), opts])
   }
-  cases.push(['duck_big__zstd__v1', `SELECT * FROM (${duckdbFlat(100000)}) JOIN (${duckdbNested(100000)}) USING (id)`,
-    'COMPRESSION zstd, ROW_GROUP_SIZE 20000'])
-  cases.push(['duck_big__gzip__v2__plain', `SELECT * FROM (${duckdbFlat(100000)}) JOIN (${duckdbNested(100000)}) USING (id)`,
-    'COMPRESSION gzip, PARQUET_VERSION V2, ROW_GROUP_SIZE 30000, DICTIONARY_SIZE_LIMIT 0'])
+  cases.push(['duck_big__zstd__v1', `SELECT * FROM (${duckdbFlat(BIG)}) JOIN (${duckdbNested(BIG)}) USING (id)`,
+    `COMPRESSION zstd, ROW_GROUP_SIZE ${BIG / 5}`])
+  cases.push(['duck_big__gzip__v2__plain', `SELECT * FROM (${duckdbFlat(BIG)}) JOIN (${duckdbNested(BIG)}) USING (id)`,
+    `COMPRESSION gzip, PARQUET_VERSION V2, ROW_GROUP_SIZE ${BIG * 3 / 10}, DICTIONARY_SIZE_LIMIT 0`])
   cases.push(['duck_empty', `SELECT * FROM (${duckdbFlat(10)}) JOIN (${duckdbNested(10)}) USING (id) WHERE false`, 'COMPRESSION zstd'])
   cases.push(['duck_one_row', `SELECT * FROM (${duckdbFlat(1)}) JOIN (${duckdbNested(1)}) USING (id)`, 'COMPRESSION uncompressed'])
   return cases
@@ -837,7 +839,7 @@ function arrowCases() {
     ['arrow__v2__gzip__byte_stream_split', (b, t) => perColumn(b.setCompression(pw.Compression.GZIP).setWriterVersion(pw.WriterVersion.V2)
       .setDictionaryEnabled(false), t, split), 2000, true],
     ['arrow__v2__zstd__dict__big', (b) => b.setCompression(pw.Compression.ZSTD).setWriterVersion(pw.WriterVersion.V2)
-      .setMaxRowGroupSize(30000), 100000],
+      .setMaxRowGroupSize(Math.min(30000, BIG / 3)), BIG],
   ]
 }
 

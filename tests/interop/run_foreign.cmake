@@ -2,7 +2,7 @@
 # file). Inputs: HANDMADE (the interop_handmade program), READ_DUMP (the
 # interop_read_dump program: inlay's reader), NODE, SOURCE_DIR
 # (tests/interop, holding foreign.mjs and node_modules), WORK_DIR (made
-# afresh).
+# afresh), BIG_ROWS (rows of the big files; 100,000 unless given).
 
 foreach(pkg @duckdb/node-api parquet-wasm apache-arrow)
   if(NOT EXISTS "${SOURCE_DIR}/node_modules/${pkg}/package.json")
@@ -27,7 +27,10 @@ endif()
 
 # foreign.mjs writes the DuckDB and arrow-rs files beside them and reads
 # everything with inlay's reader
-execute_process(COMMAND "${CMAKE_COMMAND}" -E env "INLAY_READ_DUMP=${READ_DUMP}"
+if(NOT BIG_ROWS)
+  set(BIG_ROWS 100000)
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "INLAY_READ_DUMP=${READ_DUMP}" "INLAY_FOREIGN_BIG_ROWS=${BIG_ROWS}"
     "${NODE}" "${SOURCE_DIR}/foreign.mjs" "${WORK_DIR}"
   WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

@@ -326,13 +326,15 @@ T.case("options", function()
   local dir = T.tmpdir("options")
   local p = dir .. "/o.parquet"
   T.raises(function() inlay.open(p, s, { compresion = "zstd" }) end, "inlay: unknown option 'compresion'")
-  T.raises(function() inlay.open(p, s, { compression = "snappy" }) end,
-           "inlay: compression 'snappy' is not supported yet (use 'zstd' or 'uncompressed')")
-  T.raises(function() inlay.open(p, s, { compression = "rar" }) end, "inlay: unknown compression rar")
+  T.raises(function() inlay.open(p, s, { compression = "rar" }) end,
+           "inlay: option 'compression': unknown compression 'rar' (this inlay has 'uncompressed'")
+  T.raises(function() inlay.open(p, s, { compression = 6 }) end, "inlay: option 'compression' must be a string, got number")
   T.raises(function() inlay.open(p, s, { page_bytes = 0 }) end, "inlay: option 'page_bytes' must be an integer >= 1, got 0")
   T.raises(function() inlay.open(p, s, { row_group_rows = 1.5 }) end, "option 'row_group_rows' must be an integer >= 1, got 1.5")
   T.raises(function() inlay.open(p, s, { metadata = { k = {} } }) end, "inlay: metadata value for 'k' must be a string, got table")
-  T.raises(function() inlay.open(p, s, { compression_level = 99 }) end, "option 'compression_level' must be an integer up to 22")
+  T.raises(function() inlay.open(p, s, { compression_level = 99 }) end,
+           "inlay: cannot open '" .. p .. "': compression ZSTD takes levels -131072 to 22, not 99")
+  T.raises(function() inlay.open(p, s, { compression_level = 1.5 }) end, "option 'compression_level' must be an integer, got 1.5")
   T.raises(function() inlay.open(dir .. "/no/such/dir/x.parquet", s) end, "inlay: cannot open '" .. dir .. "/no/such/dir/x.parquet': ")
   T.eq(#T.ls(dir), 0, "nothing left behind by failed opens")
 end)

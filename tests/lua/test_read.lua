@@ -272,7 +272,8 @@ end)
 
 T.case("info: row groups, column chunks, codecs, encodings, statistics, metadata", function()
   local path = dir .. "/info.parquet"
-  write_flat(path, { row_group_rows = 4, metadata = { source = "test", n = "42" } })
+  -- min_compression_gain = 0: chunks of 4 rows do not shrink, and would be stored uncompressed
+  write_flat(path, { row_group_rows = 4, min_compression_gain = 0, metadata = { source = "test", n = "42" } })
   local r <close> = inlay.read(path)
   local info = r:info()
   T.eq(info.num_rows, R, "num_rows")
@@ -671,11 +672,19 @@ T.case("a DuckDB file: decimals stored wider than inlay stores them, also inside
   local _, err, code = run_inlay { "convert", src, c, "-q" }
   T.eq(code, 0, "convert: " .. (err or ""))
   same_as(src, c, nil, "DuckDB file converted")
-  -- a codec the reader does not have: the reader's message, at the batch
+  -- snappy; in a build without it, the reader's message, at the batch
   local snappy = ddir .. "/snappy.parquet"
   duck(string.format("COPY (SELECT 1 AS x) TO '%s' (FORMAT PARQUET, COMPRESSION snappy)", snappy))
   local rs <close> = inlay.read(snappy)
-  T.raises(function() for _ in rs:batches() do end end, "SNAPPY")
+  local has_snappy = false
+  for _, c in ipairs(inlay.compressions()) do has_snappy = has_snappy or c == "snappy" end
+  if has_snappy then
+    local cols, n = rs:batches()()
+    T.eq(n, 1, "snappy: rows")
+    T.eq(cols.x[1], 1, "snappy: the value")
+  else
+    T.raises(function() for _ in rs:batches() do end end, "SNAPPY")
+  end
 end)
 
 -- ---- inlay convert -----------------------------------------------------------------------

@@ -452,6 +452,7 @@ static chunk_meta plain_chunk(const char *path, uint64_t start, uint64_t raw, ui
     k.raw_size = raw;
     k.stored_size = stored;
     k.page_counts = pages ? pages : no_pages;
+    k.codec = INLAY_ZSTD;
     return k;
 }
 
@@ -460,7 +461,13 @@ static void row_group_of(const chunk_meta *k, int n, uint64_t rows, int ordinal,
                          int page_type)
 {
     size_t start = out.len;
-    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, k, n, rows, ordinal, codec, page_type), 0);
+    chunk_meta with_codec[16];
+    ck_assert_int_le(n, 16);
+    for (int i = 0; i < n; i++) {
+        with_codec[i] = k[i];
+        with_codec[i].codec = codec;
+    }
+    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, with_codec, n, rows, ordinal, page_type), 0);
     read_one_row_group(out.data + start, out.len - start, rg);
 }
 
@@ -570,10 +577,10 @@ START_TEST(test_row_groups_appended)
     int p[ENC_COUNT] = { 0 };
     p[ENC_PLAIN] = 1;
     chunk_meta k = plain_chunk("id", 4, 80, 70, p);
-    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, &k, 1, 10, 0, INLAY_ZSTD, PAGE_DATA), 0);
+    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, &k, 1, 10, 0, PAGE_DATA), 0);
     const size_t first = out.len;
     k.start = 74;
-    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, &k, 1, 11, 1, INLAY_ZSTD, PAGE_DATA), 0);
+    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, &k, 1, 11, 1, PAGE_DATA), 0);
     read_one_row_group(out.data, first, rg);
     ck_assert_int_eq(rg->num_rows, 10);
     ck_assert_int_eq(rg->ordinal, 0);
@@ -908,7 +915,7 @@ static void leaf_row_group(buf *rgbuf, uint64_t rows, int ordinal, uint64_t *off
         k[i] = plain_chunk(schema->leaves[i].path, *offset, 100, 80, pages);
         *offset += 80;
     }
-    ck_assert_int_eq(inl_meta_row_group(rgbuf, &alloc, k, schema->num_leaves, rows, ordinal, INLAY_ZSTD, PAGE_DATA), 0);
+    ck_assert_int_eq(inl_meta_row_group(rgbuf, &alloc, k, schema->num_leaves, rows, ordinal, PAGE_DATA), 0);
 }
 
 /* Write the FileMetaData of the current schema with nrg row groups and
@@ -1063,7 +1070,7 @@ static void nomem_loop(bool after)
             k[i].max = hi8;
             k[i].min_len = k[i].max_len = 8;
         }
-        int st = inl_meta_row_group(&groups, &a, k, schema->num_leaves, 5, 0, INLAY_ZSTD, PAGE_DATA);
+        int st = inl_meta_row_group(&groups, &a, k, schema->num_leaves, 5, 0, PAGE_DATA);
         if (!st) st = inl_meta_file(&foot, &a, schema, 5, &groups, 1, kv, 1);
         if (st) {
             ck_assert_msg(st == INLAY_ERR_NOMEM, "allocation %lu refused: %d", n, st);

@@ -104,7 +104,7 @@ static written write_page(const page_desc *d)
     memset(&w, 0, sizeof w);
     const size_t start = out.len;
     w.raw_size = w.stored_size = 777;
-    ck_assert_int_eq(inl_page_write(&out, &alloc, &comp, &scratch, d, &w.raw_size, &w.stored_size), 0);
+    ck_assert_int_eq(inl_page_write(&out, &alloc, &comp, &scratch, d, 0, &w.raw_size, &w.stored_size), 0);
     ck_assert_uint_eq(out.len - start, w.stored_size);
     ck_assert_msg(ph_read(out.data + start, out.len - start, &w.h), "the PageHeader does not parse");
     ck_assert_uint_eq(w.h.header_len + (size_t)w.h.compressed, w.stored_size);
@@ -398,7 +398,7 @@ START_TEST(test_too_large)
     const size_t lens[] = { 16, (size_t)INT32_MAX - 15 };
     page_desc d = desc(PAGE_DATA, ENC_PLAIN, 1, 2, parts, lens);
     size_t raw = 1, stored = 2;
-    ck_assert_int_eq(inl_page_write(&out, &alloc, &comp, &scratch, &d, &raw, &stored), INLAY_ERR_VALUE);
+    ck_assert_int_eq(inl_page_write(&out, &alloc, &comp, &scratch, &d, 0, &raw, &stored), INLAY_ERR_VALUE);
     ck_assert_uint_eq(out.len, 2);
     ck_assert_uint_eq(raw, 1);
     ck_assert_uint_eq(stored, 2);
@@ -444,7 +444,7 @@ static void nomem_loop(int k, bool after)
         ta.fail_at = ta.requests + n;
         ta.fail_after = after;
         size_t raw = 0, stored = 0;
-        int st = inl_page_write(&o, &a, &z, &sc, &d, &raw, &stored);
+        int st = inl_page_write(&o, &a, &z, &sc, &d, 0, &raw, &stored);
         if (st) {
             ck_assert_msg(st == INLAY_ERR_NOMEM, "kind %d, allocation %lu refused: %d", k, n, st);
             ck_assert_uint_ge(ta.refused, 1);
