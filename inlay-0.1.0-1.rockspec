@@ -32,6 +32,9 @@ external_dependencies = {
    ZSTD = { header = "zstd.h" },
    XXHASH = { header = "xxhash.h" },
    ZLIB = { header = "zlib.h" },
+   SNAPPY = { header = "snappy-c.h" },
+   LZ4 = { header = "lz4.h" },
+   BROTLI = { header = "brotli/encode.h" },
 }
 build = {
    type = "cmake",

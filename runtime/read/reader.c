@@ -349,8 +349,8 @@ static int start_group(inlay_reader *r, int g)
         if (!inl_codec_supported(ci->codec)) {
             char tmp[32];
             return inl_err_set(&r->err, INLAY_ERR_FORMAT,
-                               "row group %d, column '%s': %s is not a codec this build reads (UNCOMPRESSED, GZIP, ZSTD)", g,
-                               ci->path, inl_codec_name(ci->codec, tmp, sizeof tmp));
+                               "row group %d, column '%s': %s is not a codec this build reads (%s)", g,
+                               ci->path, inl_codec_name(ci->codec, tmp, sizeof tmp), inl_codec_list());
         }
         int64_t start = ci->data_page_offset;
         if (ci->dictionary_page_offset >= 0 && ci->dictionary_page_offset < start) start = ci->dictionary_page_offset;
