@@ -9,8 +9,9 @@
  *     value     DOUBLE                   uniform in [0, 1000)
  *     flag      BOOLEAN                  random
  *
- * to a ZSTD-compressed Parquet file with the library's default options,
- * generating the data in fixed-size batches whose buffers are reused, so the
+ * to a Parquet file with the library's default options (ZSTD level 3,
+ * min_compression_gain 3%; --codec NAME[:LEVEL] and --min-gain F change
+ * them), generating the data in fixed-size batches whose buffers are reused, so the
  * benchmark's own memory does not grow with N. The library allocates through
  * a counting allocator (inlay_options.alloc). The timed section runs from
  * inlay_writer_open_file() to inlay_writer_free(), data generation included;
@@ -26,7 +27,9 @@
  * (read by bench/write_table/run.sh).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -128,15 +131,54 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: bench_write_table [--rows N] [--repeat K] [--batch B] [--out PATH]\n"
-            "                         [--level L] [--codec zstd|none] [--seed S]\n"
-            "  --rows N    rows to write (default 10000000)\n"
-            "  --repeat K  write the file K times and report the median (default 1)\n"
-            "  --batch B   rows per append batch (default 65536)\n"
-            "  --out PATH  the file to write (default bench_write_table.parquet)\n"
-            "  --level L   zstd level (default: the library's, %d)\n"
-            "  --codec C   zstd (default) or none, to see what compression costs\n"
-            "  --seed S    PRNG seed (default 42)\n",
-            INLAY_DEFAULT_ZSTD_LEVEL);
+            "                         [--codec NAME[:LEVEL]] [--level L] [--min-gain F] [--seed S]\n"
+            "  --rows N      rows to write (default 10000000)\n"
+            "  --repeat K    write the file K times and report the median (default 1)\n"
+            "  --batch B     rows per append batch (default 65536)\n"
+            "  --out PATH    the file to write (default bench_write_table.parquet)\n"
+            "  --codec C     the codec: uncompressed (or none), snappy, gzip, brotli, zstd\n"
+            "                (the default) or lz4_raw (or lz4); NAME:LEVEL sets its level\n"
+            "                (default: the codec's own; zstd %d, gzip %d, brotli %d, lz4_raw %d)\n"
+            "  --level L     the codec's level (the same as NAME:L)\n"
+            "  --min-gain F  inlay_options.min_compression_gain, in [0, 1) (default %g: a\n"
+            "                v1 chunk whose first page the codec shrinks by less is stored\n"
+            "                uncompressed; 0 compresses everything)\n"
+            "  --seed S      PRNG seed (default 42)\n",
+            INLAY_DEFAULT_ZSTD_LEVEL, INLAY_DEFAULT_GZIP_LEVEL, INLAY_DEFAULT_BROTLI_LEVEL,
+            INLAY_DEFAULT_LZ4_LEVEL, INLAY_DEFAULT_MIN_GAIN);
+}
+
+/* A level: an int, negative ones included. */
+static int parse_level(const char *opt, const char *v)
+{
+    char *end;
+    errno = 0;
+    long l = strtol(v, &end, 10);
+    if (errno || end == v || *end || l < INT_MIN + 1 || l > INT_MAX) {
+        fprintf(stderr, "bench_write_table: %s wants an integer level, got '%s'\n", opt, v);
+        exit(2);
+    }
+    return (int)l;
+}
+
+/* NAME or NAME:LEVEL. */
+static void parse_codec(const char *v, inlay_compression *codec, int *level, bool *level_set)
+{
+    char name[32];
+    const char *colon = strchr(v, ':');
+    size_t n = colon ? (size_t)(colon - v) : strlen(v);
+    if (n >= sizeof name) n = sizeof name - 1;
+    memcpy(name, v, n);
+    name[n] = 0;
+    if (!inlay_compression_parse(name, codec)) {
+        fprintf(stderr, "bench_write_table: unknown codec '%s' (uncompressed, none, snappy, gzip, brotli, "
+                        "zstd, lz4_raw, lz4)\n", name);
+        exit(2);
+    }
+    if (colon) {
+        *level = parse_level("--codec", colon + 1);
+        *level_set = true;
+    }
 }
 
 #define CHECK(call)                                                                  \
@@ -161,10 +203,18 @@ typedef struct run_result {
     counting alloc;
     uint64_t mc[5];     /* interposer counts during the timed section */
     int64_t live_after; /* library bytes still held after free (a leak if > 0) */
+    inlay_column_stats cols[5];   /* inlay_writer_column_stats after close (inside the timed section) */
 } run_result;
 
+/* What one run writes with. */
+typedef struct codec_opts {
+    inlay_compression codec;
+    int level;          /* INLAY_LEVEL_DEFAULT: the codec's own */
+    double min_gain;    /* < 0: the library's default */
+} codec_opts;
+
 static void write_once(const char *path, const inlay_schema *schema, uint64_t rows,
-                       batch *b, uint64_t seed, bool zstd, int level, run_result *res)
+                       batch *b, uint64_t seed, const codec_opts *co, run_result *res)
 {
     counting cnt;
     memset(&cnt, 0, sizeof cnt);
@@ -172,9 +222,10 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
     inlay_options_init(&opt);
     opt.alloc.fn = counting_alloc;
     opt.alloc.ud = &cnt;
-    opt.compression = zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
-    if (level >= 0)
-        opt.compression_level = level;
+    opt.compression = co->codec;
+    opt.compression_level = co->level;
+    if (co->min_gain >= 0)
+        opt.min_compression_gain = co->min_gain;
 
     gen g;
     gen_init(&g, seed);
@@ -207,6 +258,8 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
         done += n;
     }
     CHECK(inlay_writer_close(w));
+    for (int c = 0; c < 5; c++)
+        CHECK(inlay_writer_column_stats(w, c, &res->cols[c]));
     res->out_bytes = inlay_writer_bytes(w);
     res->row_groups = inlay_writer_row_groups(w);
     uint64_t got = inlay_writer_rows(w);
@@ -258,8 +311,9 @@ static double generate_once(uint64_t rows, batch *b, uint64_t seed, uint64_t *in
 int main(int argc, char **argv)
 {
     uint64_t rows = 10000000, seed = 42;
-    int repeat = 1, level = -1;
-    bool zstd = true;
+    int repeat = 1;
+    codec_opts co = {INLAY_DEFAULT_COMPRESSION, INLAY_LEVEL_DEFAULT, -1};
+    bool level_set = false;
     size_t batch_rows = 65536;
     const char *path = "bench_write_table.parquet";
 
@@ -282,13 +336,21 @@ int main(int argc, char **argv)
             batch_rows = (size_t)parse_u64(a, v);
         else if (!strcmp(a, "--out"))
             path = v;
-        else if (!strcmp(a, "--level"))
-            level = (int)parse_u64(a, v);
-        else if (!strcmp(a, "--seed"))
+        else if (!strcmp(a, "--level")) {
+            co.level = parse_level(a, v);
+            level_set = true;
+        } else if (!strcmp(a, "--seed"))
             seed = parse_u64(a, v);
-        else if (!strcmp(a, "--codec") && (!strcmp(v, "zstd") || !strcmp(v, "none")))
-            zstd = !strcmp(v, "zstd");
-        else {
+        else if (!strcmp(a, "--codec"))
+            parse_codec(v, &co.codec, &co.level, &level_set);
+        else if (!strcmp(a, "--min-gain")) {
+            char *end;
+            co.min_gain = strtod(v, &end);
+            if (end == v || *end || !(co.min_gain >= 0 && co.min_gain < 1)) {
+                fprintf(stderr, "bench_write_table: --min-gain wants a fraction in [0, 1), got '%s'\n", v);
+                return 2;
+            }
+        } else {
             usage(stderr);
             return 2;
         }
@@ -334,13 +396,29 @@ int main(int argc, char **argv)
 
     inlay_options defaults;
     inlay_options_init(&defaults);
-    char codec[48] = "uncompressed";
-    if (zstd)
-        snprintf(codec, sizeof codec, "zstd level %d%s",
-                 level >= 0 ? level : defaults.compression_level, level >= 0 ? "" : " (default)");
-    printf("inlay %s write_table: %" PRIu64 " rows in batches of %zu, %s, "
+    const char *codec_name = inlay_compression_name(co.codec);
+    if (!inlay_compression_supported(co.codec)) {
+        fprintf(stderr, "bench_write_table: this libinlay is built without %s\n", codec_name);
+        return 2;
+    }
+    int lo, hi, dflt;
+    bool has_levels = inlay_compression_levels(co.codec, &lo, &hi, &dflt);
+    if (!has_levels && level_set) {
+        fprintf(stderr, "bench_write_table: %s has no levels\n", codec_name);
+        return 2;
+    }
+    int level = !has_levels ? 0 : level_set ? co.level : dflt;
+    if (!level_set)
+        co.level = INLAY_LEVEL_DEFAULT;
+    double gain = co.min_gain >= 0 ? co.min_gain : defaults.min_compression_gain;
+    char codec[80];
+    if (has_levels)
+        snprintf(codec, sizeof codec, "%s level %d%s", codec_name, level, level_set ? "" : " (default)");
+    else
+        snprintf(codec, sizeof codec, "%s", codec_name);
+    printf("inlay %s write_table: %" PRIu64 " rows in batches of %zu, %s, min_compression_gain %g, "
            "row groups of %zu rows / %zu MiB, pages of %zu rows / %zu KiB\n",
-           inlay_version(), rows, batch_rows, codec, defaults.row_group_rows,
+           inlay_version(), rows, batch_rows, codec, gain, defaults.row_group_rows,
            defaults.row_group_bytes >> 20, defaults.page_rows, defaults.page_bytes >> 10);
     printf("columns: id INT64, ts TIMESTAMP(us,utc), category STRING (%d values, %d..%d B), "
            "value DOUBLE, flag BOOLEAN; all required\n",
@@ -356,7 +434,7 @@ int main(int argc, char **argv)
     long maxrss_first = 0; /* after the first run: comparable between runs of any --repeat */
     struct rusage ru;
     for (int k = 0; k < repeat; k++) {
-        write_once(path, s, rows, &b, seed, zstd, level, &res);
+        write_once(path, s, rows, &b, seed, &co, &res);
         times[k] = res.seconds;
         if (k == 0) {
             getrusage(RUSAGE_SELF, &ru);
@@ -391,6 +469,15 @@ int main(int argc, char **argv)
            gt * 1e9 / r, repeat);
     printf("without gen       %.3f s  (%.1f ns/row, %.0f rows/s, input %.1f MB/s)\n", t - gt,
            (t - gt) * 1e9 / r, r / (t - gt), res.in_bytes / (t - gt) / 1e6);
+    for (int c = 0; c < 5; c++) {
+        const inlay_column_stats *cs = &res.cols[c];
+        printf("column %-9s %s level %d: %" PRIu64 " -> %" PRIu64 " bytes (%.3f) in %" PRIu64 " chunks, %" PRIu64
+               " of them stored UNCOMPRESSED (min_compression_gain %g)\n",
+               cols[c].name, inlay_compression_name(cs->compression) ? inlay_compression_name(cs->compression) : "?",
+               cs->compression_level, cs->uncompressed_bytes, cs->compressed_bytes,
+               cs->uncompressed_bytes ? (double)cs->compressed_bytes / (double)cs->uncompressed_bytes : 0.0,
+               cs->chunks, cs->chunks_uncompressed, gain);
+    }
     printf("peak RSS          %.1f MiB after the first run, %.1f MiB after all (ru_maxrss, whole process)\n",
            maxrss_first / 1024.0, ru.ru_maxrss / 1024.0);
     printf("lib allocator     %" PRIu64 " allocations + %" PRIu64 " reallocations, %" PRIu64
@@ -418,10 +505,10 @@ int main(int argc, char **argv)
     printf("RESULT rows=%" PRIu64 " repeat=%d seconds=%.6f gen_seconds=%.6f out_bytes=%" PRIu64
            " in_bytes=%" PRIu64 " row_groups=%" PRIu64 " maxrss_kb=%ld maxrss_first_kb=%ld allocs=%" PRIu64
            " reallocs=%" PRIu64 " alloc_bytes=%" PRIu64 " peak_live=%" PRId64
-           " live_after=%" PRId64 " bypass=%s\n",
+           " live_after=%" PRId64 " bypass=%s codec=%s level=%d min_gain=%g\n",
            rows, repeat, t, gt, res.out_bytes, res.in_bytes, res.row_groups, ru.ru_maxrss,
            maxrss_first, res.alloc.allocs, res.alloc.reallocs, res.alloc.bytes, res.alloc.peak,
-           res.live_after, bypass);
+           res.live_after, bypass, codec_name, level, gain);
 
     free(times);
     free(gtimes);

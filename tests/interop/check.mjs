@@ -9,7 +9,7 @@
 //   duckdb    DuckDB (@duckdb/node-api), read_parquet()
 //   arrow-rs  arrow-rs through parquet-wasm (node build), to Arrow IPC,
 //             read with apache-arrow's tableFromIPC
-//   hyparquet hyparquet, with hyparquet-compressors for ZSTD
+//   hyparquet hyparquet, with hyparquet-compressors for every codec
 //   inlay     libinlay's reader, through the interop_read_dump program
 //             (read_dump.c; its path in the environment variable
 //             INLAY_READ_DUMP), which prints the schema and the values in
@@ -46,8 +46,8 @@
 //   - every data page is DATA_PAGE (page_version 1) or DATA_PAGE_V2
 //     (page_version 2); a v2 page's num_rows, num_nulls and level lengths
 //     match the rows it holds, and it is stored compressed only when that
-//     made it smaller (is_compressed = false otherwise, and always without
-//     a codec);
+//     made it smaller by min_compression_gain (is_compressed = false
+//     otherwise, and always without a codec);
 //   - each page body is taken apart independently of the readers: the
 //     definition levels must match the nulls row by row, and the values
 //     section must hold exactly the page's non-null values in its encoding
@@ -55,15 +55,35 @@
 //     range; RLE booleans, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY and
 //     DELTA_BYTE_ARRAY decoded and compared value by value, with 32-bit
 //     wrapping for INT32);
+//   - codecs: each chunk's codec in the footer (and parquet_metadata())
+//     is the JSON's "chunk_codecs" where it has them, else the column's
+//     codec or, for v1 pages under a min_compression_gain, UNCOMPRESSED;
+//     the rule itself on the first data page of chunks without a
+//     dictionary (compressed: it saved at least the gain, header included,
+//     exactly as inlay weighs it; UNCOMPRESSED: Node's GZIP / BROTLI at the
+//     column's level do not save much more than the gain); v2 pages
+//     compressed only when that saved the gain, raw ones the same checked
+//     with Node's codec; every page (dictionary pages too, flat and nested
+//     files) decompressed by another implementation than inlay's (Node's
+//     zlib for GZIP and BROTLI, fzstd for ZSTD, hysnappy for SNAPPY, the
+//     LZ4 block decoder below for LZ4_RAW) to exactly the header's
+//     uncompressed size; inlay_writer_column_stats ("stats") against the
+//     footer's chunks: codec, level, chunks, chunks stored uncompressed,
+//     compressed and uncompressed bytes;
 //   - columns built for it show what they were built for ("features":
 //     zero-width and full-width miniblocks, DELTA_BYTE_ARRAY prefixes of 0
 //     and of the whole previous value; "incompressible"/"compressible":
-//     v2 pages stored raw / compressed under ZSTD).
+//     v2 pages stored raw / compressed under the column's codec).
 //
 // Known reader limitation: DuckDB 1.5 cannot read BYTE_STREAM_SPLIT on
 // INT32, INT64 or FIXED_LEN_BYTE_ARRAY (see DUCKDB_BSS_ERROR); those columns
 // are compared by arrow-rs and hyparquet only, and DuckDB must fail on them
 // with exactly that error (or read them correctly).
+//
+// Known reader limitation: hyparquet-compressors' LZ4_RAW cannot decode the
+// empty block (see hyCompressors); check.mjs decodes that block for it.
+// A parquet-wasm build without a codec is skipped for arrow-rs on the files
+// that use it, and the run says so (the pinned one has them all).
 //
 // Nested files ("nested": true) hold lists, structs and maps: each reader's
 // values are compared tree by tree (a list as an array, a struct as an
@@ -79,6 +99,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
+import zlib from 'node:zlib'
 
 import { DuckDBInstance } from '@duckdb/node-api'
 import * as parquetWasm from 'parquet-wasm/node'
@@ -477,7 +498,25 @@ async function checkDuckdbPruning(con, conPlain, file, spec, types, mm) {
 const DUCKDB_BSS_ERROR = 'BYTE_STREAM_SPLIT encoding is only supported for FLOAT or DOUBLE data'
 const duckdbLacks = col =>
   col.encoding === 'byte_stream_split' && !['FLOAT', 'DOUBLE'].includes(physicalOf(col))
-const known = { duckdbBss: 0 }
+const known = { duckdbBss: 0, arrowCodecs: new Map(), hyLz4Empty: 0 }
+
+// Known reader limitation: hyparquet-compressors 1.1.2's LZ4_RAW decoder
+// fails on the empty block (the one token byte 0x00, which is what LZ4
+// makes of 0 bytes: inlay's dictionary page of an all-null chunk has no
+// entries) with "lz4 offset out of range 0". hyparquet gets that block,
+// and only that one, decoded here (counted, and reported at the end); every
+// other block goes through its own decoder.
+const hyCompressors = {
+  ...compressors,
+  LZ4_RAW: (input, n) => {
+    if (n === 0 && input.length === 1 && input[0] === 0) {
+      known.hyLz4Empty++
+      return new Uint8Array(0)
+    }
+    return compressors.LZ4_RAW(input, n)
+  },
+}
+const codecsSeen = new Map() // chunks by footer codec, over every file checked
 
 function compareDuckdbColumn(mm, col, type, vals, n) {
   const wantType = duckdbTypeName(col)
@@ -582,7 +621,22 @@ function arrowValues(col, vector) {
   return out
 }
 
-function checkArrow(bytes, spec) {
+// A parquet-wasm build may leave codecs out (arrow-rs says "Disabled
+// feature at compile time: brotli"): a file with such a codec is skipped
+// for arrow-rs only, and the run says so. Returns the codec, or null when
+// the error is anything else. (The pinned 0.8.0 node build reads them all.)
+const ARROW_FEATURE_CODEC = { snap: 'SNAPPY', snappy: 'SNAPPY', flate2: 'GZIP', gzip: 'GZIP', brotli: 'BROTLI', lz4: 'LZ4_RAW', lz4_raw: 'LZ4_RAW', zstd: 'ZSTD' }
+function arrowCodecSkip(err, name, codecs) {
+  const msg = String(err?.message ?? err)
+  const m = msg.match(/Disabled feature at compile time: (\w+)|codec type (\w+) is not supported/i)
+  const codec = m && (ARROW_FEATURE_CODEC[(m[1] ?? m[2]).toLowerCase()] ?? (m[1] ?? m[2]).toUpperCase())
+  if (!codec || !codecs.has(codec)) return null
+  known.arrowCodecs.set(codec, (known.arrowCodecs.get(codec) ?? 0) + 1)
+  console.log(`interop: SKIP ${name} [arrow-rs]: the parquet-wasm build lacks ${codec} (${msg})`)
+  return codec
+}
+
+function checkArrow(bytes, spec, codecs) {
   const mm = new Mismatches(spec.name, 'arrow-rs')
   try {
     const wasmTable = parquetWasm.readParquet(bytes)
@@ -603,6 +657,7 @@ function checkArrow(bytes, spec) {
       for (let i = 0; i < n; i++) mm.compare(col, i, col.values[i], vals[i])
     }
   } catch (err) {
+    if (arrowCodecSkip(err, spec.name, codecs)) return
     mm.add(`read failed: ${err.message ?? err}`)
   }
   mm.finish('reader')
@@ -667,7 +722,7 @@ async function checkHyparquet(arrayBuffer, metadata, spec) {
     }
     const rows = await new Promise((resolve, reject) => {
       parquetRead({
-        file: arrayBuffer, metadata: md, compressors, utf8: false, parsers: rawParsers,
+        file: arrayBuffer, metadata: md, compressors: hyCompressors, utf8: false, parsers: rawParsers,
         rowFormat: 'array', onComplete: resolve,
       }).catch(reject)
     })
@@ -809,6 +864,7 @@ function walkPages(bytes, meta) {
   const reader = { view, offset: start }
   const pages = []
   while (reader.offset < end) {
+    const headerAt = reader.offset
     const h = parquetHeader(reader)
     const v2 = h.data_page_header_v2
     const dp = h.data_page_header ?? v2
@@ -822,6 +878,7 @@ function walkPages(bytes, meta) {
       rep_bytes: v2?.repetition_levels_byte_length,
       is_compressed: v2?.is_compressed,
       offset: reader.offset,
+      header: reader.offset - headerAt,
       compressed: h.compressed_page_size,
       uncompressed: h.uncompressed_page_size,
     })
@@ -832,16 +889,216 @@ function walkPages(bytes, meta) {
 }
 
 // ---------------------------------------------------------------------------
-// Page bodies: levels and values as the specification lays them out, read
-// independently of the three readers.
+// Codecs, independently of inlay and of the readers' own code paths where
+// Node has one: GZIP through Node's zlib (gunzipSync), BROTLI through Node's
+// brotli (brotliDecompressSync), ZSTD through fzstd (hyparquet-compressors'
+// ZSTD), SNAPPY through hysnappy (hyparquet-compressors' SNAPPY) after
+// reading the length snappy stores in front, LZ4_RAW through the block
+// decoder below (the LZ4 block format, checked as it goes, including its
+// end-of-block rules). Every page must come out at exactly the header's
+// uncompressed size.
 
-function decompress(codec, input, size) {
-  if (codec === 'UNCOMPRESSED') return input
-  if (codec !== 'ZSTD') throw new Error(`codec ${codec}`)
-  const out = compressors.ZSTD(input, size)
-  if (out.length !== size) throw new Error(`decompressed ${out.length} bytes, the header says ${size}`)
+const GAIN_SLACK = 0.02 // how far another build of a codec may differ from inlay's (the rule's reverse check)
+
+// inlay's default min_compression_gain (INLAY_DEFAULT_MIN_GAIN in inlay.h),
+// for the JSON files that do not record theirs (the Arrow and text
+// fixtures write with the defaults).
+const DEFAULT_MIN_GAIN = (() => {
+  try {
+    const h = fs.readFileSync(new URL('../../runtime/include/inlay.h', import.meta.url), 'utf8')
+    const m = h.match(/#define\s+INLAY_DEFAULT_MIN_GAIN\s+([0-9.eE+-]+)/)
+    if (m) return Number(m[1])
+  } catch { /* the default below */ }
+  return 0.03
+})()
+
+const minGainOf = spec => spec.options?.min_compression_gain ?? DEFAULT_MIN_GAIN
+
+// The varint in front of a snappy block: the length it decodes to.
+function snappyLength(input) {
+  let v = 0
+  for (let i = 0, shift = 0; i < 5 && i < input.length; i++, shift += 7) {
+    v += (input[i] & 0x7f) * 2 ** shift
+    if (!(input[i] & 0x80)) return v
+  }
+  throw new Error('snappy: no valid length in front of the block')
+}
+
+// An LZ4 block (the LZ4_RAW codec: no frame, no size) into exactly `size`
+// bytes: every sequence within the input and the output, offsets within
+// what is decoded, the last sequence literals only, the last 5 bytes
+// literals and the last match starting 12 bytes or more before the end.
+function lz4RawDecode(src, size) {
+  const out = new Uint8Array(size)
+  let i = 0, o = 0, lastMatchStart = -1, lastMatchEnd = 0
+  const length = n => {
+    for (;;) {
+      if (i >= src.length) throw new Error('LZ4_RAW: the block ends inside a length')
+      const b = src[i++]
+      n += b
+      if (b !== 255) return n
+    }
+  }
+  for (;;) {
+    if (i >= src.length) throw new Error('LZ4_RAW: the block ends without a last sequence of literals')
+    const token = src[i++]
+    let lit = token >> 4
+    if (lit === 15) lit = length(lit)
+    if (i + lit > src.length) throw new Error(`LZ4_RAW: ${lit} literals at byte ${i} run past the block (${src.length} bytes)`)
+    if (o + lit > size) throw new Error(`LZ4_RAW: decodes to more than the ${size} bytes the header says`)
+    out.set(src.subarray(i, i + lit), o)
+    i += lit
+    o += lit
+    if (i === src.length) break // the last sequence: literals only
+    if (i + 2 > src.length) throw new Error('LZ4_RAW: the block ends inside a match offset')
+    const off = src[i] | (src[i + 1] << 8)
+    i += 2
+    if (off === 0 || off > o) throw new Error(`LZ4_RAW: match offset ${off} at output byte ${o}`)
+    let ml = token & 15
+    if (ml === 15) ml = length(ml)
+    ml += 4
+    if (o + ml > size) throw new Error(`LZ4_RAW: decodes to more than the ${size} bytes the header says`)
+    lastMatchStart = o
+    for (let k = 0; k < ml; k++, o++) out[o] = out[o - off]
+    lastMatchEnd = o
+  }
+  if (o !== size) throw new Error(`LZ4_RAW: decodes to ${o} bytes, the header says ${size}`)
+  if (lastMatchStart >= 0 && (lastMatchStart > size - 12 || lastMatchEnd > size - 5))
+    throw new Error(`LZ4_RAW: the last match covers bytes ${lastMatchStart}..${lastMatchEnd} of ${size} (the format wants the last 5 bytes literals and no match starting in the last 12)`)
   return out
 }
+
+function gunzipPage(input, size) {
+  if (input.length < 18 || input[0] !== 0x1f || input[1] !== 0x8b || input[2] !== 8)
+    throw new Error('GZIP: not a gzip member (no 1f 8b 08 header)')
+  const isize = new DataView(input.buffer, input.byteOffset + input.length - 4, 4).getUint32(0, true)
+  if (isize !== size % 2 ** 32) throw new Error(`GZIP: the member's ISIZE is ${isize}, the header says ${size} (one member, RFC 1952)`)
+  return zlib.gunzipSync(input)
+}
+
+const DECOMPRESS = {
+  UNCOMPRESSED: input => input,
+  GZIP: gunzipPage,
+  BROTLI: input => zlib.brotliDecompressSync(input),
+  ZSTD: (input, size) => compressors.ZSTD(input, size),
+  SNAPPY: (input, size) => {
+    const n = snappyLength(input)
+    if (n !== size) throw new Error(`SNAPPY: the block says ${n} bytes, the header ${size}`)
+    return compressors.SNAPPY(input, size)
+  },
+  LZ4_RAW: lz4RawDecode,
+}
+
+function decompress(codec, input, size) {
+  const f = DECOMPRESS[codec]
+  if (!f) throw new Error(`codec ${codec}: no decompressor here`)
+  let out
+  try {
+    out = f(input, size)
+  } catch (err) {
+    throw new Error(`${codec} page of ${input.length} bytes: ${err.message}`)
+  }
+  if (out.length !== size) throw new Error(`${codec}: decompressed ${out.length} bytes, the header says ${size}`)
+  return out
+}
+
+// The size another build of the codec (Node's) gives at `level`, for the
+// reverse of the min_compression_gain rule: what inlay stored raw must not
+// shrink much past the gain. Codecs Node has no compressor for are not
+// checked this way.
+const RECOMPRESS = {
+  GZIP: (buf, level) => zlib.gzipSync(buf, { level }).length,
+  BROTLI: (buf, level) => zlib.brotliCompressSync(buf, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: level, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length },
+  }).length,
+}
+
+const pct = (from, to) => `${(100 * (1 - to / from)).toFixed(1)}% saved`
+
+// The chunk's codec: the JSON's "chunk_codecs" where it settles it, else
+// the column's codec, or UNCOMPRESSED for a v1 chunk when a gain is asked
+// (inlay.h, min_compression_gain); v2 chunks keep their codec. The rule on
+// the first data page is checked exactly when the chunk is compressed
+// (header included, as inlay weighs it), and the other way round with
+// Node's codec when it is not; chunks with a dictionary page are left out
+// of both (the dictionary so far counts in the decision).
+function chunkCodecProblems(spec, col, g, meta, pages, bytes) {
+  const p = []
+  const configured = col.codec ?? spec.compression
+  const level = col.level ?? spec.compression_level
+  const gain = minGainOf(spec)
+  const v2 = (spec.options?.page_version ?? 1) === 2
+  const got = meta.codec
+  const want = col.chunk_codecs?.[g]
+  if (want !== undefined && got !== want) p.push(`footer codec ${got}, expected ${want}`)
+  if (got !== configured) {
+    if (got !== 'UNCOMPRESSED') p.push(`footer codec ${got}, the column's codec is ${configured}`)
+    else if (v2) p.push(`stored UNCOMPRESSED with page v2, whose pages decide one by one (is_compressed): the chunk keeps ${configured}`)
+    else if (!(gain > 0)) p.push(`stored UNCOMPRESSED, yet min_compression_gain is ${gain} (everything is compressed)`)
+  }
+  if (v2 || configured === 'UNCOMPRESSED' || !(gain > 0)) return p
+  const first = pages.find(pg => pg.type === 'DATA_PAGE')
+  if (!first || pages.some(pg => pg.type === 'DICTIONARY_PAGE')) return p
+  const raw = first.header + first.uncompressed
+  if (got === configured) {
+    const stored = first.header + first.compressed
+    if (stored > raw * (1 - gain))
+      p.push(`${configured} shrinks the first data page (header included) from ${raw} to ${stored} bytes (${pct(raw, stored)}), ` +
+        `less than min_compression_gain ${gain}: the chunk should be UNCOMPRESSED`)
+  } else if (got === 'UNCOMPRESSED' && RECOMPRESS[configured] && level !== undefined) {
+    const stored = first.header + RECOMPRESS[configured](bytes.subarray(first.offset, first.offset + first.compressed), level)
+    if (stored <= raw * (1 - gain - GAIN_SLACK))
+      p.push(`stored UNCOMPRESSED, yet Node's ${configured} at level ${level} shrinks the first data page from ${raw} to ` +
+        `${stored} bytes (${pct(raw, stored)}), past min_compression_gain ${gain}`)
+  }
+  return p
+}
+
+// A v2 page's is_compressed against its chunk's codec and the gain: values
+// stored compressed only when that saved at least the gain (and a byte),
+// raw ones the same size stored as uncompressed, and (Node's GZIP and
+// BROTLI) raw ones that the codec would not have shrunk much past the gain.
+function v2PageProblems(pg, codec, gain, level, bytes) {
+  const p = []
+  const lv = pg.rep_bytes + pg.def_bytes
+  const body = pg.uncompressed - lv
+  if (codec === 'UNCOMPRESSED' && pg.is_compressed !== false) p.push(`is_compressed ${pg.is_compressed} in a chunk without a codec`)
+  if (pg.is_compressed === false && pg.compressed !== pg.uncompressed) p.push(`stored raw, yet ${pg.compressed} bytes stored for ${pg.uncompressed}`)
+  if (pg.is_compressed !== false && codec !== 'UNCOMPRESSED') {
+    const n = pg.compressed - lv
+    if (!(n < body && n <= body * (1 - gain)))
+      p.push(`values compressed from ${body} to ${n} bytes (${pct(body, n)}), less than min_compression_gain ${gain}: they should be stored raw (is_compressed = false)`)
+  }
+  if (pg.is_compressed === false && RECOMPRESS[codec] && level !== undefined && body > 0) {
+    const n = RECOMPRESS[codec](bytes.subarray(pg.offset + lv, pg.offset + pg.compressed), level)
+    if (n <= body * (1 - gain - GAIN_SLACK))
+      p.push(`values stored raw, yet Node's ${codec} at level ${level} shrinks them from ${body} to ${n} bytes (${pct(body, n)}), past min_compression_gain ${gain}`)
+  }
+  return p
+}
+
+// inlay_writer_column_stats, as the JSON recorded it after close, against
+// the footer's chunks of the column (metas: one per row group).
+function columnStatsProblems(spec, col, metas) {
+  const s = col.stats
+  if (!s) return []
+  const p = []
+  const configured = col.codec ?? spec.compression
+  const what = 'inlay_writer_column_stats'
+  if (s.codec !== configured) p.push(`${what}: codec ${s.codec}, the column's is ${configured}`)
+  if (col.level !== undefined && s.level !== col.level) p.push(`${what}: level ${s.level}, expected ${col.level}`)
+  if (s.chunks !== metas.length) p.push(`${what}: ${s.chunks} chunks, the file has ${metas.length}`)
+  const raw = configured === 'UNCOMPRESSED' ? 0 : metas.filter(m => m.codec === 'UNCOMPRESSED').length
+  if (s.chunks_uncompressed !== raw) p.push(`${what}: ${s.chunks_uncompressed} chunks stored uncompressed, the footer has ${raw}`)
+  const sum = k => metas.reduce((a, m) => a + Number(m[k]), 0)
+  if (s.compressed_bytes !== sum('total_compressed_size')) p.push(`${what}: compressed_bytes ${s.compressed_bytes}, the chunks' total_compressed_size add up to ${sum('total_compressed_size')}`)
+  if (s.uncompressed_bytes !== sum('total_uncompressed_size')) p.push(`${what}: uncompressed_bytes ${s.uncompressed_bytes}, the chunks' total_uncompressed_size add up to ${sum('total_uncompressed_size')}`)
+  return p
+}
+
+// ---------------------------------------------------------------------------
+// Page bodies: levels and values as the specification lays them out, read
+// independently of the three readers.
 
 // A page's body split into {levels, values} (Uint8Arrays, uncompressed):
 // v1 data pages keep 4-byte-length-prefixed definition levels before the
@@ -1128,14 +1385,16 @@ function checkDictionary(col, buf, count, bad) {
 // first + rows) of the column): page types and v2 header fields, the
 // definition levels, and each values section. Returns nothing; problems go
 // to `bad`, features seen to `feats`.
-function checkPages(spec, col, bytes, pages, first, rows, feats, bad) {
+function checkPages(spec, col, codec, bytes, pages, first, rows, feats, bad) {
   const v2 = (spec.options.page_version ?? 1) === 2
+  const gain = minGainOf(spec)
+  const level = col.level ?? spec.compression_level
   const wantType = v2 ? 'DATA_PAGE_V2' : 'DATA_PAGE'
   const dict = pages.find(pg => pg.type === 'DICTIONARY_PAGE')
   if (dict) {
     if (dict.encoding !== 'PLAIN' && dict.encoding !== 'PLAIN_DICTIONARY') bad(`dictionary page encoded ${dict.encoding}`)
     try {
-      checkDictionary(col, decompress(spec.compression, bytes.subarray(dict.offset, dict.offset + dict.compressed), dict.uncompressed), dict.num_values, bad)
+      checkDictionary(col, decompress(codec, bytes.subarray(dict.offset, dict.offset + dict.compressed), dict.uncompressed), dict.num_values, bad)
     } catch (err) { bad(`dictionary page: ${err.message}`) }
   }
   let row = first
@@ -1153,13 +1412,11 @@ function checkPages(spec, col, bytes, pages, first, rows, feats, bad) {
       if (pg.rep_bytes !== 0) bad(`${at}: repetition_levels_byte_length ${pg.rep_bytes} in a flat column`)
       if (!col.nullable && pg.def_bytes !== 0) bad(`${at}: definition_levels_byte_length ${pg.def_bytes} in a required column`)
       if (col.nullable && !(pg.def_bytes > 0)) bad(`${at}: definition_levels_byte_length ${pg.def_bytes} in an optional column`)
-      if (spec.compression === 'UNCOMPRESSED' && pg.is_compressed !== false) bad(`${at}: is_compressed ${pg.is_compressed} in an uncompressed file`)
-      if (pg.is_compressed === false && pg.compressed !== pg.uncompressed) bad(`${at}: stored raw, yet ${pg.compressed} bytes stored for ${pg.uncompressed}`)
-      if (pg.is_compressed !== false && !(pg.compressed < pg.uncompressed)) bad(`${at}: compressed to ${pg.compressed} bytes from ${pg.uncompressed}; not smaller, so it should be stored raw`)
+      for (const m of v2PageProblems(pg, codec, gain, level, bytes)) bad(`${at}: ${m}`)
     }
     let parts
     try {
-      parts = pageParts(bytes, pg, spec.compression, col.nullable)
+      parts = pageParts(bytes, pg, codec, col.nullable)
     } catch (err) { bad(`${at}: ${err.message}`); return }
     if (col.nullable) {
       try {
@@ -1326,8 +1583,9 @@ async function checkStructure(con, file, bytes, metadata, spec) {
       const col = spec.columns[Number(ch.column_id)]
       if (!col || ch.path_in_schema !== col.name) { mm.add(`parquet_metadata column ${ch.column_id} is ${ch.path_in_schema}`); continue }
       byColumn.get(col.name).push(ch)
-      if (ch.compression !== spec.compression)
-        mm.add(`row group ${ch.row_group_id} column ${col.name}: compression ${ch.compression}, expected ${spec.compression}`)
+      const footerCodec = rgs[Number(ch.row_group_id)]?.columns[Number(ch.column_id)]?.meta_data?.codec
+      if (ch.compression !== footerCodec)
+        mm.add(`row group ${ch.row_group_id} column ${col.name}: parquet_metadata compression ${ch.compression}, the footer (hyparquet) ${footerCodec}`)
     }
     // the encodings DuckDB lists per chunk: the chosen value encoding where
     // the column's data calls for it (col.pages, see fixtures.c)
@@ -1363,7 +1621,6 @@ async function checkStructure(con, file, bytes, metadata, spec) {
         if (!col) return
         const meta = cc.meta_data
         const where = `row group ${g} column ${col.name}`
-        if (meta.codec !== spec.compression) mm.add(`${where}: footer codec ${meta.codec}, expected ${spec.compression}`)
         if (Number(meta.num_values) !== rgRows) mm.add(`${where}: num_values ${meta.num_values}, expected ${rgRows}`)
         // null count
         let nulls = 0
@@ -1379,6 +1636,8 @@ async function checkStructure(con, file, bytes, metadata, spec) {
           mm.add(`${where}: parquet_metadata stats_null_count ${duckChunk.stats_null_count}, expected ${nulls}`)
 
         const pages = walkPages(bytes, meta)
+        for (const m of chunkCodecProblems(spec, col, g, meta, pages, bytes)) mm.add(`${where}: ${m}`)
+        codecsSeen.set(meta.codec, (codecsSeen.get(meta.codec) ?? 0) + 1)
         const dictPages = pages.filter(p => p.type === 'DICTIONARY_PAGE')
         const dataPages = pages.filter(p => p.type === 'DATA_PAGE' || p.type === 'DATA_PAGE_V2')
         if (dictPages.length > 1) mm.add(`${where}: ${dictPages.length} dictionary pages`)
@@ -1414,8 +1673,8 @@ async function checkStructure(con, file, bytes, metadata, spec) {
           const a = JSON.stringify([...counted].sort()), b = JSON.stringify([...listed].sort())
           if (a !== b) mm.add(`${where}: encoding_stats ${b}, the pages are ${a}`)
         }
-        if (spec.compression === 'UNCOMPRESSED')
-          for (const p of pages) if (p.compressed !== p.uncompressed) mm.add(`${where}: uncompressed page with compressed size ${p.compressed} != ${p.uncompressed}`)
+        if (meta.codec === 'UNCOMPRESSED')
+          for (const p of pages) if (p.compressed !== p.uncompressed) { mm.add(`${where}: uncompressed page with compressed size ${p.compressed} != ${p.uncompressed}`); break }
         // several pages where the options call for them
         const pr = spec.options.page_rows
         if (rgRows > 2 * pr && dataPages.length < 2) mm.add(`${where}: ${rgRows} rows in ${dataPages.length} data page(s), page_rows ${pr}`)
@@ -1428,7 +1687,7 @@ async function checkStructure(con, file, bytes, metadata, spec) {
 
         // page headers, levels and values sections, page by page
         const pageProblems = []
-        checkPages(spec, col, bytes, pages, rgStart, rgRows, featuresSeen.get(col.name), m => pageProblems.push(m))
+        checkPages(spec, col, meta.codec, bytes, pages, rgStart, rgRows, featuresSeen.get(col.name), m => pageProblems.push(m))
         pageProblems.slice(0, 3).forEach(m => mm.add(`${where}: ${m}`))
         if (pageProblems.length > 3) mm.add(`${where}: ... and ${pageProblems.length - 3} more page problems`)
 
@@ -1460,12 +1719,15 @@ async function checkStructure(con, file, bytes, metadata, spec) {
       // page contents the column was built to produce (fixtures.c)
       for (const f of col.features ?? [])
         if (!featuresSeen.get(col.name).has(f)) mm.add(`column ${col.name}: no page shows ${f} (the data is built for it)`)
-      // ZSTD cannot shrink these pages: with page v2 some are stored raw
-      const zstdV2 = spec.compression === 'ZSTD' && spec.options.page_version === 2
-      if (col.incompressible && zstdV2 && rawPages.get(col.name) === 0)
+      // no codec can shrink these pages: with page v2 some are stored raw;
+      // and text every codec shrinks is stored compressed
+      const codecV2 = (col.codec ?? spec.compression) !== 'UNCOMPRESSED' && spec.options.page_version === 2
+      if (col.incompressible && codecV2 && rawPages.get(col.name) === 0)
         mm.add(`column ${col.name}: random bits, yet no v2 page with values is stored raw (is_compressed = false)`)
-      if (col.compressible && zstdV2 && packedPages.get(col.name) === 0)
+      if (col.compressible && codecV2 && packedPages.get(col.name) === 0)
         mm.add(`column ${col.name}: repetitive text, yet no v2 page is stored compressed`)
+      for (const m of columnStatsProblems(spec, col, rgs.map(rg => rg.columns[spec.columns.indexOf(col)]?.meta_data).filter(Boolean)))
+        mm.add(`column ${col.name}: ${m}`)
     }
   } catch (err) {
     mm.add(`structure check failed: ${err.stack ?? err}`)
@@ -1622,7 +1884,7 @@ function arrowNestedProblem(t, type) {
   return arrowTypeProblem(t, type)
 }
 
-function checkNestedArrow(bytes, spec) {
+function checkNestedArrow(bytes, spec, codecs) {
   const mm = new Mismatches(spec.name, 'arrow-rs')
   try {
     const table = tableFromIPC(parquetWasm.readParquet(bytes).intoIPCStream())
@@ -1641,6 +1903,7 @@ function checkNestedArrow(bytes, spec) {
       compareNested(mm, field, vals)
     }
   } catch (err) {
+    if (arrowCodecSkip(err, spec.name, codecs)) return
     mm.add(`read failed: ${err.message ?? err}`)
   }
   mm.finish('reader')
@@ -1651,7 +1914,7 @@ async function checkNestedHyparquet(arrayBuffer, metadata, spec) {
   try {
     if (Number(metadata.num_rows) !== spec.rows) mm.add(`num_rows ${metadata.num_rows}, expected ${spec.rows}`)
     const rows = await new Promise((resolve, reject) => {
-      parquetRead({ file: arrayBuffer, metadata, compressors, rowFormat: 'array', onComplete: resolve }).catch(reject)
+      parquetRead({ file: arrayBuffer, metadata, compressors: hyCompressors, rowFormat: 'array', onComplete: resolve }).catch(reject)
     })
     if (rows.length !== spec.rows) mm.add(`row count ${rows.length}, expected ${spec.rows}`)
     spec.fields.forEach((field, k) => compareNested(mm, field, rows.map(row => canonNested(field, row[k], HYPARQUET_NESTED))))
@@ -1730,13 +1993,15 @@ async function checkNestedStructure(con, file, bytes, metadata, spec) {
     })
     // DuckDB's view of the chunks
     const chunks = (await con.runAndReadAll(
-      `SELECT row_group_id, column_id, path_in_schema, num_values FROM parquet_metadata(${sqlString(file)}) ORDER BY row_group_id, column_id`)).getRowObjectsJS()
+      `SELECT row_group_id, column_id, path_in_schema, num_values, compression FROM parquet_metadata(${sqlString(file)}) ORDER BY row_group_id, column_id`)).getRowObjectsJS()
     if (chunks.length !== rgs.length * spec.leaves.length) mm.add(`parquet_metadata lists ${chunks.length} chunks, expected ${rgs.length * spec.leaves.length}`)
     for (const ch of chunks) {
       const leaf = spec.leaves[Number(ch.column_id)]
       const g = Number(ch.row_group_id)
       if (!leaf || ch.path_in_schema.replaceAll(', ', '.') !== leaf.path) mm.add(`parquet_metadata column ${ch.column_id} is ${ch.path_in_schema}`)
       else if (Number(ch.num_values) !== leaf.entries[g]) mm.add(`parquet_metadata row group ${g} ${leaf.path}: num_values ${ch.num_values}, expected ${leaf.entries[g]}`)
+      const footerCodec = rgs[g]?.columns[Number(ch.column_id)]?.meta_data?.codec
+      if (leaf && ch.compression !== footerCodec) mm.add(`parquet_metadata row group ${g} ${leaf.path}: compression ${ch.compression}, the footer (hyparquet) ${footerCodec}`)
     }
     // each chunk: path, level entries, nulls, pages
     const v2 = spec.options.page_version === 2
@@ -1748,10 +2013,24 @@ async function checkNestedStructure(con, file, bytes, metadata, spec) {
         const meta = cc.meta_data
         const where = `row group ${g} ${leaf.path}`
         if (meta.path_in_schema.join('.') !== leaf.path) mm.add(`${where}: path_in_schema ${meta.path_in_schema.join('.')}`)
-        if (meta.codec !== spec.compression) mm.add(`${where}: codec ${meta.codec}`)
         if (Number(meta.num_values) !== leaf.entries[g]) mm.add(`${where}: num_values ${meta.num_values}, expected ${leaf.entries[g]} level entries`)
         if (Number(meta.statistics?.null_count) !== leaf.nulls[g]) mm.add(`${where}: null_count ${meta.statistics?.null_count}, expected ${leaf.nulls[g]}`)
         const pages = walkPages(bytes, meta)
+        // the codec, and every page decompressed to its header's size
+        for (const m of chunkCodecProblems(spec, leaf, g, meta, pages, bytes)) mm.add(`${where}: ${m}`)
+        codecsSeen.set(meta.codec, (codecsSeen.get(meta.codec) ?? 0) + 1)
+        const pageProblems = []
+        pages.forEach((pg, k) => {
+          try {
+            if (meta.codec === 'UNCOMPRESSED' && pg.compressed !== pg.uncompressed) pageProblems.push(`page ${k}: ${pg.compressed} bytes stored for ${pg.uncompressed} without a codec`)
+            if (pg.type === 'DATA_PAGE_V2')
+              for (const m of v2PageProblems(pg, meta.codec, minGainOf(spec), leaf.level ?? spec.compression_level, bytes)) pageProblems.push(`page ${k}: ${m}`)
+            if (pg.type === 'DATA_PAGE' || pg.type === 'DATA_PAGE_V2') pageParts(bytes, pg, meta.codec, false)
+            else decompress(meta.codec, bytes.subarray(pg.offset, pg.offset + pg.compressed), pg.uncompressed)
+          } catch (err) { pageProblems.push(`page ${k} (${pg.type}): ${err.message}`) }
+        })
+        pageProblems.slice(0, 3).forEach(m => mm.add(`${where}: ${m}`))
+        if (pageProblems.length > 3) mm.add(`${where}: ... and ${pageProblems.length - 3} more page problems`)
         const data = pages.filter(p => p.type === 'DATA_PAGE' || p.type === 'DATA_PAGE_V2')
         if (data.some(p => p.type !== (v2 ? 'DATA_PAGE_V2' : 'DATA_PAGE'))) mm.add(`${where}: data pages of types ${[...new Set(data.map(p => p.type))]}`)
         const nv = data.reduce((a, p) => a + p.num_values, 0)
@@ -1779,6 +2058,9 @@ async function checkNestedStructure(con, file, bytes, metadata, spec) {
         const stray = data.map(p => p.encoding).filter(e => e !== venc && !(dictionaryAllowed(leaf) && isDict(e)))
         if (stray.length) mm.add(`${where}: data pages encoded [${[...new Set(stray)]}] under the ${leaf.encoding} choice`)
       })
+    })
+    spec.leaves.forEach((leaf, ci) => {
+      for (const m of columnStatsProblems(spec, leaf, rgs.map(rg => rg.columns[ci]?.meta_data).filter(Boolean))) mm.add(`${leaf.path}: ${m}`)
     })
   } catch (err) {
     mm.add(`structure check failed: ${err.stack ?? err}`)
@@ -1834,9 +2116,11 @@ async function main() {
       mm.add(`footer parse failed: ${err.message}`)
       mm.finish('reader')
     }
+    // the codecs of the file's chunks, as its footer has them
+    const codecs = new Set((metadata?.row_groups ?? []).flatMap(rg => rg.columns.map(c => c.meta_data?.codec)))
     if (spec.nested) {
       const duck = checkNestedDuckdb(con, file, spec)
-      checkNestedArrow(bytes, spec)
+      checkNestedArrow(bytes, spec, codecs)
       checkInlay(file, spec)
       if (metadata) {
         await checkNestedHyparquet(arrayBuffer, metadata, spec)
@@ -1847,7 +2131,7 @@ async function main() {
     }
     // DuckDB works in its own threads while the other checks run here
     const duck = checkDuckdb(con, conPlain, file, spec)
-    checkArrow(bytes, spec)
+    checkArrow(bytes, spec, codecs)
     checkInlay(file, spec)
     if (metadata) {
       await checkHyparquet(arrayBuffer, metadata, spec)
@@ -1863,6 +2147,12 @@ async function main() {
   console.log(`interop: structure of ${results.files} files: ${results.structPass} passed, ${results.structFail} failed`)
   console.log(`interop: checked in ${secs}s`)
   console.log(`interop: ${results.files} files x 4 readers (DuckDB, arrow-rs, hyparquet, inlay): ${results.readerPass} passed, ${results.readerFail} failed`)
+  console.log(`interop: chunks by codec: ${[...codecsSeen].sort().map(([c, n]) => `${c} ${n}`).join(', ')}`)
+  if (known.hyLz4Empty)
+    console.log(`interop: known reader limitation: hyparquet-compressors' LZ4_RAW cannot decode the empty block (0x00); ` +
+      `${known.hyLz4Empty} such pages (dictionary pages of all-null chunks) decoded for hyparquet by check.mjs`)
+  for (const [codec, n] of known.arrowCodecs)
+    console.log(`interop: arrow-rs (parquet-wasm) skipped on ${n} file(s): its build lacks ${codec}`)
   if (known.duckdbBss)
     console.log(`interop: known reader limitation: DuckDB cannot read BYTE_STREAM_SPLIT INT32/INT64/FIXED_LEN_BYTE_ARRAY ` +
       `(${known.duckdbBss} columns; read by arrow-rs and hyparquet only)`)

@@ -11,20 +11,39 @@
  *   {
  *     "name": "int64__dict__zstd",
  *     "rows": 2500,                       rows written
- *     "compression": "ZSTD",              or "UNCOMPRESSED"
+ *     "compression": "ZSTD",              the writer's codec (options.compression):
+ *                                         "UNCOMPRESSED", "SNAPPY", "GZIP",
+ *                                         "BROTLI", "ZSTD" or "LZ4_RAW"
+ *     "compression_level": 3,             its level as resolved (the codec's
+ *                                         default for INLAY_LEVEL_DEFAULT, 0
+ *                                         for codecs without levels)
  *     "encoding": "dictionary",           the file's design: "dictionary" |
  *                                         "plain" | "fallback" | "auto" |
  *                                         "delta" | "delta_byte_array" |
  *                                         "byte_stream_split" | "rle" | "mixed"
  *     "options": { page_rows, page_bytes, row_group_rows, dictionary_bytes,
- *                  page_version, column_at_a_time, append_columns, memory_sink },
+ *                  page_version, column_at_a_time, append_columns, memory_sink,
+ *                  min_compression_gain },
  *     "expect": { "row_groups": 3 },      row groups the options imply
  *     "writer": { rows, row_groups, bytes },  what the writer reported
  *     "created_by": "inlay version 0.1.0",
  *     "key_value_metadata": { ... },      only when some was written
  *     "columns": [ { "name", "type", type parameters, "nullable",
- *                    "all_null", "encoding", "pages", "values": [ ... ] } ]
+ *                    "all_null", "encoding", "pages", "codec", "level",
+ *                    "chunk_codecs", "stats", "values": [ ... ] } ]
  *   }
+ *
+ * A column's "codec" and "level" are what it compresses with (its own
+ * inlay_column_options.compression, or the writer's), the level resolved as
+ * above. "chunk_codecs", one per row group, is the codec the footer must
+ * give each chunk, where the options or the data settle it: the column's
+ * codec when it is UNCOMPRESSED, with page_version 2 (pages decide one by
+ * one, is_compressed), with min_compression_gain 0, or for text built to
+ * shrink far past any gain; "UNCOMPRESSED" for random bits in v1 pages
+ * under a gain. Absent, the min_compression_gain rule decides chunk by
+ * chunk from the first data page and check.mjs checks the rule. "stats" is
+ * what inlay_writer_column_stats said after close: {codec, level,
+ * uncompressed_bytes, compressed_bytes, chunks, chunks_uncompressed}.
  *
  * A column's "encoding" is its inlay_encoding_choice: "auto", "plain",
  * "dictionary", "delta", "delta_byte_array", "byte_stream_split" or "rle".
@@ -90,6 +109,13 @@
  * structs, a struct holding a list, a map of lists, a list of lists and a
  * struct of structs, built as Arrow arrays and appended through
  * inlay_writer_append_array (section "Shredded files"; the same JSON).
+ * Codec files (section "Codecs"): every codec x page version, flat (several
+ * types with nulls, text every codec shrinks, random bits none does) and
+ * nested, each codec at its default level under the default
+ * min_compression_gain and at another level with no gain; files whose
+ * columns have codecs and levels of their own; and files of random bits,
+ * uniform doubles, text and integers under min_compression_gain 0, the
+ * default, and 0.5, with v1 and v2 pages.
  *
  * Everything is derived from a deterministic PRNG seeded by the file name,
  * so the files are the same on every run.
@@ -1182,6 +1208,105 @@ static void emit_value(sbuf *s, const tspec *t, const cell *c)
 }
 
 /*----------------------------------------------------------------------
+ *  Codecs
+ *--------------------------------------------------------------------*/
+
+/* The codec's name as the format (and the JSON, and every reader) spells it;
+ * a table of our own, not inlay_compression_name. */
+static const char *codec_json(inlay_compression c)
+{
+    switch (c) {
+    case INLAY_UNCOMPRESSED: return "UNCOMPRESSED";
+    case INLAY_SNAPPY: return "SNAPPY";
+    case INLAY_GZIP: return "GZIP";
+    case INLAY_BROTLI: return "BROTLI";
+    case INLAY_ZSTD: return "ZSTD";
+    case INLAY_LZ4_RAW: return "LZ4_RAW";
+    }
+    return "?";
+}
+
+/* In file names. */
+static const char *codec_short(inlay_compression c)
+{
+    switch (c) {
+    case INLAY_UNCOMPRESSED: return "none";
+    case INLAY_SNAPPY: return "snappy";
+    case INLAY_GZIP: return "gzip";
+    case INLAY_BROTLI: return "brotli";
+    case INLAY_ZSTD: return "zstd";
+    case INLAY_LZ4_RAW: return "lz4_raw";
+    }
+    return "?";
+}
+
+/* The level codec c compresses at when asked for `level`: the codec's
+ * default (inlay.h's INLAY_DEFAULT_*_LEVEL) for INLAY_LEVEL_DEFAULT, 0 for
+ * codecs without levels (what inlay_column_stats reports). */
+static int codec_level(inlay_compression c, int level)
+{
+    if (c == INLAY_UNCOMPRESSED || c == INLAY_SNAPPY)
+        return 0;
+    if (level != INLAY_LEVEL_DEFAULT)
+        return level;
+    switch (c) {
+    case INLAY_ZSTD: return INLAY_DEFAULT_ZSTD_LEVEL;
+    case INLAY_GZIP: return INLAY_DEFAULT_GZIP_LEVEL;
+    case INLAY_BROTLI: return INLAY_DEFAULT_BROTLI_LEVEL;
+    case INLAY_LZ4_RAW: return INLAY_DEFAULT_LZ4_LEVEL;
+    default: return 0;
+    }
+}
+
+/* In file names: "default", "l9", "lm5" (level -5). */
+static const char *level_short(int level, char *buf, size_t cap)
+{
+    if (level == INLAY_LEVEL_DEFAULT)
+        snprintf(buf, cap, "default");
+    else
+        snprintf(buf, cap, "l%s%d", level < 0 ? "m" : "", level < 0 ? -level : level);
+    return buf;
+}
+
+/* What a column's v1 chunks come to when min_compression_gain > 0 (its
+ * "chunk_codecs" in the JSON): the rule decides and check.mjs checks the
+ * rule (X_RULE), the data is built so that the codec pays (X_CODEC: text
+ * that shrinks by far more than any gain asked) or cannot pay (X_RAW:
+ * random bits, stored UNCOMPRESSED). */
+enum expect { X_RULE, X_CODEC, X_RAW };
+
+/* Every chunk's codec, when the options settle it: a codec-less column, v2
+ * pages (they decide one by one, the chunk keeps its codec), no gain asked
+ * (everything compressed), or data built for one outcome; NULL when the
+ * rule decides from the first page (check.mjs checks the rule). */
+static const char *chunk_expect(inlay_compression codec, int page_version, double gain, enum expect x)
+{
+    if (codec == INLAY_UNCOMPRESSED || page_version == 2 || gain <= 0 || x == X_CODEC)
+        return codec_json(codec);
+    return x == X_RAW ? "UNCOMPRESSED" : NULL;
+}
+
+static void emit_chunk_codecs(sbuf *s, const char *codec, size_t groups)
+{
+    if (!codec)
+        return;
+    sb_puts(s, ",\"chunk_codecs\":[");
+    for (size_t g = 0; g < groups; g++)
+        sb_printf(s, "%s\"%s\"", g ? "," : "", codec);
+    sb_puts(s, "]");
+}
+
+/* What inlay_writer_column_stats said after close, as "stats". */
+static void emit_column_stats(sbuf *s, const inlay_column_stats *st)
+{
+    sb_printf(s, ",\"stats\":{\"codec\":\"%s\",\"level\":%d,\"uncompressed_bytes\":%llu,"
+                 "\"compressed_bytes\":%llu,\"chunks\":%llu,\"chunks_uncompressed\":%llu}",
+              codec_json(st->compression), st->compression_level,
+              (unsigned long long)st->uncompressed_bytes, (unsigned long long)st->compressed_bytes,
+              (unsigned long long)st->chunks, (unsigned long long)st->chunks_uncompressed);
+}
+
+/*----------------------------------------------------------------------
  *  Columns of a file and how they are appended
  *--------------------------------------------------------------------*/
 
@@ -1205,6 +1330,11 @@ typedef struct column {
     bool compressible;     /* ZSTD shrinks its pages */
     const char *features;  /* JSON array text of page features, or NULL */
     int time_source;       /* an inlay_unit: appended with append_time; -1: not */
+    bool codec_set;        /* its own codec (inlay_column_options.compression), else the file's */
+    inlay_compression codec;
+    int level;             /* with codec_set: its level, or INLAY_LEVEL_DEFAULT */
+    enum expect expect;
+    inlay_column_stats stats;   /* inlay_writer_column_stats after close */
     cell *cells;
     size_t next;       /* rows appended so far */
     int index;         /* leaf index in the schema */
@@ -1527,7 +1657,31 @@ typedef struct fspec {
     bool memory_sink;       /* write through inlay_buffer_sink */
     const inlay_kv *kv;
     size_t nkv;
+    bool codec_set;         /* codec and level: the file's (else zstd ? ZSTD : UNCOMPRESSED, default level) */
+    inlay_compression codec;
+    int level;              /* with codec_set: a level or INLAY_LEVEL_DEFAULT */
+    bool gain_set;          /* min_gain: options.min_compression_gain (else the default) */
+    double min_gain;
+    double gain_used;       /* the options' min_compression_gain, set when the file is opened */
 } fspec;
+
+static inlay_compression file_codec(const fspec *f)
+{
+    return f->codec_set ? f->codec : f->zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
+}
+
+static int file_level(const fspec *f) { return f->codec_set ? f->level : INLAY_LEVEL_DEFAULT; }
+
+static inlay_compression col_codec(const fspec *f, const column *c)
+{
+    return c->codec_set ? c->codec : file_codec(f);
+}
+
+/* The level column c compresses at (0 without levels). */
+static int col_level(const fspec *f, const column *c)
+{
+    return codec_level(col_codec(f, c), c->codec_set ? c->level : file_level(f));
+}
 
 static const char *g_outdir;
 static int g_files;
@@ -1536,15 +1690,15 @@ static void emit_json(const fspec *f, inlay_writer *w)
 {
     sbuf s = {0};
     sb_printf(&s, "{\n\"name\":\"%s\",\n\"rows\":%zu,\n", f->name, f->rows);
-    sb_printf(&s, "\"compression\":\"%s\",\n\"encoding\":\"%s\",\n",
-              f->zstd ? "ZSTD" : "UNCOMPRESSED", encmode_name(f->em));
+    sb_printf(&s, "\"compression\":\"%s\",\n\"compression_level\":%d,\n\"encoding\":\"%s\",\n",
+              codec_json(file_codec(f)), codec_level(file_codec(f), file_level(f)), encmode_name(f->em));
     sb_printf(&s, "\"options\":{\"page_rows\":%zu,\"page_bytes\":%zu,\"row_group_rows\":%zu,"
                   "\"dictionary_bytes\":%zu,\"page_version\":%d,\"column_at_a_time\":%s,"
-                  "\"append_columns\":%s,\"memory_sink\":%s},\n",
+                  "\"append_columns\":%s,\"memory_sink\":%s,\"min_compression_gain\":%.17g},\n",
               f->page_rows, f->page_bytes, f->rg_rows, f->dict_bytes,
               f->page_version ? f->page_version : 1,
               f->column_at_a_time ? "true" : "false", f->append_columns ? "true" : "false",
-              f->memory_sink ? "true" : "false");
+              f->memory_sink ? "true" : "false", f->gain_used);
     sb_printf(&s, "\"expect\":{\"row_groups\":%zu},\n", (f->rows + f->rg_rows - 1) / f->rg_rows);
     sb_printf(&s, "\"writer\":{\"rows\":%llu,\"row_groups\":%llu,\"bytes\":%llu},\n",
               (unsigned long long)inlay_writer_rows(w),
@@ -1580,6 +1734,11 @@ static void emit_json(const fspec *f, inlay_writer *w)
             sb_printf(&s, ",\"features\":%s", col->features);
         if (col->time_source >= 0)
             sb_printf(&s, ",\"time_source\":\"%s\"", units[col->time_source]);
+        inlay_compression cc = col_codec(f, col);
+        sb_printf(&s, ",\"codec\":\"%s\",\"level\":%d", codec_json(cc), col_level(f, col));
+        emit_chunk_codecs(&s, chunk_expect(cc, f->page_version ? f->page_version : 1, f->gain_used, col->expect),
+                          (f->rows + f->rg_rows - 1) / f->rg_rows);
+        emit_column_stats(&s, &col->stats);
         sb_puts(&s, ",\"values\":[");
         for (size_t i = 0; i < f->rows; i++) {
             if (i)
@@ -1611,6 +1770,10 @@ static void write_parquet_body(fspec *f, rng *r)
         inlay_column_options co;
         inlay_column_options_init(&co);
         co.encoding = col->enc;
+        if (col->codec_set) {
+            co.compression = (int)col->codec;
+            co.compression_level = col->level;
+        }
         int id = inlay_schema_add(s, 0, col->name,
                                   col->nm == NM_REQUIRED ? INLAY_REQUIRED : INLAY_OPTIONAL,
                                   col->t->type, &co);
@@ -1622,7 +1785,11 @@ static void write_parquet_body(fspec *f, rng *r)
 
     inlay_options o;
     inlay_options_init(&o);
-    o.compression = f->zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
+    o.compression = file_codec(f);
+    o.compression_level = file_level(f);
+    if (f->gain_set)
+        o.min_compression_gain = f->min_gain;
+    f->gain_used = o.min_compression_gain;
     o.page_rows = f->page_rows;
     o.page_bytes = f->page_bytes;
     o.row_group_rows = f->rg_rows;
@@ -1713,6 +1880,8 @@ static void write_parquet_body(fspec *f, rng *r)
     if (inlay_writer_rows(w) != f->rows)
         die("%s: inlay_writer_rows = %llu after close, expected %zu", f->name,
             (unsigned long long)inlay_writer_rows(w), f->rows);
+    for (int c = 0; c < f->ncols; c++)
+        check(w, inlay_writer_column_stats(w, c, &f->cols[c].stats), "inlay_writer_column_stats", &f->cols[c]);
     if (f->memory_sink) {
         if (buf->len != inlay_writer_bytes(w))
             die("%s: memory sink holds %zu bytes, writer says %llu", f->name, buf->len,
@@ -2545,9 +2714,14 @@ typedef struct nfile {
     char name[64];
     size_t rows, page_rows, rg_rows;
     int page_version;
-    bool zstd, append_columns;
+    bool append_columns;
+    inlay_compression codec;       /* every leaf's */
+    int level;                     /* a level or INLAY_LEVEL_DEFAULT */
+    double gain;                   /* min_compression_gain; < 0: the default */
+    double gain_used;              /* the options', set when the file is opened */
     inlay_encoding_choice enc_int, enc_string, enc_double;
     nleaf leaves[NLEAVES];
+    inlay_column_stats stats[NLEAVES];   /* inlay_writer_column_stats after close */
     sbuf values[NFIELDS];          /* the fields' JSON values, comma separated */
 } nfile;
 
@@ -2845,10 +3019,11 @@ static void nested_json(const nfile *f, inlay_writer *w)
 {
     sbuf s = {0};
     sb_printf(&s, "{\n\"name\":\"%s\",\n\"nested\":true,\n\"rows\":%zu,\n", f->name, f->rows);
-    sb_printf(&s, "\"compression\":\"%s\",\n", f->zstd ? "ZSTD" : "UNCOMPRESSED");
+    sb_printf(&s, "\"compression\":\"%s\",\n\"compression_level\":%d,\n", codec_json(f->codec),
+              codec_level(f->codec, f->level));
     sb_printf(&s, "\"options\":{\"page_rows\":%zu,\"row_group_rows\":%zu,\"page_version\":%d,"
-                  "\"append_columns\":%s},\n",
-              f->page_rows, f->rg_rows, f->page_version, f->append_columns ? "true" : "false");
+                  "\"append_columns\":%s,\"min_compression_gain\":%.17g},\n",
+              f->page_rows, f->rg_rows, f->page_version, f->append_columns ? "true" : "false", f->gain_used);
     size_t groups = (f->rows + f->rg_rows - 1) / f->rg_rows;
     sb_printf(&s, "\"expect\":{\"row_groups\":%zu},\n", groups);
     sb_printf(&s, "\"writer\":{\"rows\":%llu,\"row_groups\":%llu,\"bytes\":%llu},\n",
@@ -2869,8 +3044,12 @@ static void nested_json(const nfile *f, inlay_writer *w)
             sb_printf(&s, "%s%zu", g ? "," : "", entries);
             sb_printf(&nulls, "%s%zu", g ? "," : "", entries - values);
         }
-        sb_printf(&s, "],\"nulls\":[%s]}", nulls.p ? nulls.p : "");
+        sb_printf(&s, "],\"nulls\":[%s]", nulls.p ? nulls.p : "");
         free(nulls.p);
+        sb_printf(&s, ",\"codec\":\"%s\",\"level\":%d", codec_json(f->codec), codec_level(f->codec, f->level));
+        emit_chunk_codecs(&s, chunk_expect(f->codec, f->page_version, f->gain_used, X_RULE), groups);
+        emit_column_stats(&s, &f->stats[k]);
+        sb_puts(&s, "}");
     }
     sb_puts(&s, "\n],\n\"fields\":[\n");
     for (int k = 0; k < NFIELDS; k++)
@@ -2888,7 +3067,11 @@ static void nested_write_body(nfile *f, rng *r)
     inlay_schema *s = nested_schema(f);
     inlay_options o;
     inlay_options_init(&o);
-    o.compression = f->zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
+    o.compression = f->codec;
+    o.compression_level = f->level;
+    if (f->gain >= 0)
+        o.min_compression_gain = f->gain;
+    f->gain_used = o.min_compression_gain;
     o.page_rows = f->page_rows;
     o.row_group_rows = f->rg_rows;
     o.page_version = f->page_version;
@@ -2935,15 +3118,20 @@ static void nested_write_body(nfile *f, rng *r)
     if (inlay_writer_rows(w) != f->rows)
         die("%s: inlay_writer_rows = %llu after close, expected %zu", f->name,
             (unsigned long long)inlay_writer_rows(w), f->rows);
+    for (int k = 0; k < NLEAVES; k++)
+        check(w, inlay_writer_column_stats(w, k, &f->stats[k]), "inlay_writer_column_stats", NULL);
     nested_json(f, w);
     inlay_writer_free(w);
     g_cur_w = NULL;
     g_files++;
 }
 
-static void nested_file(const char *name, size_t rows, size_t page_rows, size_t rg_rows, int page_version,
-                        bool zstd, bool append_columns, inlay_encoding_choice enc_int,
-                        inlay_encoding_choice enc_string, inlay_encoding_choice enc_double)
+/* codec at level (INLAY_LEVEL_DEFAULT: its default); gain < 0: the default
+ * min_compression_gain. */
+static void nested_file_codec(const char *name, size_t rows, size_t page_rows, size_t rg_rows, int page_version,
+                              inlay_compression codec, int level, double gain, bool append_columns,
+                              inlay_encoding_choice enc_int, inlay_encoding_choice enc_string,
+                              inlay_encoding_choice enc_double)
 {
     nfile *f = xcalloc(1, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
@@ -2951,7 +3139,9 @@ static void nested_file(const char *name, size_t rows, size_t page_rows, size_t 
     f->page_rows = page_rows;
     f->rg_rows = rg_rows;
     f->page_version = page_version;
-    f->zstd = zstd;
+    f->codec = codec;
+    f->level = level;
+    f->gain = gain;
     f->append_columns = append_columns;
     f->enc_int = enc_int;
     f->enc_string = enc_string;
@@ -3008,6 +3198,14 @@ static void nested_file(const char *name, size_t rows, size_t page_rows, size_t 
         free(f->values[k].p);
     free(f);
     arena_reset();
+}
+
+static void nested_file(const char *name, size_t rows, size_t page_rows, size_t rg_rows, int page_version,
+                        bool zstd, bool append_columns, inlay_encoding_choice enc_int,
+                        inlay_encoding_choice enc_string, inlay_encoding_choice enc_double)
+{
+    nested_file_codec(name, rows, page_rows, rg_rows, page_version, zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED,
+                      INLAY_LEVEL_DEFAULT, -1, append_columns, enc_int, enc_string, enc_double);
 }
 
 static void nested_files(void)
@@ -3752,6 +3950,277 @@ static void shred_files(void)
                         .page_version = 1, .zstd = true, .mask = 0xfffff, .null_pct = 60, .empty_pct = 40});
 }
 
+/*----------------------------------------------------------------------
+ *  Codecs: every codec x page version x flat and nested, per-column
+ *  codecs, and min_compression_gain
+ *
+ * Their JSON adds, per column (per leaf in nested files), "codec" and
+ * "level" (what the column was given, the level resolved to the codec's
+ * default or 0 without levels), "stats" (inlay_writer_column_stats after
+ * close) and, where the options or the data settle it, "chunk_codecs" (the
+ * footer's codec of each chunk; see chunk_expect). The top level has
+ * "compression" / "compression_level" (the writer's options) and
+ * options.min_compression_gain. Every file of the matrix has them.
+ *--------------------------------------------------------------------*/
+
+/* Every codec, and a level of it that is not the default and takes another
+ * path through the codec: gzip 1 (deflate_fast), brotli 11 (the slow
+ * optimal parse), zstd -5 (the fast negative levels), lz4_raw 9 (LZ4 HC). */
+static const struct {
+    inlay_compression codec;
+    bool has_levels;
+    int other_level;
+} g_codecs[] = {
+    {INLAY_UNCOMPRESSED, false, 0}, {INLAY_SNAPPY, false, 0}, {INLAY_GZIP, true, 1},
+    {INLAY_BROTLI, true, 11},       {INLAY_ZSTD, true, -5},   {INLAY_LZ4_RAW, true, 9},
+};
+#define NCODECS (sizeof g_codecs / sizeof g_codecs[0])
+
+/* Text every codec shrinks far past any min_compression_gain asked. */
+static void gen_text(column *col, size_t rows, int variant)
+{
+    col->cells = xcalloc(rows, sizeof(cell));
+    for (size_t i = 0; i < rows; i++) {
+        char buf[128];
+        if (variant)
+            snprintf(buf, sizeof buf, "note %zu: nothing to report, all quiet, nothing to report", i % 97);
+        else
+            snprintf(buf, sizeof buf, "row %05zu: the same words again and again and again", i);
+        set_bytes(&col->cells[i], buf, strlen(buf));
+    }
+}
+
+/* Random bits no codec can shrink (doubles: some are NaNs). */
+static void gen_noise_column(column *col, size_t rows, rng *r)
+{
+    col->cells = xcalloc(rows, sizeof(cell));
+    for (size_t i = 0; i < rows; i++)
+        gen_noise(col->t, r, &col->cells[i]);
+    if (col->nm != NM_REQUIRED)
+        for (size_t i = 0; i < rows; i++)
+            col->cells[i].null = rchance(r, 10);
+}
+
+/* Doubles uniform in [0, 1000), as bench_write_table has them: what the
+ * gain rule is for. */
+static void gen_uniform_column(column *col, size_t rows, rng *r)
+{
+    col->cells = xcalloc(rows, sizeof(cell));
+    for (size_t i = 0; i < rows; i++)
+        col->cells[i].d = (double)(rnext(r) >> 11) * 0x1.0p-53 * 1000.0;
+}
+
+/* A column of a codec file: how it is generated. */
+enum cgen { CG_MODE, CG_TEXT, CG_TEXT2, CG_NOISE, CG_UNIFORM, CG_ALL_NULL };
+
+typedef struct ccol {
+    const char *name, *tag;
+    inlay_encoding_choice enc;
+    enum nullmode nm;
+    enum cgen gen;
+    enum encmode em;                  /* CG_MODE: gen_column's mode */
+    int codec;                        /* -1: the file's */
+    int level;                        /* with codec: INLAY_LEVEL_DEFAULT or a level */
+} ccol;
+
+static void codec_columns(fspec *f, const ccol *cs, size_t n, rng *r)
+{
+    int cap = 0;
+    for (size_t k = 0; k < n; k++) {
+        const ccol *cc = &cs[k];
+        column *c = add_col(f, &cap, cc->name, find_type(cc->tag), cc->enc, cc->nm, cc->gen == CG_ALL_NULL);
+        if (cc->codec >= 0) {
+            c->codec_set = true;
+            c->codec = (inlay_compression)cc->codec;
+            c->level = cc->level;
+        }
+        switch (cc->gen) {
+        case CG_TEXT:
+        case CG_TEXT2:
+            c->expect = X_CODEC;
+            c->compressible = true;
+            break;
+        case CG_NOISE:
+            c->expect = X_RAW;
+            c->incompressible = true;
+            break;
+        default: break;
+        }
+    }
+    for (int k = 0; k < f->ncols; k++) {
+        column *c = &f->cols[k];
+        switch (cs[k].gen) {
+        case CG_TEXT: gen_text(c, f->rows, 0); break;
+        case CG_TEXT2: gen_text(c, f->rows, 1); break;
+        case CG_NOISE: gen_noise_column(c, f->rows, r); break;
+        case CG_UNIFORM: gen_uniform_column(c, f->rows, r); break;
+        default: gen_column(c, f->rows, cs[k].em, f->rg_rows, f->page_rows, r, k % 3 == 1); break;
+        }
+    }
+}
+
+#define L_DEF INLAY_LEVEL_DEFAULT
+
+/* A flat file of one codec at one level: several types side by side
+ * (integers, strings, doubles, floats, booleans, timestamps, binary,
+ * decimals), with nulls, in several encodings, text every codec shrinks
+ * and random bits none does. gain < 0: the default min_compression_gain. */
+static void codec_flat_file(inlay_compression codec, int level, int page_version, double gain)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    char lv[16];
+    snprintf(f.name, sizeof f.name, "codec__%s__v%d__%s", codec_short(codec), page_version,
+             level_short(level, lv, sizeof lv));
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.em = E_MIXED;
+    f.codec_set = true;
+    f.codec = codec;
+    f.level = level;
+    f.gain_set = gain >= 0;
+    f.min_gain = gain;
+    f.page_version = page_version;
+    f.rows = 3000;
+    f.page_rows = 400;
+    f.page_bytes = 16384;
+    f.rg_rows = 1300;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.column_at_a_time = rchance(&r, 25);
+    f.append_columns = !f.column_at_a_time && rchance(&r, 40);
+    static const ccol cs[] = {
+        {"id", "int64", INLAY_ENCODING_DELTA, NM_REQUIRED, CG_MODE, E_DELTA, -1, 0},
+        {"name", "string", INLAY_ENCODING_DICTIONARY, NM_DEF, CG_MODE, E_DICT, -1, 0},
+        {"qty", "int32", INLAY_ENCODING_AUTO, NM_VALIDITY, CG_MODE, E_DICT, -1, 0},
+        {"price", "double", INLAY_ENCODING_AUTO, NM_DEF, CG_MODE, E_PLAIN, -1, 0},
+        {"ratio", "float", INLAY_ENCODING_BYTE_STREAM_SPLIT, NM_REQUIRED, CG_MODE, E_BSS, -1, 0},
+        {"flag", "boolean", INLAY_ENCODING_AUTO, NM_DEF, CG_MODE, E_PLAIN, -1, 0},
+        {"ts", "timestamp_us_utc", INLAY_ENCODING_DELTA, NM_VALIDITY, CG_MODE, E_DELTA, -1, 0},
+        {"blob", "binary", INLAY_ENCODING_DELTA_BYTE_ARRAY, NM_DEF, CG_MODE, E_DBA, -1, 0},
+        {"amount", "decimal_18_4_int64", INLAY_ENCODING_PLAIN, NM_REQUIRED, CG_MODE, E_PLAIN, -1, 0},
+        {"text", "string", INLAY_ENCODING_PLAIN, NM_REQUIRED, CG_TEXT, E_PLAIN, -1, 0},
+        {"noise", "double", INLAY_ENCODING_PLAIN, NM_REQUIRED, CG_NOISE, E_PLAIN, -1, 0},
+        {"none", "int64", INLAY_ENCODING_AUTO, NM_DEF, CG_ALL_NULL, E_PLAIN, -1, 0},
+    };
+    codec_columns(&f, cs, sizeof cs / sizeof cs[0], &r);
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+/* Columns with codecs of their own, and one that takes the file's (GZIP 9). */
+static void percol_file(const char *name, int page_version, double gain)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "%s", name);
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.em = E_MIXED;
+    f.codec_set = true;
+    f.codec = INLAY_GZIP;
+    f.level = 9;
+    f.gain_set = gain >= 0;
+    f.min_gain = gain;
+    f.page_version = page_version;
+    f.rows = 3500;
+    f.page_rows = 500;
+    f.page_bytes = 32768;
+    f.rg_rows = 1200;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.append_columns = rchance(&r, 50);
+    static const ccol cs[] = {
+        {"id", "int64", INLAY_ENCODING_DELTA, NM_REQUIRED, CG_MODE, E_DELTA, INLAY_SNAPPY, L_DEF},
+        {"payload", "string", INLAY_ENCODING_PLAIN, NM_REQUIRED, CG_TEXT, E_PLAIN, INLAY_ZSTD, 19},
+        {"flag", "boolean", INLAY_ENCODING_AUTO, NM_DEF, CG_MODE, E_PLAIN, INLAY_UNCOMPRESSED, L_DEF},
+        {"city", "string", INLAY_ENCODING_DICTIONARY, NM_VALIDITY, CG_MODE, E_DICT, INLAY_GZIP, 1},
+        {"count", "int64", INLAY_ENCODING_AUTO, NM_DEF, CG_MODE, E_DICT, INLAY_LZ4_RAW, 9},
+        {"noise", "double", INLAY_ENCODING_PLAIN, NM_REQUIRED, CG_NOISE, E_PLAIN, INLAY_LZ4_RAW, -8},
+        {"note", "string", INLAY_ENCODING_PLAIN, NM_DEF, CG_TEXT2, E_PLAIN, INLAY_BROTLI, 11},
+        {"small", "int32", INLAY_ENCODING_DELTA, NM_VALIDITY, CG_MODE, E_DELTA, INLAY_BROTLI, 0},
+        {"inherit", "int32", INLAY_ENCODING_AUTO, NM_REQUIRED, CG_MODE, E_DICT, -1, 0},
+        {"zneg", "double", INLAY_ENCODING_AUTO, NM_DEF, CG_MODE, E_PLAIN, INLAY_ZSTD, -5},
+        {"zdef", "float", INLAY_ENCODING_BYTE_STREAM_SPLIT, NM_REQUIRED, CG_MODE, E_BSS, INLAY_ZSTD, L_DEF},
+        {"snap_text", "string", INLAY_ENCODING_DELTA_BYTE_ARRAY, NM_DEF, CG_TEXT, E_PLAIN, INLAY_SNAPPY, L_DEF},
+    };
+    codec_columns(&f, cs, sizeof cs / sizeof cs[0], &r);
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+/* min_compression_gain at work: random bits (stored UNCOMPRESSED in v1
+ * whenever a gain is asked), doubles uniform in [0, 1000) (the rule
+ * decides), text (compressed), and integers and categories. gain < 0: the
+ * default. */
+static void gain_file(const char *name, inlay_compression codec, int page_version, double gain)
+{
+    fspec f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "%s", name);
+    rng r;
+    rng_seed_str(&r, f.name);
+    f.em = E_MIXED;
+    f.codec_set = true;
+    f.codec = codec;
+    f.level = L_DEF;
+    f.gain_set = gain >= 0;
+    f.min_gain = gain;
+    f.page_version = page_version;
+    f.rows = 4000;
+    f.page_rows = 500;
+    f.page_bytes = 65536;
+    f.rg_rows = 1500;
+    f.dict_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
+    f.column_at_a_time = rchance(&r, 30);
+    static const ccol cs[] = {
+        {"noise", "double", INLAY_ENCODING_PLAIN, NM_REQUIRED, CG_NOISE, E_PLAIN, -1, 0},
+        {"uniform", "double", INLAY_ENCODING_PLAIN, NM_REQUIRED, CG_UNIFORM, E_PLAIN, -1, 0},
+        {"text", "string", INLAY_ENCODING_PLAIN, NM_REQUIRED, CG_TEXT, E_PLAIN, -1, 0},
+        {"id", "int64", INLAY_ENCODING_DELTA, NM_REQUIRED, CG_MODE, E_DELTA, -1, 0},
+        {"cat", "string", INLAY_ENCODING_DICTIONARY, NM_DEF, CG_MODE, E_DICT, -1, 0},
+        {"bits", "int64", INLAY_ENCODING_PLAIN, NM_VALIDITY, CG_NOISE, E_PLAIN, -1, 0},
+    };
+    codec_columns(&f, cs, sizeof cs / sizeof cs[0], &r);
+    write_parquet(&f, &r);
+    free_file(&f);
+}
+
+static void codec_files(void)
+{
+    for (size_t k = 0; k < NCODECS; k++) {
+        inlay_compression c = g_codecs[k].codec;
+        for (int pv = 1; pv <= 2; pv++) {
+            char name[64], lv[16];
+            /* the default level under the default min_compression_gain;
+             * the other level with none, so every chunk is compressed */
+            codec_flat_file(c, L_DEF, pv, -1);
+            snprintf(name, sizeof name, "nested__codec__%s__v%d__default", codec_short(c), pv);
+            nested_file_codec(name, 900, 37, 300, pv, c, L_DEF, -1, k % 2 == 1, INLAY_ENCODING_AUTO,
+                              INLAY_ENCODING_AUTO, INLAY_ENCODING_AUTO);
+            if (!g_codecs[k].has_levels)
+                continue;
+            int other = g_codecs[k].other_level;
+            codec_flat_file(c, other, pv, 0);
+            snprintf(name, sizeof name, "nested__codec__%s__v%d__%s", codec_short(c), pv,
+                     level_short(other, lv, sizeof lv));
+            nested_file_codec(name, 700, 29, 250, pv, c, other, 0, k % 2 == 0,
+                              pv == 1 ? INLAY_ENCODING_DICTIONARY : INLAY_ENCODING_DELTA,
+                              pv == 1 ? INLAY_ENCODING_DICTIONARY : INLAY_ENCODING_DELTA_BYTE_ARRAY,
+                              pv == 1 ? INLAY_ENCODING_PLAIN : INLAY_ENCODING_BYTE_STREAM_SPLIT);
+        }
+    }
+    percol_file("percol__v1", 1, -1);
+    percol_file("percol__v1__gain0", 1, 0);
+    percol_file("percol__v2", 2, -1);
+    gain_file("gain__v1__zstd__default", INLAY_ZSTD, 1, -1);
+    gain_file("gain__v1__zstd__zero", INLAY_ZSTD, 1, 0);
+    gain_file("gain__v1__gzip__half", INLAY_GZIP, 1, 0.5);
+    gain_file("gain__v1__snappy__default", INLAY_SNAPPY, 1, -1);
+    gain_file("gain__v1__lz4_raw__default", INLAY_LZ4_RAW, 1, -1);
+    gain_file("gain__v1__brotli__default", INLAY_BROTLI, 1, -1);
+    gain_file("gain__v2__zstd__default", INLAY_ZSTD, 2, -1);
+    gain_file("gain__v2__lz4_raw__zero", INLAY_LZ4_RAW, 2, 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -3810,13 +4279,17 @@ int main(int argc, char **argv)
     nested_files();
     shred_files();
     int n_nested = g_files - before;
+    before = g_files;
+    codec_files();
+    int n_codec = g_files - before;
     special_files();
     float_edges_file();
     empty_file();
     printf("interop_fixtures: wrote %d files to %s (%d type x {dictionary, plain, fallback}, "
            "%d type x value encoding, %d page v2 / delta edge / append_time / null first, %d nested, "
-           "%d special)\n",
-           g_files, g_outdir, n_main, n_enc, n_v2, n_nested, g_files - n_main - n_enc - n_v2 - n_nested);
+           "%d codec x page version x flat/nested, per-column codecs, min_compression_gain, %d special)\n",
+           g_files, g_outdir, n_main, n_enc, n_v2, n_nested, n_codec,
+           g_files - n_main - n_enc - n_v2 - n_nested - n_codec);
     if (g_failed) {
         fprintf(stderr, "interop_fixtures: %d file(s) could not be written:%s\n", g_failed,
                 g_failed_names);
