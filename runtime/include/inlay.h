@@ -285,6 +285,14 @@ typedef struct inlay_column_options {
                                default): the writer's options.compression */
     int compression_level;  /* with compression set: a level of that codec, or
                                INLAY_LEVEL_DEFAULT (the default) for the codec's own */
+    /* A split-block bloom filter (XXH64, seed 0, over each value's PLAIN
+     * bytes; BloomFilter.md) for every chunk of this column, written after
+     * the row group's chunks. Not for BOOLEAN. */
+    bool bloom_filter;      /* default false */
+    uint64_t bloom_ndv;     /* distinct values to size it for; 0 (the default): the chunk's own count,
+                               exact for a dictionary-encoded chunk, its non-null values otherwise */
+    double bloom_fpp;       /* false-positive probability, in (0, 1); 0 (the default):
+                               INLAY_DEFAULT_BLOOM_FPP */
 } inlay_column_options;
 
 INLAY_API void inlay_column_options_init(inlay_column_options *o);
@@ -453,11 +461,22 @@ INLAY_API bool inlay_compression_levels(inlay_compression c, int *lo, int *hi, i
 #define INLAY_DEFAULT_MIN_GAIN          0.03
 #define INLAY_DEFAULT_PAGE_VERSION      1
 #define INLAY_DEFAULT_SYNC              true
+#define INLAY_DEFAULT_TRUNCATE_LENGTH   64
+#define INLAY_DEFAULT_BLOOM_FPP         0.01
+#define INLAY_BLOOM_MAX_BYTES           (128u << 20)
 
 typedef struct inlay_kv {
     const char *key;
     const char *value;
 } inlay_kv;
+
+/* A sort order the rows are in, declared in every row group's
+ * sorting_columns. */
+typedef struct inlay_sorting_column {
+    const char *column;     /* a leaf's dotted path ("id", "a.b"); not inside a list or map */
+    bool descending;
+    bool nulls_first;
+} inlay_sorting_column;
 
 typedef struct inlay_options {
     unsigned struct_size;          /* set by inlay_options_init; guards the layout */
@@ -478,6 +497,22 @@ typedef struct inlay_options {
     size_t metadata_count;
     bool sync;                     /* a successful close of a file is durable (see inlay_writer_open_file);
                                       false leaves syncing to the host */
+    /* What readers skip by. Statistics (min, max, null count, in the column's sort order) go in
+     * every data page header and every chunk's metadata unless a column turns them off
+     * (inlay_column_options.statistics); so do size statistics (byte-array bytes, level
+     * histograms). */
+    bool page_index;               /* default true: a ColumnIndex (per-page min/max/null counts, for
+                                      columns with statistics) and an OffsetIndex (page locations)
+                                      per chunk, written after the row groups */
+    size_t statistics_truncate_length;  /* byte-array min/max longer than this are cut to it (the max
+                                      rounded up so it still bounds every value; a UTF-8 string at a
+                                      character boundary) and flagged inexact; default
+                                      INLAY_DEFAULT_TRUNCATE_LENGTH, 0 = never */
+    bool page_checksum;            /* default false: a CRC32 of each page's stored bytes in its header */
+    const inlay_sorting_column *sorting_columns;   /* the order rows are appended in, first key first;
+                                      copied at open. Checked as rows arrive: a row out of order is
+                                      INLAY_ERR_VALUE naming it, and the append is refused whole. */
+    size_t sorting_columns_count;
 } inlay_options;
 
 /* Fill o with the defaults above. */
@@ -730,6 +765,9 @@ typedef struct inlay_column_stats {
     uint64_t compressed_bytes;      /* as written */
     uint64_t chunks;                /* column chunks written */
     uint64_t chunks_uncompressed;   /* of those, stored UNCOMPRESSED because the codec did not pay */
+    uint64_t bloom_filter_bytes;    /* its bloom filters, headers included */
+    uint64_t column_index_bytes;    /* its ColumnIndex structs (written at close) */
+    uint64_t offset_index_bytes;    /* its OffsetIndex structs (written at close) */
 } inlay_column_stats;
 
 /* Fills *st for leaf `column`. INLAY_ERR_COLUMN when there is no such
