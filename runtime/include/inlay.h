@@ -501,6 +501,7 @@ typedef struct inlay_options {
      * every data page header and every chunk's metadata unless a column turns them off
      * (inlay_column_options.statistics); so do size statistics (byte-array bytes, level
      * histograms). */
+    bool statistics;               /* default true; false turns statistics off for every column */
     bool page_index;               /* default true: a ColumnIndex (per-page min/max/null counts, for
                                       columns with statistics) and an OffsetIndex (page locations)
                                       per chunk, written after the row groups */

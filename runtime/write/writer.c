@@ -87,6 +87,7 @@ void inlay_options_init(inlay_options *o)
     o->dictionary_bytes = INLAY_DEFAULT_DICTIONARY_BYTES;
     o->page_version = INLAY_DEFAULT_PAGE_VERSION;
     o->sync = INLAY_DEFAULT_SYNC;
+    o->statistics = true;
     o->page_index = true;
     o->statistics_truncate_length = INLAY_DEFAULT_TRUNCATE_LENGTH;
 }
