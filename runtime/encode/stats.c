@@ -204,6 +204,12 @@ bool inl_stats_min_max(const stats *s, int physical, uint8_t *min8, uint8_t *max
 bool inl_stats_bounds_of(const stats *s, int physical, stats_bounds *b)
 {
     size_t w;
+    b->min_exact = b->max_exact = true;
+    if (s->order == ORDER_NONE) {
+        b->min = b->max = NULL;
+        b->min_len = b->max_len = 0;
+        return false;
+    }
     if (inl_stats_min_max(s, physical, b->min8, b->max8, &w)) {
         b->min = b->min8;
         b->max = b->max8;
@@ -226,4 +232,169 @@ bool inl_stats_bounds_of(const stats *s, int physical, stats_bounds *b)
         if ((b->max[1] & 0x7f) == 0 && b->max[0] == 0) b->max = pos_zero;
     }
     return true;
+}
+
+int inl_stats_merge(stats *into, const stats *from, bool bytes, const inlay_allocator *a)
+{
+    into->null_count += from->null_count;
+    if (!from->has_minmax) return 0;
+    if (!into->has_minmax) {
+        into->min = from->min;
+        into->max = from->max;
+        into->min_bytes.len = into->max_bytes.len = 0;
+        if (inl_buf_append(&into->min_bytes, a, from->min_bytes.data, from->min_bytes.len) ||
+            inl_buf_append(&into->max_bytes, a, from->max_bytes.data, from->max_bytes.len))
+            return -1;
+        into->has_minmax = true;
+        return 0;
+    }
+    if (bytes) {
+        const sort_order o = into->order;
+        if (inl_stats_compare_bytes(o, from->min_bytes.data, from->min_bytes.len,
+                                    into->min_bytes.data, into->min_bytes.len) < 0) {
+            into->min_bytes.len = 0;
+            if (inl_buf_append(&into->min_bytes, a, from->min_bytes.data, from->min_bytes.len)) return -1;
+        }
+        if (inl_stats_compare_bytes(o, from->max_bytes.data, from->max_bytes.len,
+                                    into->max_bytes.data, into->max_bytes.len) > 0) {
+            into->max_bytes.len = 0;
+            if (inl_buf_append(&into->max_bytes, a, from->max_bytes.data, from->max_bytes.len)) return -1;
+        }
+        return 0;
+    }
+    switch (into->order) {
+    case ORDER_UNSIGNED:
+        if (from->min.u < into->min.u) into->min.u = from->min.u;
+        if (from->max.u > into->max.u) into->max.u = from->max.u;
+        break;
+    case ORDER_FLOAT:
+        if (from->min.d < into->min.d) into->min.d = from->min.d;
+        if (from->max.d > into->max.d) into->max.d = from->max.d;
+        break;
+    default:
+        if (from->min.i < into->min.i) into->min.i = from->min.i;
+        if (from->max.i > into->max.i) into->max.i = from->max.i;
+        break;
+    }
+    return 0;
+}
+
+/* Length of the longest prefix of p[0..len) that ends on a UTF-8 character
+ * boundary and is at most limit bytes. */
+static size_t utf8_cut(const uint8_t *p, size_t len, size_t limit)
+{
+    size_t n = limit < len ? limit : len;
+    while (n > 0 && n < len && (p[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
+/* p[0..n) with its last character replaced by the next code point
+ * (surrogates skipped), dropping trailing characters that have no
+ * successor, into out: a string that sorts after every string p[0..n)
+ * begins. False when no character is left. */
+static bool utf8_round_up(const uint8_t *p, size_t n, buf *out, const inlay_allocator *a, int *nomem)
+{
+    while (n > 0) {
+        size_t start = n - 1;
+        while (start > 0 && (p[start] & 0xC0) == 0x80) start--;
+        size_t clen = n - start;
+        uint32_t cp;
+        if (clen == 1) cp = p[start];
+        else if (clen == 2) cp = (uint32_t)(p[start] & 0x1F) << 6 | (p[start + 1] & 0x3F);
+        else if (clen == 3) cp = (uint32_t)(p[start] & 0x0F) << 12 | (uint32_t)(p[start + 1] & 0x3F) << 6 | (p[start + 2] & 0x3F);
+        else cp = (uint32_t)(p[start] & 0x07) << 18 | (uint32_t)(p[start + 1] & 0x3F) << 12 |
+                  (uint32_t)(p[start + 2] & 0x3F) << 6 | (p[start + 3] & 0x3F);
+        cp++;
+        if (cp == 0xD800) cp = 0xE000;
+        if (cp > 0x10FFFF) { n = start; continue; }
+        uint8_t enc[4];
+        size_t elen;
+        if (cp < 0x80) { enc[0] = (uint8_t)cp; elen = 1; }
+        else if (cp < 0x800) { enc[0] = (uint8_t)(0xC0 | cp >> 6); enc[1] = (uint8_t)(0x80 | (cp & 0x3F)); elen = 2; }
+        else if (cp < 0x10000) {
+            enc[0] = (uint8_t)(0xE0 | cp >> 12); enc[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+            enc[2] = (uint8_t)(0x80 | (cp & 0x3F)); elen = 3;
+        } else {
+            enc[0] = (uint8_t)(0xF0 | cp >> 18); enc[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
+            enc[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F)); enc[3] = (uint8_t)(0x80 | (cp & 0x3F)); elen = 4;
+        }
+        out->len = 0;
+        if (inl_buf_append(out, a, p, start) || inl_buf_append(out, a, enc, elen)) { *nomem = 1; return false; }
+        return true;
+    }
+    return false;
+}
+
+/* p[0..n) with trailing 0xFF bytes dropped and the last byte incremented,
+ * into out. False when every byte is 0xFF. */
+static bool bytes_round_up(const uint8_t *p, size_t n, buf *out, const inlay_allocator *a, int *nomem)
+{
+    while (n > 0 && p[n - 1] == 0xFF) n--;
+    if (n == 0) return false;
+    out->len = 0;
+    if (inl_buf_append(out, a, p, n)) { *nomem = 1; return false; }
+    out->data[n - 1]++;
+    return true;
+}
+
+int inl_stats_truncate(stats_bounds *b, size_t limit, bool utf8, buf *scratch, const inlay_allocator *a)
+{
+    if (!limit || !b->min) return 0;
+    if (b->min_len > limit) {
+        size_t n = utf8 ? utf8_cut(b->min, b->min_len, limit) : limit;
+        if (n < b->min_len) {
+            b->min_len = n;
+            b->min_exact = false;
+        }
+    }
+    if (b->max_len > limit) {
+        size_t n = utf8 ? utf8_cut(b->max, b->max_len, limit) : limit;
+        int nomem = 0;
+        bool up = utf8 ? utf8_round_up(b->max, n, scratch, a, &nomem)
+                       : bytes_round_up(b->max, n, scratch, a, &nomem);
+        if (nomem) return -1;
+        if (up) {   /* otherwise no shorter bound exists: the max stays whole and exact */
+            b->max = scratch->data;
+            b->max_len = scratch->len;
+            b->max_exact = false;
+        }
+    }
+    return 0;
+}
+
+int inl_stats_compare_plain(sort_order o, int physical, const uint8_t *a, size_t alen,
+                            const uint8_t *b, size_t blen)
+{
+    switch (physical) {
+    case INLAY_BOOLEAN:
+        return (a[0] > b[0]) - (a[0] < b[0]);
+    case INLAY_INT32: {
+        int32_t x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        if (o == ORDER_UNSIGNED) return ((uint32_t)x > (uint32_t)y) - ((uint32_t)x < (uint32_t)y);
+        return (x > y) - (x < y);
+    }
+    case INLAY_INT64: {
+        int64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (o == ORDER_UNSIGNED) return ((uint64_t)x > (uint64_t)y) - ((uint64_t)x < (uint64_t)y);
+        return (x > y) - (x < y);
+    }
+    case INLAY_FLOAT: {
+        float x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        return (x > y) - (x < y);
+    }
+    case INLAY_DOUBLE: {
+        double x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        return (x > y) - (x < y);
+    }
+    default:
+        return inl_stats_compare_bytes(o, a, alen, b, blen);
+    }
 }

@@ -51,12 +51,33 @@ typedef struct stats_bounds {
     uint8_t min8[8], max8[8];
     const uint8_t *min, *max;
     size_t min_len, max_len;
+    bool min_exact, max_exact;   /* true unless inl_stats_truncate shortened them */
 } stats_bounds;
 
 bool inl_stats_bounds_of(const stats *s, int physical, stats_bounds *b);
 
+/* Byte bounds longer than limit bytes (0: no limit) cut to it, as
+ * readers' statistics allow: the min to a prefix (a prefix sorts before
+ * the value), the max to a prefix with its last byte incremented (trailing
+ * 0xFF dropped first) so it still sorts after every value, each then
+ * flagged inexact. With utf8 the cut falls on a character boundary and the
+ * max's last character becomes the next code point, so both stay valid
+ * UTF-8. A max of nothing but 0xFF (or U+10FFFF) has no shorter bound and
+ * stays whole. The rounded max is built in scratch; b points into it.
+ * Only for bytewise orders. Returns 0 or -1 when out of memory. */
+int inl_stats_truncate(stats_bounds *b, size_t limit, bool utf8, buf *scratch, const inlay_allocator *a);
+
+/* Fold the statistics of a page into those of its chunk (same order;
+ * bytes: the bounds are byte strings). Returns 0 or -1 when out of memory (into then holds a valid bound). */
+int inl_stats_merge(stats *into, const stats *from, bool bytes, const inlay_allocator *a);
+
 /* Compare two byte strings in a byte order; <0, 0, >0. */
 int inl_stats_compare_bytes(sort_order o, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+
+/* Compare two PLAIN-encoded values of a physical type in order o; <0, 0, >0
+ * (-0.0 and +0.0 equal). */
+int inl_stats_compare_plain(sort_order o, int physical, const uint8_t *a, size_t alen,
+                            const uint8_t *b, size_t blen);
 
 /* IEEE half (little-endian bits) to float. */
 float inl_stats_half_to_float(uint16_t h);

@@ -11,15 +11,6 @@ enum { CT_UTF8 = 0, CT_MAP = 1, CT_LIST = 3, CT_ENUM = 4, CT_DECIMAL = 5, CT_DAT
        CT_TIME_MILLIS = 7, CT_TIME_MICROS = 8, CT_TIMESTAMP_MILLIS = 9, CT_TIMESTAMP_MICROS = 10,
        CT_UINT_8 = 11, CT_INT_8 = 15, CT_JSON = 19 };
 
-static void put_min_max(tc *t, const chunk_meta *k)
-{
-    if (!k->has_bounds) return;
-    inl_tc_field_binary(t, 5, k->max, k->max_len);
-    inl_tc_field_binary(t, 6, k->min, k->min_len);
-    inl_tc_field_bool(t, 7, true);
-    inl_tc_field_bool(t, 8, true);
-}
-
 static void put_encoding_stats(tc *t, int page_type, int encoding, int count)
 {
     inl_tc_list_struct(t);
@@ -29,7 +20,13 @@ static void put_encoding_stats(tc *t, int page_type, int encoding, int count)
     inl_tc_struct_end(t);
 }
 
-static void put_column_chunk(tc *t, const chunk_meta *k, int page_type)
+static void put_i64_list(tc *t, int16_t id, const int64_t *v, size_t n)
+{
+    inl_tc_field_list(t, id, TC_I64, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) inl_tc_list_i64(t, v[i]);
+}
+
+static void put_column_chunk(tc *t, const chunk_meta *k, int page_type, size_t *pos)
 {
     const uint64_t start = k->start;
     const bool has_dict = k->dict_bytes > 0;
@@ -55,24 +52,32 @@ static void put_column_chunk(tc *t, const chunk_meta *k, int page_type)
     inl_tc_field_i64(t, 7, (int64_t)k->stored_size);
     inl_tc_field_i64(t, 9, (int64_t)(start + k->dict_bytes));
     if (has_dict) inl_tc_field_i64(t, 11, (int64_t)start);
-    if (k->statistics) {
-        inl_tc_field_struct(t, 12);
-        inl_tc_field_i64(t, 3, (int64_t)k->null_count);
-        put_min_max(t, k);
-        inl_tc_struct_end(t);
-    }
+    if (k->statistics) inl_put_statistics(t, 12, &k->st);
     int nstats = has_dict;
     for (int e = 0; e < ENC_COUNT; e++) nstats += k->page_counts[e] > 0;
     inl_tc_field_list(t, 13, TC_STRUCT, (uint32_t)nstats);
     if (has_dict) put_encoding_stats(t, PAGE_DICTIONARY, ENC_PLAIN, 1);
     for (int e = 0; e < ENC_COUNT; e++)
         if (k->page_counts[e]) put_encoding_stats(t, page_type, e, k->page_counts[e]);
+    if (k->bloom_offset >= 0) {
+        inl_tc_field_i64(t, 14, k->bloom_offset);
+        inl_tc_field_i32(t, 15, k->bloom_length);
+    }
+    if (k->statistics) {
+        inl_tc_field_struct(t, 16);                              /* SizeStatistics */
+        if (k->unencoded_bytes >= 0) inl_tc_field_i64(t, 1, k->unencoded_bytes);
+        if (k->rep_hist) put_i64_list(t, 2, k->rep_hist, (size_t)k->leaf->max_rep + 1);
+        if (k->def_hist) put_i64_list(t, 3, k->def_hist, (size_t)k->leaf->max_def + 1);
+        inl_tc_struct_end(t);
+    }
     inl_tc_struct_end(t);                                        /* ColumnMetaData */
+    if (pos) *pos = t->out->len;                                 /* fields 4-7 go here */
     inl_tc_struct_end(t);                                        /* ColumnChunk */
 }
 
 int inl_meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chunks, int ncols,
-                   uint64_t num_rows, int ordinal, int page_type)
+                   uint64_t num_rows, int ordinal, int page_type,
+                   const sorting_column *sorting, int nsorting, size_t *pos)
 {
     tc t;
     inl_tc_init(&t, out, a);
@@ -80,12 +85,22 @@ int inl_meta_row_group(buf *out, const inlay_allocator *a, const chunk_meta *chu
     inl_tc_field_list(&t, 1, TC_STRUCT, (uint32_t)ncols);
     uint64_t raw = 0, stored = 0;
     for (int i = 0; i < ncols; i++) {
-        put_column_chunk(&t, &chunks[i], page_type);
+        put_column_chunk(&t, &chunks[i], page_type, pos ? &pos[i] : NULL);
         raw += chunks[i].raw_size;
         stored += chunks[i].stored_size;
     }
     inl_tc_field_i64(&t, 2, (int64_t)raw);
     inl_tc_field_i64(&t, 3, (int64_t)num_rows);
+    if (nsorting > 0) {
+        inl_tc_field_list(&t, 4, TC_STRUCT, (uint32_t)nsorting);
+        for (int i = 0; i < nsorting; i++) {
+            inl_tc_list_struct(&t);
+            inl_tc_field_i32(&t, 1, sorting[i].leaf);
+            inl_tc_field_bool(&t, 2, sorting[i].descending);
+            inl_tc_field_bool(&t, 3, sorting[i].nulls_first);
+            inl_tc_struct_end(&t);
+        }
+    }
     inl_tc_field_i64(&t, 5, (int64_t)chunks[0].start);
     inl_tc_field_i64(&t, 6, (int64_t)stored);
     inl_tc_field_i16(&t, 7, (int16_t)ordinal);
@@ -219,6 +234,92 @@ int inl_meta_file(buf *out, const inlay_allocator *a, const inlay_schema *s, uin
     for (int i = 0; i < s->num_leaves; i++) {
         inl_tc_list_struct(&t);
         inl_tc_field_struct(&t, 1);   /* TYPE_ORDER */
+        inl_tc_struct_end(&t);
+        inl_tc_struct_end(&t);
+    }
+    inl_tc_struct_end(&t);
+    return t.err ? INLAY_ERR_NOMEM : 0;
+}
+
+/* ---- page index --------------------------------------------------------- */
+
+int inl_meta_column_index(buf *out, const inlay_allocator *a, const page_entry *pages, size_t n,
+                      const uint8_t *bounds, int boundary_order, const int64_t *hists,
+                      int max_def, int max_rep)
+{
+    tc t;
+    inl_tc_init(&t, out, a);
+    inl_tc_field_list(&t, 1, TC_BOOL_TRUE, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) inl_tc_list_bool(&t, pages[i].null_page);
+    /* an all-null page has no bounds: an empty value stands in (PageIndex.md) */
+    inl_tc_field_list(&t, 2, TC_BINARY, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) inl_tc_list_binary(&t, bounds + pages[i].min_at, pages[i].min_len);
+    inl_tc_field_list(&t, 3, TC_BINARY, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) inl_tc_list_binary(&t, bounds + pages[i].max_at, pages[i].max_len);
+    inl_tc_field_i32(&t, 4, boundary_order);
+    inl_tc_field_list(&t, 5, TC_I64, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) inl_tc_list_i64(&t, pages[i].null_count);
+    const size_t ndef = max_def > 0 ? (size_t)max_def + 1 : 0, nrep = max_rep > 0 ? (size_t)max_rep + 1 : 0;
+    if (hists && nrep) {
+        inl_tc_field_list(&t, 6, TC_I64, (uint32_t)(n * nrep));
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < nrep; j++) inl_tc_list_i64(&t, hists[i * (ndef + nrep) + ndef + j]);
+    }
+    if (hists && ndef) {
+        inl_tc_field_list(&t, 7, TC_I64, (uint32_t)(n * ndef));
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < ndef; j++) inl_tc_list_i64(&t, hists[i * (ndef + nrep) + j]);
+    }
+    inl_tc_struct_end(&t);
+    return t.err ? INLAY_ERR_NOMEM : 0;
+}
+
+int inl_meta_offset_index(buf *out, const inlay_allocator *a, const page_entry *pages, size_t n,
+                      uint64_t first_page, bool byte_array)
+{
+    tc t;
+    inl_tc_init(&t, out, a);
+    inl_tc_field_list(&t, 1, TC_STRUCT, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        inl_tc_list_struct(&t);
+        inl_tc_field_i64(&t, 1, (int64_t)(first_page + pages[i].offset));
+        inl_tc_field_i32(&t, 2, pages[i].size);
+        inl_tc_field_i64(&t, 3, pages[i].first_row);
+        inl_tc_struct_end(&t);
+    }
+    if (byte_array) {
+        inl_tc_field_list(&t, 2, TC_I64, (uint32_t)n);
+        for (size_t i = 0; i < n; i++) inl_tc_list_i64(&t, pages[i].unencoded_bytes);
+    }
+    inl_tc_struct_end(&t);
+    return t.err ? INLAY_ERR_NOMEM : 0;
+}
+
+int inl_meta_index_refs(buf *out, const inlay_allocator *a, int64_t ci_offset, int32_t ci_length,
+                    int64_t oi_offset, int32_t oi_length)
+{
+    tc t;
+    inl_tc_init(&t, out, a);
+    t.last[t.depth] = 3;   /* inside a ColumnChunk, after its field 3 (meta_data) */
+    if (oi_length) {
+        inl_tc_field_i64(&t, 4, oi_offset);
+        inl_tc_field_i32(&t, 5, oi_length);
+    }
+    if (ci_length) {
+        inl_tc_field_i64(&t, 6, ci_offset);
+        inl_tc_field_i32(&t, 7, ci_length);
+    }
+    return t.err ? INLAY_ERR_NOMEM : 0;
+}
+
+int inl_meta_bloom_header(buf *out, const inlay_allocator *a, uint32_t nbytes)
+{
+    tc t;
+    inl_tc_init(&t, out, a);
+    inl_tc_field_i32(&t, 1, (int32_t)nbytes);
+    for (int16_t id = 2; id <= 4; id++) {   /* algorithm BLOCK, hash XXHASH, compression UNCOMPRESSED */
+        inl_tc_field_struct(&t, id);
+        inl_tc_field_struct(&t, 1);
         inl_tc_struct_end(&t);
         inl_tc_struct_end(&t);
     }

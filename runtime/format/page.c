@@ -3,16 +3,32 @@
  */
 #include "page.h"
 
+#include <zlib.h>
+
 #include "thrift.h"
 
+void inl_put_statistics(tc *t, int16_t id, const stats_wire *s)
+{
+    inl_tc_field_struct(t, id);
+    inl_tc_field_i64(t, 3, s->null_count);
+    if (s->has_bounds) {
+        inl_tc_field_binary(t, 5, s->max, s->max_len);
+        inl_tc_field_binary(t, 6, s->min, s->min_len);
+        inl_tc_field_bool(t, 7, s->max_exact);
+        inl_tc_field_bool(t, 8, s->min_exact);
+    }
+    inl_tc_struct_end(t);
+}
+
 static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
-                      size_t raw_len, size_t stored_len, bool compressed)
+                      size_t raw_len, size_t stored_len, bool compressed, bool has_crc, uint32_t crc)
 {
     tc t;
     inl_tc_init(&t, out, a);
     inl_tc_field_i32(&t, 1, d->type);
     inl_tc_field_i32(&t, 2, (int32_t)raw_len);
     inl_tc_field_i32(&t, 3, (int32_t)stored_len);
+    if (has_crc) inl_tc_field_i32(&t, 4, (int32_t)crc);
     if (d->type == PAGE_DICTIONARY) {
         inl_tc_field_struct(&t, 7);
         inl_tc_field_i32(&t, 1, d->num_values);
@@ -27,6 +43,7 @@ static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
         inl_tc_field_i32(&t, 5, d->def_bytes);
         inl_tc_field_i32(&t, 6, d->rep_bytes);
         inl_tc_field_bool(&t, 7, compressed);
+        if (d->stats) inl_put_statistics(&t, 8, d->stats);
         inl_tc_struct_end(&t);
     } else {
         inl_tc_field_struct(&t, 5);
@@ -34,6 +51,7 @@ static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
         inl_tc_field_i32(&t, 2, d->encoding);
         inl_tc_field_i32(&t, 3, ENC_RLE);
         inl_tc_field_i32(&t, 4, ENC_RLE);
+        if (d->stats) inl_put_statistics(&t, 5, d->stats);
         inl_tc_struct_end(&t);
     }
     inl_tc_struct_end(&t);
@@ -75,7 +93,15 @@ int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scrat
         }
     }
 
-    if (put_header(out, a, d, prefix_len + body_len, prefix_len + packed_len, packed != NULL))
+    uint32_t crc = 0;
+    if (d->checksum) {
+        uLong sum = crc32(0L, Z_NULL, 0);
+        for (int i = 0; i < (packed ? first : d->nparts); i++)
+            if (d->lens[i]) sum = crc32_z(sum, d->parts[i], d->lens[i]);   /* a NULL buffer would restart it */
+        if (packed && packed_len) sum = crc32_z(sum, packed, packed_len);
+        crc = (uint32_t)sum;
+    }
+    if (put_header(out, a, d, prefix_len + body_len, prefix_len + packed_len, packed != NULL, d->checksum, crc))
         goto nomem;
     size_t header = out->len - start;
     if (packed) {

@@ -9,6 +9,9 @@
  * compressed — or stored raw, flagged is_compressed = false, when
  * compression does not make them smaller by at least the fraction
  * min_gain (0: any gain at all).
+ *
+ * A data page header may carry the page's statistics; any page may carry a
+ * CRC32 (zlib's polynomial) of the bytes stored after its header.
  */
 #ifndef INLAY_PAGE_H
 #define INLAY_PAGE_H
@@ -26,6 +29,20 @@ typedef struct page_scratch {
     buf packed;   /* the compressed body */
 } page_scratch;
 
+/* Statistics as a page header or a chunk's metadata carries them: bounds
+ * as PLAIN bytes (min and max stay valid while the caller's buffers do). */
+typedef struct stats_wire {
+    int64_t null_count;
+    bool has_bounds;
+    const uint8_t *min, *max;
+    size_t min_len, max_len;
+    bool min_exact, max_exact;
+} stats_wire;
+
+typedef struct tc tc;
+/* A Statistics struct as field `id` of the open struct. */
+void inl_put_statistics(tc *t, int16_t id, const stats_wire *s);
+
 typedef struct page_desc {
     int type;                 /* PAGE_DATA, PAGE_DATA_V2 or PAGE_DICTIONARY */
     int32_t num_values;       /* level entries (data) or dictionary entries */
@@ -37,6 +54,9 @@ typedef struct page_desc {
     int nprefix;              /* leading parts stored uncompressed (levels) */
     int32_t num_nulls, num_rows;
     int32_t rep_bytes, def_bytes;
+    /* data pages */
+    const stats_wire *stats;  /* NULL: none in the header */
+    bool checksum;            /* a CRC32 of the stored bytes after the header */
 } page_desc;
 
 /* Append the page to out. *raw_size and *stored_size get the page's total

@@ -120,6 +120,17 @@ void inl_tc_list_i32(tc *t, int32_t v)
     inl_tc_varint(t, inl_tc_zigzag64(v));
 }
 
+void inl_tc_list_i64(tc *t, int64_t v)
+{
+    inl_tc_varint(t, inl_tc_zigzag64(v));
+}
+
+/* One byte per element, as the reference implementations write it. */
+void inl_tc_list_bool(tc *t, bool v)
+{
+    put_byte(t, v ? TC_BOOL_TRUE : TC_BOOL_FALSE);
+}
+
 void inl_tc_list_binary(tc *t, const void *p, size_t n)
 {
     inl_tc_varint(t, n);

@@ -48,6 +48,8 @@ void inl_tc_field_list(tc *t, int16_t id, int elem, uint32_t count);
 /* A struct element of a list; close with inl_tc_struct_end. */
 void inl_tc_list_struct(tc *t);
 void inl_tc_list_i32(tc *t, int32_t v);
+void inl_tc_list_i64(tc *t, int64_t v);
+void inl_tc_list_bool(tc *t, bool v);
 void inl_tc_list_binary(tc *t, const void *p, size_t n);
 /* Write the stop byte of the innermost open struct (also the outermost). */
 void inl_tc_struct_end(tc *t);

@@ -11,6 +11,7 @@
 
 void inlay_column_options_init(inlay_column_options *o)
 {
+    memset(o, 0, sizeof *o);
     o->encoding = INLAY_ENCODING_AUTO;
     o->statistics = true;
     o->compression = -1;
@@ -338,6 +339,13 @@ int inlay_schema_add(inlay_schema *s, int parent, const char *name, inlay_repeti
         int level;
         if (inl_codec_check(opts->compression, opts->compression_level, &level, why, sizeof why))
             return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': %s", path, why);
+    }
+    if (opts && opts->bloom_filter) {
+        if (type.physical == INLAY_BOOLEAN)
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': a bloom filter is not for booleans", path);
+        if (!(opts->bloom_fpp == 0 || (opts->bloom_fpp > 0 && opts->bloom_fpp < 1)))
+            return inl_err_set(&s->err, INLAY_ERR_SCHEMA, "field '%s': bloom filter fpp %g is not in (0, 1)",
+                               path, opts->bloom_fpp);
     }
     int id = add_node(s, parent, name, rep);
     if (id < 0) return id;

@@ -52,11 +52,37 @@ static int grow_chunks(column *c, column_env *e, int need)
 static chunk *open_chunk(column *c);
 
 /* A new chunk starts with the column's codec, undecided (v1) until its
- * first data page shows whether the codec pays. */
-static void start_chunk(const column *c, const column_env *e, chunk *k)
+ * first data page shows whether the codec pays, and with no pages. */
+static int start_chunk(const column *c, const column_env *e, chunk *k)
 {
     k->codec = c->comp->codec;
     k->codec_decided = k->codec == INLAY_UNCOMPRESSED || e->min_gain <= 0 || e->page_version == 2;
+    k->dict.len = k->pages.len = 0;
+    k->num_values = k->num_rows = k->raw_size = k->stored_size = 0;
+    k->dict_entries = 0;
+    memset(k->page_counts, 0, sizeof k->page_counts);
+    inl_stats_reset(&k->st);
+    k->unencoded_bytes = 0;
+    k->pg.len = k->pg_bounds.len = k->pg_hist.len = 0;
+    k->ci_ok = k->ascending = k->descending = true;
+    k->last_bounded = -1;
+    k->hashes.len = k->bloom.len = 0;
+    k->hist.len = 0;
+    if (inl_buf_reserve(&k->hist, &e->alloc, c->nhist * sizeof(int64_t))) return INLAY_ERR_NOMEM;
+    if (e->page_index) {
+        /* room for the index entries of the pages a full chunk will have at
+         * its row limit, so that a steady writer does not grow them page by page */
+        size_t pages = e->row_group_rows / e->page_rows + 1;
+        if (pages > 4096) pages = 4096;
+        const size_t bound = c->width && c->width <= 16 ? c->width : 16;
+        if (inl_buf_reserve(&k->pg, &e->alloc, pages * sizeof(page_entry)) ||
+            inl_buf_reserve(&k->pg_bounds, &e->alloc, pages * 2 * bound) ||
+            inl_buf_reserve(&k->pg_hist, &e->alloc, pages * c->nhist * sizeof(int64_t)))
+            return INLAY_ERR_NOMEM;
+    }
+    memset(k->hist.data, 0, c->nhist * sizeof(int64_t));
+    k->hist.len = c->nhist * sizeof(int64_t);
+    return 0;
 }
 
 int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, compressor *comp)
@@ -71,6 +97,9 @@ int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, c
     c->is_bytes = inl_type_is_bytes(c->type);
     c->value_size = inl_type_value_size(c->type);
     c->statistics = node->opts.statistics;
+    c->bloom_on = node->opts.bloom_filter;
+    c->bloom_ndv = node->opts.bloom_ndv;
+    c->bloom_fpp = node->opts.bloom_fpp > 0 ? node->opts.bloom_fpp : INLAY_DEFAULT_BLOOM_FPP;
     c->value_encoding = value_encoding_for(c->type, node->opts.encoding);
     c->dict_allowed = c->type->physical != INLAY_BOOLEAN &&
                       (node->opts.encoding == INLAY_ENCODING_AUTO ||
@@ -82,9 +111,13 @@ int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, c
                         c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY ? c->width : 0);
     else
         inl_memo_fixed_init(&c->memo_fixed, A(e), c->width);
+    c->nhist = (c->leaf->max_def > 0 ? (size_t)c->leaf->max_def + 1 : 0) +
+               (c->leaf->max_rep > 0 ? (size_t)c->leaf->max_rep + 1 : 0);
+    c->pst.order = c->leaf->order;
+    if (c->nhist && !(c->page_hist = inl_mem_alloc(A(e), c->nhist * sizeof *c->page_hist)))
+        return INLAY_ERR_NOMEM;
     INL_FORWARD(grow_chunks(c, e, 2));
-    start_chunk(c, e, open_chunk(c));
-    return 0;
+    return start_chunk(c, e, open_chunk(c));
 }
 
 void inl_column_free(column *c, column_env *e)
@@ -96,11 +129,24 @@ void inl_column_free(column *c, column_env *e)
     inl_buf_free(&c->vals, A(e));
     inl_buf_free(&c->validity_defs, A(e));
     inl_buf_free(&c->validity_vals, A(e));
+    inl_stats_free(&c->pst, A(e));
+    if (c->page_hist) inl_mem_free(A(e), c->page_hist, c->nhist * sizeof *c->page_hist);
+    c->page_hist = NULL;
+    inl_buf_free(&c->trunc, A(e));
+    inl_buf_free(&c->stamps, A(e));
     for (int i = 0; i < c->nchunks; i++) {
-        inl_buf_free(&c->chunks[i].dict, A(e));
-        inl_buf_free(&c->chunks[i].pages, A(e));
-        inl_stats_free(&c->chunks[i].st, A(e));
+        chunk *k = &c->chunks[i];
+        inl_buf_free(&k->dict, A(e));
+        inl_buf_free(&k->pages, A(e));
+        inl_stats_free(&k->st, A(e));
+        inl_buf_free(&k->hist, A(e));
+        inl_buf_free(&k->pg, A(e));
+        inl_buf_free(&k->pg_bounds, A(e));
+        inl_buf_free(&k->pg_hist, A(e));
+        inl_buf_free(&k->hashes, A(e));
+        inl_buf_free(&k->bloom, A(e));
     }
+    inl_bloom_free(&c->filter, A(e));
     inl_mem_free(A(e), c->chunks, (size_t)c->nchunks * sizeof *c->chunks);
     c->chunks = NULL;
     c->nchunks = 0;
@@ -315,6 +361,157 @@ static int dictionary_pays(column *c, column_env *e)
     c->use_dict = false;
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
     else inl_memo_fixed_reset(&c->memo_fixed);
+    c->stamps.len = 0;
+    return 0;
+}
+
+/* ---- page statistics ---------------------------------------------------- */
+
+/* Min and max of a dictionary-encoded page: each distinct entry it uses is
+ * compared once (stamped with the page's number as it is seen). */
+static int dict_page_stats(column *c, column_env *e)
+{
+    const size_t count = dict_count(c), have = c->stamps.len / 4;
+    if (have < count) {
+        if (inl_buf_reserve(&c->stamps, A(e), count * 4)) return INLAY_ERR_NOMEM;
+        memset(c->stamps.data + have * 4, 0, (count - have) * 4);
+        c->stamps.len = count * 4;
+    }
+    if (++c->stamp == 0) {   /* wrapped: no entry may look seen */
+        memset(c->stamps.data, 0, c->stamps.len);
+        c->stamp = 1;
+    }
+    uint32_t *seen = (uint32_t *)c->stamps.data;
+    const uint32_t *idx = (const uint32_t *)c->vals.data, now = c->stamp;
+    const size_t n = c->page_values;
+    if (c->is_bytes) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t x = idx[i];
+            if (seen[x] == now) continue;
+            seen[x] = now;
+            size_t len;
+            const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, x, &len);
+            if (inl_stats_update_bytes(&c->pst, A(e), v, len)) return INLAY_ERR_NOMEM;
+        }
+        return 0;
+    }
+    /* the distinct values gathered, then one typed pass */
+    const size_t w = c->width;
+    e->trial.len = 0;
+    if (inl_buf_reserve(&e->trial, A(e), (n < count ? n : count) * w)) return INLAY_ERR_NOMEM;
+    const uint8_t *dict = c->memo_fixed.values.data;
+    uint8_t *out = e->trial.data;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = idx[i];
+        if (seen[x] == now) continue;
+        seen[x] = now;
+        memcpy(out + k++ * w, dict + (size_t)x * w, w);
+    }
+    switch (c->type->physical) {
+    case INLAY_INT32: inl_stats_update_i32(&c->pst, (const int32_t *)out, k); break;
+    case INLAY_INT64: inl_stats_update_i64(&c->pst, (const int64_t *)out, k); break;
+    case INLAY_FLOAT: inl_stats_update_float(&c->pst, (const float *)out, k); break;
+    case INLAY_DOUBLE: inl_stats_update_double(&c->pst, (const double *)out, k); break;
+    default: break;
+    }
+    return 0;
+}
+
+/* The page's min and max into c->pst (its null count too). */
+static int page_stats(column *c, column_env *e)
+{
+    stats *ps = &c->pst;
+    inl_stats_reset(ps);
+    ps->null_count = c->page_entries - c->page_values;
+    const size_t n = c->page_values;
+    if (!n || c->leaf->order == ORDER_NONE) return 0;
+    if (c->use_dict) return dict_page_stats(c, e);
+    const uint8_t *v = c->vals.data;
+    switch (c->type->physical) {
+    case INLAY_BOOLEAN: inl_stats_update_bool(ps, v, n); return 0;
+    case INLAY_INT32: inl_stats_update_i32(ps, (const int32_t *)v, n); return 0;
+    case INLAY_INT64: inl_stats_update_i64(ps, (const int64_t *)v, n); return 0;
+    case INLAY_FLOAT: inl_stats_update_float(ps, (const float *)v, n); return 0;
+    case INLAY_DOUBLE: inl_stats_update_double(ps, (const double *)v, n); return 0;
+    case INLAY_FIXED_LEN_BYTE_ARRAY:
+        for (size_t i = 0; i < n; i++)
+            if (inl_stats_update_bytes(ps, A(e), v + i * c->width, c->width)) return INLAY_ERR_NOMEM;
+        return 0;
+    default:
+        for (size_t i = 0; i < n; i++) {
+            size_t len = (size_t)v[0] | (size_t)v[1] << 8 | (size_t)v[2] << 16 | (size_t)v[3] << 24;
+            if (inl_stats_update_bytes(ps, A(e), v + 4, len)) return INLAY_ERR_NOMEM;
+            v += 4 + len;
+        }
+        return 0;
+    }
+}
+
+/* Counts of each level value of the page, added to h. */
+static void count_levels(const buf *levels, size_t n, int64_t *h)
+{
+    const uint16_t *l = (const uint16_t *)levels->data;
+    for (size_t i = 0; i < n; i++) h[l[i]]++;
+}
+
+/* The page's level histograms (definition, then repetition) into h
+ * (c->nhist entries, zeroed). */
+static void page_histograms(const column *c, int64_t *h)
+{
+    const int16_t max_def = c->leaf->max_def, max_rep = c->leaf->max_rep;
+    if (max_def > 0) {
+        if (max_def == 1 && max_rep == 0) {   /* levels say null or not: counted already */
+            h[0] = (int64_t)(c->page_entries - c->page_values);
+            h[1] = (int64_t)c->page_values;
+        } else {
+            count_levels(&c->defs, c->page_entries, h);
+        }
+        h += max_def + 1;
+    }
+    if (max_rep > 0) count_levels(&c->reps, c->page_entries, h);
+}
+
+/* The page's entry in the chunk's page index (bounds as written in its
+ * header), and the boundary order so far. */
+static int index_page(column *c, column_env *e, chunk *k, size_t offset, size_t size,
+                      const stats_wire *w, const int64_t *hist)
+{
+    page_entry p;
+    memset(&p, 0, sizeof p);
+    p.offset = offset;
+    p.size = (int32_t)size;
+    p.first_row = (int64_t)(k->num_rows - c->page_rows);
+    p.null_count = (int64_t)(c->page_entries - c->page_values);
+    p.unencoded_bytes = (int64_t)c->page_ba_bytes;
+    p.null_page = c->page_values == 0;
+    if (w && w->has_bounds) {
+        p.min_at = (uint32_t)k->pg_bounds.len;
+        p.min_len = (uint32_t)w->min_len;
+        p.max_at = (uint32_t)(k->pg_bounds.len + w->min_len);
+        p.max_len = (uint32_t)w->max_len;
+        if (inl_buf_append(&k->pg_bounds, A(e), w->min, w->min_len) ||
+            inl_buf_append(&k->pg_bounds, A(e), w->max, w->max_len))
+            return INLAY_ERR_NOMEM;
+    } else if (!p.null_page) {
+        k->ci_ok = false;   /* values but no bounds (all NaN): no ColumnIndex can describe the page */
+    }
+    if (hist && inl_buf_append(&k->pg_hist, A(e), hist, c->nhist * sizeof *hist)) return INLAY_ERR_NOMEM;
+    if (inl_buf_append(&k->pg, A(e), &p, sizeof p)) return INLAY_ERR_NOMEM;
+    if (w && w->has_bounds) {
+        const page_entry *all = (const page_entry *)k->pg.data;
+        const int n = (int)(k->pg.len / sizeof p) - 1;
+        if (k->last_bounded >= 0) {
+            const page_entry *q = &all[k->last_bounded];
+            const uint8_t *b = k->pg_bounds.data;
+            const int phys = c->type->physical;
+            int dmin = inl_stats_compare_plain(c->leaf->order, phys, b + p.min_at, p.min_len, b + q->min_at, q->min_len);
+            int dmax = inl_stats_compare_plain(c->leaf->order, phys, b + p.max_at, p.max_len, b + q->max_at, q->max_len);
+            if (dmin < 0 || dmax < 0) k->ascending = false;
+            if (dmin > 0 || dmax > 0) k->descending = false;
+        }
+        k->last_bounded = n;
+    }
     return 0;
 }
 
@@ -324,6 +521,39 @@ static int flush_page(column *c, column_env *e)
     int st;
     if (c->use_dict && (st = dictionary_pays(c, e))) return st;
     chunk *k = open_chunk(c);
+    if (c->type->physical == INLAY_BYTE_ARRAY && !c->use_dict)
+        c->page_ba_bytes = c->vals.len - 4 * c->page_values;
+
+    /* statistics: in the header, folded into the chunk's, and in the index */
+    stats_wire wire, *ws = NULL;
+    int64_t *hist = c->page_hist;
+    if (c->statistics) {
+        INL_FORWARD(page_stats(c, e));
+        stats_bounds b;
+        memset(&wire, 0, sizeof wire);
+        wire.null_count = (int64_t)c->pst.null_count;
+        if (inl_stats_bounds_of(&c->pst, c->type->physical, &b)) {
+            if (c->type->physical == INLAY_BYTE_ARRAY && c->leaf->order == ORDER_BYTES &&
+                inl_stats_truncate(&b, e->truncate_length, inl_type_is_utf8(c->type), &c->trunc, A(e)))
+                return INLAY_ERR_NOMEM;
+            wire.has_bounds = true;
+            wire.min = b.min;
+            wire.max = b.max;
+            wire.min_len = b.min_len;
+            wire.max_len = b.max_len;
+            wire.min_exact = b.min_exact;
+            wire.max_exact = b.max_exact;
+        }
+        ws = &wire;
+        if (inl_stats_merge(&k->st, &c->pst, c->is_bytes, A(e))) return INLAY_ERR_NOMEM;
+        k->unencoded_bytes += (int64_t)c->page_ba_bytes;
+        if (c->nhist) {
+            memset(hist, 0, c->nhist * sizeof *hist);
+            page_histograms(c, hist);
+            int64_t *total = (int64_t *)k->hist.data;
+            for (size_t i = 0; i < c->nhist; i++) total[i] += hist[i];
+        }
+    }
     const bool v2 = e->page_version == 2;
     page_desc d;
     memset(&d, 0, sizeof d);
@@ -365,6 +595,8 @@ static int flush_page(column *c, column_env *e)
     }
     d.parts[d.nparts] = values;
     d.lens[d.nparts++] = values_len;
+    d.stats = ws;
+    d.checksum = e->checksum;
 
     size_t raw, stored;
     const size_t page_start = k->pages.len;
@@ -391,13 +623,15 @@ static int flush_page(column *c, column_env *e)
             INL_FORWARD(inl_page_write(&k->pages, A(e), &e->none, &e->scratch, &d, 0, &raw, &stored));
         }
     }
+    if (e->page_index)
+        INL_FORWARD(index_page(c, e, k, page_start, stored, ws, ws && c->nhist ? hist : NULL));
     k->raw_size += raw;
     k->stored_size += stored;
     k->num_values += c->page_entries;
     k->page_counts[d.encoding]++;
     if (c->use_dict) c->dict_used = true;
     c->defs.len = c->reps.len = c->vals.len = 0;
-    c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = 0;
+    c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = c->page_ba_bytes = 0;
     return 0;
 }
 
@@ -408,6 +642,7 @@ static int write_dictionary(column *c, column_env *e, chunk *k)
     d.type = PAGE_DICTIONARY;
     d.encoding = ENC_PLAIN;
     d.num_values = (int32_t)dict_count(c);
+    d.checksum = e->checksum;
     d.nparts = 1;
     if (c->is_bytes) {
         d.parts[0] = c->memo_bytes.arena.data;
@@ -425,22 +660,33 @@ static int write_dictionary(column *c, column_env *e, chunk *k)
     return 0;
 }
 
+/* The chunk's bloom filter from its values' hashes, sized for the
+ * distinct values asked for or, by default, for as many as it has hashes. */
+static int make_bloom(column *c, column_env *e, chunk *k)
+{
+    const size_t n = k->hashes.len / 8;
+    const size_t nbytes = inl_bloom_bytes_for(c->bloom_ndv ? c->bloom_ndv : n, c->bloom_fpp, INLAY_BLOOM_MAX_BYTES);
+    if (inl_bloom_reset(&c->filter, A(e), nbytes)) return INLAY_ERR_NOMEM;
+    inl_bloom_insert_many(&c->filter, (const uint64_t *)k->hashes.data, n);
+    k->bloom.len = 0;
+    if (inl_meta_bloom_header(&k->bloom, A(e), (uint32_t)nbytes) ||
+        inl_buf_append(&k->bloom, A(e), c->filter.bits, nbytes))
+        return INLAY_ERR_NOMEM;
+    return 0;
+}
+
 int inl_column_seal(column *c, column_env *e)
 {
     INL_FORWARD(flush_page(c, e));
     chunk *k = open_chunk(c);
     if (c->dict_used) INL_FORWARD(write_dictionary(c, e, k));
+    if (c->bloom_on) INL_FORWARD(make_bloom(c, e, k));
     INL_FORWARD(grow_chunks(c, e, c->nsealed + 2));
     c->nsealed++;
-    chunk *next = open_chunk(c);
-    next->dict.len = next->pages.len = 0;
-    next->num_values = next->num_rows = next->raw_size = next->stored_size = 0;
-    next->dict_entries = 0;
-    memset(next->page_counts, 0, sizeof next->page_counts);
-    start_chunk(c, e, next);
-    inl_stats_reset(&next->st);
+    INL_FORWARD(start_chunk(c, e, open_chunk(c)));
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
     else inl_memo_fixed_reset(&c->memo_fixed);
+    c->stamps.len = 0;
     c->use_dict = c->dict_allowed;
     c->dict_used = false;
     c->dict_decided = false;
@@ -457,62 +703,58 @@ void inl_column_pop(column *c)
 
 /* ---- values ------------------------------------------------------------- */
 
-static int update_stats(column *c, chunk *k, const void *values, size_t n, column_env *e)
+/* The bloom filter's hashes of n values (typed as the append arrays), or
+ * of dictionary entries [from, count) when values is NULL. */
+static int hash_values(column *c, column_env *e, const void *values, size_t from, size_t n)
 {
-    if (!c->statistics || !n) return 0;
-    switch (c->type->physical) {
-    case INLAY_BOOLEAN: inl_stats_update_bool(&k->st, values, n); return 0;
-    case INLAY_INT32: inl_stats_update_i32(&k->st, values, n); return 0;
-    case INLAY_INT64: inl_stats_update_i64(&k->st, values, n); return 0;
-    case INLAY_FLOAT: inl_stats_update_float(&k->st, values, n); return 0;
-    case INLAY_DOUBLE: inl_stats_update_double(&k->st, values, n); return 0;
-    default: {
-        const inlay_bytes *v = values;
-        for (size_t i = 0; i < n; i++)
-            if (inl_stats_update_bytes(&k->st, A(e), v[i].data, v[i].len)) return INLAY_ERR_NOMEM;
-        return 0;
+    chunk *k = open_chunk(c);
+    if (inl_buf_reserve(&k->hashes, A(e), n * 8)) return INLAY_ERR_NOMEM;
+    uint64_t *out = (uint64_t *)(k->hashes.data + k->hashes.len);
+    if (values) {
+        if (c->is_bytes) inl_bloom_hash_bytes(values, n, out);
+        else inl_bloom_hash_fixed(values, n, c->width, out);
+    } else if (!c->is_bytes) {
+        inl_bloom_hash_fixed(c->memo_fixed.values.data + from * c->width, n, c->width, out);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            size_t len;
+            const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, from + i, &len);
+            out[i] = inl_bloom_hash(v, len);
+        }
     }
-    }
-}
-
-/* Statistics over dictionary entries [from, count): each distinct value once. */
-static int update_stats_dict(column *c, chunk *k, size_t from, column_env *e)
-{
-    if (!c->statistics) return 0;
-    if (!c->is_bytes)
-        return update_stats(c, k, c->memo_fixed.values.data + from * c->width,
-                            c->memo_fixed.count - from, e);
-    for (size_t i = from; i < c->memo_bytes.count; i++) {
-        size_t len;
-        const uint8_t *p = inl_memo_bytes_value(&c->memo_bytes, i, &len);
-        if (inl_stats_update_bytes(&k->st, A(e), p, len)) return INLAY_ERR_NOMEM;
-    }
+    k->hashes.len += n * 8;
     return 0;
 }
 
 static int put_values(column *c, column_env *e, const void *values, size_t n)
 {
-    chunk *k = open_chunk(c);
     if (!n) return 0;
     if (c->use_dict) {
         if (inl_buf_reserve(&c->vals, A(e), n * 4)) return INLAY_ERR_NOMEM;
         uint32_t *idx = (uint32_t *)(c->vals.data + c->vals.len);
-        size_t before = dict_count(c);
+        const size_t before = dict_count(c);
         int r = c->is_bytes ? inl_memo_bytes_insert_many(&c->memo_bytes, values, n, idx)
                             : inl_memo_fixed_insert_many(&c->memo_fixed, values, n, idx);
         if (r) return INLAY_ERR_NOMEM;
         c->vals.len += n * 4;
-        if (decision_pending(c))
-            c->page_plain_bytes += c->type->physical == INLAY_BYTE_ARRAY ? inl_plain_bytes_size(values, n)
-                                                                         : n * c->width;
-        return update_stats_dict(c, k, before, e);
+        if (c->bloom_on && dict_count(c) > before)
+            INL_FORWARD(hash_values(c, e, NULL, before, dict_count(c) - before));
+        const bool pending = decision_pending(c);
+        if (c->type->physical == INLAY_BYTE_ARRAY && (pending || c->statistics)) {
+            size_t plain = inl_plain_bytes_size(values, n);
+            if (pending) c->page_plain_bytes += plain;
+            c->page_ba_bytes += plain - 4 * n;
+        } else if (pending) {
+            c->page_plain_bytes += n * c->width;
+        }
+        return 0;
     }
     int r;
     if (c->type->physical == INLAY_BYTE_ARRAY) r = inl_plain_put_bytes(&c->vals, A(e), values, n);
     else if (c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY) r = inl_plain_put_flba(&c->vals, A(e), values, n, c->width);
     else r = inl_plain_put_fixed(&c->vals, A(e), values, n, c->width);
     if (r) return INLAY_ERR_NOMEM;
-    return update_stats(c, k, values, n, e);
+    return c->bloom_on ? hash_values(c, e, values, 0, n) : 0;
 }
 
 static int put_levels_raw(buf *b, const inlay_allocator *a, const int16_t *src, size_t n, int16_t fill)
@@ -599,7 +841,6 @@ int inl_column_append(column *c, column_env *e, const void *values, size_t count
         if (c->leaf->max_rep > 0 && (st = put_levels_raw(&c->reps, A(e), rep ? rep + e0 : NULL, n, 0)))
             return st;
         INL_FORWARD(put_values(c, e, nv ? vbase + v0 * vsize : vbase, nv));   /* no values may come as NULL */
-        k->st.null_count += n - nv;
         c->page_entries += n;
         c->page_values += nv;
         c->page_rows += rows;

@@ -36,8 +36,10 @@
 #define INLAY_COLUMN_H
 
 #include "alloc.h"
+#include "bloom.h"
 #include "compress.h"
 #include "memo.h"
+#include "metadata.h"
 #include "page.h"
 #include "schema.h"
 #include "stats.h"
@@ -54,6 +56,9 @@ typedef struct column_env {
     buf views;           /* inlay_bytes views of a page's PLAIN byte arrays */
     int page_version;    /* 1 or 2 */
     size_t page_bytes, page_rows, row_group_rows, dictionary_bytes;
+    bool page_index;     /* keep each page's entry for the chunk's ColumnIndex and OffsetIndex */
+    bool checksum;       /* CRC32 in every page header */
+    size_t truncate_length;   /* of byte-array bounds; 0 = whole */
 } column_env;
 
 typedef struct chunk {
@@ -67,6 +72,18 @@ typedef struct chunk {
     inlay_compression codec;          /* the column's, or UNCOMPRESSED when it did not pay */
     bool codec_decided;               /* v1: the first data page has said whether the codec pays */
     stats st;
+    /* size statistics */
+    int64_t unencoded_bytes;          /* BYTE_ARRAY values' bytes */
+    buf hist;                         /* int64: max_def + 1 definition level counts, then max_rep + 1
+                                         repetition level counts (each only when that level is > 0) */
+    /* the page index: one page_entry per data page, their bounds and level counts */
+    buf pg, pg_bounds, pg_hist;
+    bool ci_ok;                       /* every page has bounds or is all null: a ColumnIndex can be written */
+    bool ascending, descending;       /* the pages' bounds so far, for the boundary order */
+    int last_bounded;                 /* the last page with bounds, or -1 */
+    buf hashes;                       /* uint64 XXH64 of the values (each distinct value once while
+                                         dictionary-encoded), for the bloom filter */
+    buf bloom;                        /* the chunk's bloom filter, header included, made at seal */
 } chunk;
 
 typedef struct column {
@@ -88,6 +105,17 @@ typedef struct column {
     buf vals;                 /* PLAIN bytes, or uint32 dictionary indices */
     size_t page_entries, page_rows, page_values;
     size_t page_plain_bytes;  /* PLAIN size of the page's values while the check is pending */
+    size_t page_ba_bytes;     /* dictionary mode, BYTE_ARRAY: the page's values' bytes */
+    stats pst;                /* the page's statistics, made as it is written */
+    buf trunc;                /* a truncated max bound */
+    buf stamps;               /* uint32 per dictionary entry: the last page it was seen in */
+    uint32_t stamp;
+    size_t nhist;             /* level counts per page (0 when the column has no levels) */
+    int64_t *page_hist;       /* the current page's, nhist entries */
+    bool bloom_on;            /* a bloom filter per chunk */
+    uint64_t bloom_ndv;       /* 0: sized from the chunk's hashes */
+    double bloom_fpp;
+    bloom filter;             /* built at seal, reused */
     /* chunks[0..nsealed) are ended; chunks[nsealed] is open; beyond are spare */
     chunk *chunks;
     int nsealed, nchunks;

@@ -23,6 +23,7 @@
 #include "sink.h"
 #include "timeconv.h"
 #include "shred.h"
+#include "sortcheck.h"
 
 enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
 
@@ -31,6 +32,14 @@ enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
 enum { SINK_HOST, SINK_FILE, SINK_FD };
 
 enum { ROW_GROUPS_AHEAD = 64 };
+
+/* Where a chunk's page index went (offsets from the start of col_index /
+ * off_index) and where its footer entry takes the references. */
+typedef struct index_ref {
+    size_t pos;
+    uint64_t ci_at, oi_at;
+    uint32_t ci_len, oi_len;
+} index_ref;
 
 /* A batch checked and ready to go into its column. */
 typedef struct prepared {
@@ -67,9 +76,16 @@ struct inlay_writer {
     arrow_state *arrow;        /* append_arrow's scratch, made by its first call */
     chunk_meta *tmp_meta;      /* a row group's footer entries, one per column */
     stats_bounds *tmp_bounds;  /* the min/max they point to */
+    size_t *tmp_pos;           /* where their page index references go */
     compressor *comps;         /* one per (codec, level) the columns use; never moves */
     int ncomps;
     inlay_column_stats *col_stats;   /* one per column: what its chunks came to */
+    buf col_index, off_index;   /* the page index, written at close: ColumnIndex structs, OffsetIndex structs */
+    buf index_refs;             /* index_ref per chunk written, to splice into the footer at close */
+    sorting_column *sorting;    /* options.sorting_columns, as leaves */
+    int nsorting;
+    size_t sorting_cap;
+    sort_check order;           /* checks the rows against them */
     inl_err err;                /* the last failure */
 };
 
@@ -254,6 +270,42 @@ static int column_codec(inlay_writer *w, const inlay_options *o, int i, compress
     return 0;
 }
 
+/* options.sorting_columns as leaves: each a column outside any list or
+ * map, named once. */
+static int setup_sorting(inlay_writer *w, const inlay_options *o)
+{
+    if (!o->sorting_columns_count) return 0;
+    w->sorting = inl_mem_alloc(&w->alloc, o->sorting_columns_count * sizeof *w->sorting);
+    if (!w->sorting) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    w->sorting_cap = o->sorting_columns_count;
+    for (size_t i = 0; i < o->sorting_columns_count; i++) {
+        const inlay_sorting_column *sc = &o->sorting_columns[i];
+        int leaf = sc->column ? inlay_writer_column(w, sc->column) : INLAY_ERR_COLUMN;
+        if (leaf < 0)
+            return set_error(w, INLAY_ERR_ARGUMENT, "sorting column %zu: no column '%s'", i,
+                             sc->column ? sc->column : "(null)");
+        const column *c = &w->cols[leaf];
+        if (c->leaf->max_rep > 0)
+            return set_error(w, INLAY_ERR_ARGUMENT, "sorting column '%s' is inside a list or map", c->path);
+        if (c->leaf->order == ORDER_NONE)
+            return set_error(w, INLAY_ERR_ARGUMENT, "sorting column '%s' has no sort order", c->path);
+        for (int j = 0; j < w->nsorting; j++)
+            if (w->sorting[j].leaf == leaf)
+                return set_error(w, INLAY_ERR_ARGUMENT, "sorting column '%s' is named twice", c->path);
+        w->sorting[w->nsorting++] = (sorting_column){ leaf, sc->descending, sc->nulls_first };
+    }
+    sort_key keys[64];
+    if (w->nsorting > 64) return set_error(w, INLAY_ERR_ARGUMENT, "more than 64 sorting columns");
+    for (int i = 0; i < w->nsorting; i++) {
+        const column *c = &w->cols[w->sorting[i].leaf];
+        keys[i] = (sort_key){ .leaf = w->sorting[i].leaf, .order = c->leaf->order, .physical = c->type->physical,
+                              .max_def = c->leaf->max_def, .descending = w->sorting[i].descending,
+                              .nulls_first = w->sorting[i].nulls_first };
+    }
+    if (inl_sortcheck_init(&w->order, &w->alloc, keys, w->nsorting)) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
 static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_options *o)
 {
     int st;
@@ -272,6 +324,9 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     w->row_group_bytes = o->row_group_bytes;
     w->env.page_version = o->page_version;
     w->env.min_gain = o->min_compression_gain;
+    w->env.page_index = o->page_index;
+    w->env.checksum = o->page_checksum;
+    w->env.truncate_length = o->statistics_truncate_length;
     if ((st = inl_compress_init(&w->env.none, &w->env.alloc, INLAY_UNCOMPRESSED, INLAY_LEVEL_DEFAULT, 0)))
         return set_error(w, st, "out of memory");
     if (copy_metadata(w, o)) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
@@ -284,7 +339,9 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     w->tmp_meta = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_meta);
     w->tmp_bounds = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_bounds);
     w->prepared = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->prepared);
-    if (!w->cols || !w->tmp_meta || !w->tmp_bounds || !w->prepared) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    w->tmp_pos = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_pos);
+    if (!w->cols || !w->tmp_meta || !w->tmp_bounds || !w->prepared || !w->tmp_pos)
+        return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         compressor *comp = NULL;
         if ((st = column_codec(w, o, i, &comp))) return st;
@@ -293,7 +350,9 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
             return set_error(w, INLAY_ERR_NOMEM, "out of memory");
         }
         w->ncols = i + 1;
+        if (!o->statistics) w->cols[i].statistics = false;
     }
+    if ((st = setup_sorting(w, o))) return st;
     return write_bytes(w, "PAR1", 4);
 }
 
@@ -401,6 +460,68 @@ int inlay_writer_column(const inlay_writer *w, const char *name)
 
 /* ---- row groups ---------------------------------------------------------- */
 
+/* The ColumnIndex and OffsetIndex of each chunk of the row group being
+ * written (chunks[0] of every column), kept for close; pos: where each
+ * chunk's footer entry takes its references. */
+static int index_row_group(inlay_writer *w, const size_t *pos)
+{
+    if (inl_buf_reserve(&w->index_refs, &w->alloc, (size_t)w->ncols * sizeof(index_ref))) return INLAY_ERR_NOMEM;
+    for (int i = 0; i < w->ncols; i++) {
+        const column *c = &w->cols[i];
+        const chunk *k = &c->chunks[0];
+        const size_t npages = k->pg.len / sizeof(page_entry);
+        const page_entry *pages = (const page_entry *)k->pg.data;
+        index_ref r = { .pos = pos[i], .ci_at = w->col_index.len, .oi_at = w->off_index.len };
+        if (c->statistics && k->ci_ok && npages) {
+            int order = k->ascending ? BOUNDARY_ASCENDING : k->descending ? BOUNDARY_DESCENDING : BOUNDARY_UNORDERED;
+            INL_FORWARD(inl_meta_column_index(&w->col_index, &w->alloc, pages, npages, k->pg_bounds.data, order,
+                                          c->nhist ? (const int64_t *)k->pg_hist.data : NULL,
+                                          c->leaf->max_def, c->leaf->max_rep));
+            r.ci_len = (uint32_t)(w->col_index.len - r.ci_at);
+        }
+        if (npages) {
+            INL_FORWARD(inl_meta_offset_index(&w->off_index, &w->alloc, pages, npages,
+                                          w->tmp_meta[i].start + k->dict.len, c->type->physical == INLAY_BYTE_ARRAY));
+            r.oi_len = (uint32_t)(w->off_index.len - r.oi_at);
+        }
+        memcpy(w->index_refs.data + w->index_refs.len, &r, sizeof r);
+        w->index_refs.len += sizeof r;
+        w->col_stats[i].column_index_bytes += r.ci_len;
+        w->col_stats[i].offset_index_bytes += r.oi_len;
+    }
+    return 0;
+}
+
+/* At close: the page index after the row groups, and the footer's row
+ * groups rebuilt with each chunk's references spliced in. */
+static int write_page_index(inlay_writer *w)
+{
+    const size_t nrefs = w->index_refs.len / sizeof(index_ref);
+    if (!nrefs) return 0;
+    const uint64_t ci_base = w->bytes, oi_base = ci_base + w->col_index.len;
+    buf *out = &w->footer;   /* free until the FileMetaData is made */
+    out->len = 0;
+    if (inl_buf_reserve(out, &w->alloc, w->footer_groups.len + nrefs * 24))
+        return set_failed(w, INLAY_ERR_NOMEM, "page index");
+    const index_ref *refs = (const index_ref *)w->index_refs.data;
+    size_t from = 0;
+    for (size_t i = 0; i < nrefs; i++) {
+        if (inl_buf_append(out, &w->alloc, w->footer_groups.data + from, refs[i].pos - from) ||
+            inl_meta_index_refs(out, &w->alloc, (int64_t)(ci_base + refs[i].ci_at), (int32_t)refs[i].ci_len,
+                            (int64_t)(oi_base + refs[i].oi_at), (int32_t)refs[i].oi_len))
+            return set_failed(w, INLAY_ERR_NOMEM, "page index");
+        from = refs[i].pos;
+    }
+    if (inl_buf_append(out, &w->alloc, w->footer_groups.data + from, w->footer_groups.len - from))
+        return set_failed(w, INLAY_ERR_NOMEM, "page index");
+    buf t = w->footer_groups;
+    w->footer_groups = *out;
+    *out = t;
+    int st = write_bytes(w, w->col_index.data, w->col_index.len);
+    if (!st) st = write_bytes(w, w->off_index.data, w->off_index.len);
+    return st;
+}
+
 static int write_row_group(inlay_writer *w)
 {
     uint64_t rows = w->cols[0].chunks[0].num_rows;
@@ -410,24 +531,48 @@ static int write_row_group(inlay_writer *w)
         chunk_meta *m = &w->tmp_meta[i];
         stats_bounds *b = &w->tmp_bounds[i];
         const bool has_bounds = inl_stats_bounds_of(&k->st, c->type->physical, b);
+        if (has_bounds && c->type->physical == INLAY_BYTE_ARRAY && c->leaf->order == ORDER_BYTES &&
+            inl_stats_truncate(b, w->env.truncate_length, inl_type_is_utf8(c->type), &w->cols[i].trunc, &w->alloc))
+            return set_failed(w, INLAY_ERR_NOMEM, "column statistics");
+        const size_t ndef = c->leaf->max_def > 0 ? (size_t)c->leaf->max_def + 1 : 0;
+        const int64_t *hist = (const int64_t *)k->hist.data;
         *m = (chunk_meta){
             .leaf = c->leaf, .physical = c->type->physical, .codec = k->codec, .start = w->bytes, .dict_bytes = k->dict.len,
             .num_values = k->num_values, .raw_size = k->raw_size, .stored_size = k->stored_size,
-            .page_counts = k->page_counts, .statistics = c->statistics, .null_count = k->st.null_count,
-            .has_bounds = has_bounds, .min = b->min, .max = b->max, .min_len = b->min_len, .max_len = b->max_len,
+            .page_counts = k->page_counts, .statistics = c->statistics,
+            .st = { .null_count = (int64_t)k->st.null_count, .has_bounds = has_bounds, .min = b->min, .max = b->max,
+                    .min_len = b->min_len, .max_len = b->max_len, .min_exact = b->min_exact, .max_exact = b->max_exact },
+            .bloom_offset = -1,
+            .unencoded_bytes = c->type->physical == INLAY_BYTE_ARRAY ? k->unencoded_bytes : -1,
+            .def_hist = ndef ? hist : NULL, .rep_hist = c->leaf->max_rep > 0 ? hist + ndef : NULL,
         };
         int st = write_bytes(w, k->dict.data, k->dict.len);
         if (!st) st = write_bytes(w, k->pages.data, k->pages.len);
         if (st) return st;
     }
+    /* the row group's bloom filters follow its chunks */
+    for (int i = 0; i < w->ncols; i++) {
+        const chunk *k = &w->cols[i].chunks[0];
+        if (!k->bloom.len) continue;
+        w->tmp_meta[i].bloom_offset = (int64_t)w->bytes;
+        w->tmp_meta[i].bloom_length = (int32_t)k->bloom.len;
+        w->col_stats[i].bloom_filter_bytes += k->bloom.len;
+        INL_FORWARD(write_bytes(w, k->bloom.data, k->bloom.len));
+    }
+    size_t *pos = w->env.page_index ? w->tmp_pos : NULL;
     int st = inl_meta_row_group(&w->footer_groups, &w->alloc, w->tmp_meta, w->ncols, rows, (int)w->row_groups,
-                            w->env.page_version == 2 ? PAGE_DATA_V2 : PAGE_DATA);
+                            w->env.page_version == 2 ? PAGE_DATA_V2 : PAGE_DATA, w->sorting, w->nsorting, pos);
     if (st) return set_failed(w, st, "row group metadata");
-    /* The footer's list of row groups grows with every one written; room for
-     * the next ROW_GROUPS_AHEAD taken with the first keeps a steady writer
+    if (pos && (st = index_row_group(w, pos))) return set_failed(w, st, "page index");
+    /* The footer's list of row groups and the page index grow with every
+     * one written; room for the next ROW_GROUPS_AHEAD taken with the first keeps a steady writer
      * (a host ending a row group every few seconds) from allocating for it
      * again until then. */
-    if (w->row_groups == 0 && inl_buf_reserve(&w->footer_groups, &w->alloc, ROW_GROUPS_AHEAD * w->footer_groups.len))
+    if (w->row_groups == 0 &&
+        (inl_buf_reserve(&w->footer_groups, &w->alloc, ROW_GROUPS_AHEAD * w->footer_groups.len) ||
+         inl_buf_reserve(&w->col_index, &w->alloc, ROW_GROUPS_AHEAD * w->col_index.len) ||
+         inl_buf_reserve(&w->off_index, &w->alloc, ROW_GROUPS_AHEAD * w->off_index.len) ||
+         inl_buf_reserve(&w->index_refs, &w->alloc, ROW_GROUPS_AHEAD * w->index_refs.len)))
         return set_failed(w, INLAY_ERR_NOMEM, "row group metadata");
     for (int i = 0; i < w->ncols; i++) {
         const chunk *k = &w->cols[i].chunks[0];
@@ -585,6 +730,35 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
     return 0;
 }
 
+/* The declared sort order over the n checked batches, before any of them
+ * is buffered: a row out of order refuses them all. */
+static int check_order(inlay_writer *w, const prepared *p, int n)
+{
+    if (!w->nsorting) return 0;
+    bool staged = false;
+    for (int i = 0; i < n; i++) {
+        int key = inl_sortcheck_key_of(&w->order, (int)(p[i].c - w->cols));
+        if (key < 0 || !p[i].count) continue;
+        if (inl_sortcheck_stage(&w->order, key, p[i].values, p[i].def, p[i].count)) {
+            inl_sortcheck_rollback(&w->order);
+            return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+        }
+        staged = true;
+    }
+    if (!staged) return 0;
+    uint64_t row;
+    int key;
+    if (inl_sortcheck_verify(&w->order, &row, &key)) {
+        inl_sortcheck_commit(&w->order);
+        return 0;
+    }
+    inl_sortcheck_rollback(&w->order);
+    const sorting_column *k = &w->sorting[key];
+    return set_value_error(w, INLAY_ERR_VALUE, &w->cols[k->leaf], row,
+                           "out of the declared sort order (%s, nulls %s)",
+                           k->descending ? "descending" : "ascending", k->nulls_first ? "first" : "last");
+}
+
 static int commit(inlay_writer *w, const prepared *p)
 {
     if (!p->count) return 0;
@@ -599,6 +773,7 @@ static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
     INL_FORWARD(ready(w, col, phys, fn));
     prepared p;
     INL_FORWARD(prepare(w, col, values, count, lv, false, &p));
+    INL_FORWARD(check_order(w, &p, 1));
     INL_FORWARD(commit(w, &p));
     return flush_ready(w);
 }
@@ -668,6 +843,7 @@ static int append_batches(inlay_writer *w, const inlay_column_batch *batches, in
         if ((st = prepare(w, batches[i].column, batches[i].values, batches[i].count,
                           &batches[i].levels, prechecked && prechecked[i], &p[i])))
             return st;
+    INL_FORWARD(check_order(w, p, n));
     for (int i = 0; i < n; i++)
         INL_FORWARD(commit(w, &p[i]));
     return flush_ready(w);
@@ -820,6 +996,7 @@ int inlay_writer_close(inlay_writer *w)
     INL_FORWARD(at_row_boundary(w));
     INL_FORWARD(end_row_group(w));
     int st;
+    if ((st = write_page_index(w))) return st;
     w->footer.len = 0;
     if ((st = inl_meta_file(&w->footer, &w->alloc, w->schema, w->rows, &w->footer_groups,
                         (uint32_t)w->row_groups, w->kv, w->nkv)))
@@ -873,6 +1050,12 @@ void inlay_writer_free(inlay_writer *w)
     inl_buf_free(&w->env.trial, &a);
     inl_buf_free(&w->env.views, &a);
     inl_buf_free(&w->footer_groups, &a);
+    inl_buf_free(&w->col_index, &a);
+    inl_buf_free(&w->off_index, &a);
+    inl_buf_free(&w->index_refs, &a);
+    if (w->sorting) inl_mem_free(&a, w->sorting, w->sorting_cap * sizeof *w->sorting);
+    inl_sortcheck_free(&w->order);
+    if (w->tmp_pos) inl_mem_free(&a, w->tmp_pos, (size_t)w->schema->num_leaves * sizeof *w->tmp_pos);
     inl_buf_free(&w->footer, &a);
     inl_buf_free(&w->converted, &a);
     if (w->shred.alloc) inl_shred_free(&w->shred);

@@ -176,7 +176,7 @@ elseif(STEP STREQUAL "pkgconfig")
   # of -linlay (the folder holds libinlay.so too, which -l would take).
   run(static_libs ${PKG_CONFIG} --static --libs inlay)
   separate_arguments(static_libs UNIX_COMMAND "${static_libs}")
-  foreach(flag -linlay -lzstd -lxxhash -lz ${codec_flags} -pthread)
+  foreach(flag -linlay -lzstd -lxxhash -lz ${codec_flags} -pthread -lm)
     if(NOT flag IN_LIST static_libs)
       message(FATAL_ERROR "install test pkgconfig: `pkg-config --static --libs inlay` lacks ${flag}: ${static_libs}")
     endif()

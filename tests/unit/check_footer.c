@@ -446,7 +446,13 @@ static void check_data(int page_version)
             ck_assert_int_eq(start, next);
             next = start + k->compressed_size;
             stored += k->compressed_size;
-            ck_assert_int_eq(k->column_index_offset, -1);
+            /* the page index lies after every row group, before the footer */
+            ck_assert_int_gt(k->column_index_offset, 0);
+            ck_assert_int_gt(k->column_index_length, 0);
+            ck_assert_int_gt(k->offset_index_offset, k->column_index_offset);
+            ck_assert_int_gt(k->offset_index_length, 0);
+            ck_assert_int_le(k->offset_index_offset + k->offset_index_length,
+                             (int64_t)f.buf.len - 8 - (int64_t)in->footer_size);
             ck_assert_int_eq(k->bloom_filter_offset, -1);
             ck_assert(k->encodings != 0);
             walk_pages(f.buf.data, k, page_version == 2 ? PAGE_DATA_V2 : PAGE_DATA);
@@ -489,7 +495,11 @@ static void check_data(int page_version)
         }
         ck_assert_int_eq(rg->total_compressed_size, stored);
     }
-    ck_assert_int_eq(next, (int64_t)f.buf.len - 8 - (int64_t)in->footer_size);
+    /* the page index follows the last chunk and ends where the footer starts */
+    ck_assert_int_eq(next, in->row_groups[0].chunks[0].column_index_offset);
+    const inlay_row_group_info *last = &in->row_groups[in->num_row_groups - 1];
+    const inlay_chunk_info *lk = &last->chunks[NCOLS - 1];
+    ck_assert_int_eq(lk->offset_index_offset + lk->offset_index_length, (int64_t)f.buf.len - 8 - (int64_t)in->footer_size);
 
     /* the schema read writes the same file from the same data */
     data_file again;

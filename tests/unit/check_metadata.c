@@ -453,6 +453,8 @@ static chunk_meta plain_chunk(const char *path, uint64_t start, uint64_t raw, ui
     k.stored_size = stored;
     k.page_counts = pages ? pages : no_pages;
     k.codec = INLAY_ZSTD;
+    k.bloom_offset = -1;
+    k.unencoded_bytes = -1;
     return k;
 }
 
@@ -467,7 +469,7 @@ static void row_group_of(const chunk_meta *k, int n, uint64_t rows, int ordinal,
         with_codec[i] = k[i];
         with_codec[i].codec = codec;
     }
-    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, with_codec, n, rows, ordinal, page_type), 0);
+    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, with_codec, n, rows, ordinal, page_type, NULL, 0, NULL), 0);
     read_one_row_group(out.data + start, out.len - start, rg);
 }
 
@@ -577,10 +579,10 @@ START_TEST(test_row_groups_appended)
     int p[ENC_COUNT] = { 0 };
     p[ENC_PLAIN] = 1;
     chunk_meta k = plain_chunk("id", 4, 80, 70, p);
-    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, &k, 1, 10, 0, PAGE_DATA), 0);
+    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, &k, 1, 10, 0, PAGE_DATA, NULL, 0, NULL), 0);
     const size_t first = out.len;
     k.start = 74;
-    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, &k, 1, 11, 1, PAGE_DATA), 0);
+    ck_assert_int_eq(inl_meta_row_group(&out, &alloc, &k, 1, 11, 1, PAGE_DATA, NULL, 0, NULL), 0);
     read_one_row_group(out.data, first, rg);
     ck_assert_int_eq(rg->num_rows, 10);
     ck_assert_int_eq(rg->ordinal, 0);
@@ -715,11 +717,12 @@ START_TEST(test_statistics_off)
     p[ENC_PLAIN] = 1;
     chunk_meta k = plain_chunk("id", 4, 100, 90, p);
     k.statistics = false;
-    k.null_count = 5;
-    k.has_bounds = true;          /* ignored without statistics */
-    k.min = lo8;
-    k.max = hi8;
-    k.min_len = k.max_len = 8;
+    k.st.null_count = 5;
+    k.st.has_bounds = true;
+    k.st.min_exact = k.st.max_exact = true;          /* ignored without statistics */
+    k.st.min = lo8;
+    k.st.max = hi8;
+    k.st.min_len = k.st.max_len = 8;
     row_group_of(&k, 1, 100, 0, INLAY_ZSTD, PAGE_DATA);
     ck_assert_uint_eq(rg->cols[0].m.fields & 1u << 12, 0);
     ck_assert_uint_eq(rg->cols[0].m.stat_fields, 0);
@@ -735,7 +738,7 @@ START_TEST(test_statistics_null_count_only)
     p[ENC_PLAIN] = 1;
     chunk_meta k = plain_chunk("name", 4, 100, 90, p);
     k.statistics = true;
-    k.null_count = 77;
+    k.st.null_count = 77;
     row_group_of(&k, 1, 100, 0, INLAY_ZSTD, PAGE_DATA);
     const col_meta *m = &rg->cols[0].m;
     ck_assert(m->fields & 1u << 12);
@@ -753,11 +756,12 @@ START_TEST(test_statistics_bounds)
     p[ENC_PLAIN] = 1;
     chunk_meta k = plain_chunk("id", 4, 100, 90, p);
     k.statistics = true;
-    k.null_count = 0;
-    k.has_bounds = true;
-    k.min = lo8;
-    k.max = hi8;
-    k.min_len = k.max_len = 8;
+    k.st.null_count = 0;
+    k.st.has_bounds = true;
+    k.st.min_exact = k.st.max_exact = true;
+    k.st.min = lo8;
+    k.st.max = hi8;
+    k.st.min_len = k.st.max_len = 8;
     row_group_of(&k, 1, 100, 0, INLAY_ZSTD, PAGE_DATA);
     const col_meta *m = &rg->cols[0].m;
     ck_assert_uint_eq(m->stat_fields, 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7 | 1u << 8);
@@ -778,12 +782,13 @@ START_TEST(test_statistics_empty_min)
     p[ENC_PLAIN] = 1;
     chunk_meta k = plain_chunk("name", 4, 100, 90, p);
     k.statistics = true;
-    k.null_count = 3;
-    k.has_bounds = true;
-    k.min = NULL;
-    k.min_len = 0;
-    k.max = (const uint8_t *)"pear";
-    k.max_len = 4;
+    k.st.null_count = 3;
+    k.st.has_bounds = true;
+    k.st.min_exact = k.st.max_exact = true;
+    k.st.min = NULL;
+    k.st.min_len = 0;
+    k.st.max = (const uint8_t *)"pear";
+    k.st.max_len = 4;
     row_group_of(&k, 1, 100, 0, INLAY_ZSTD, PAGE_DATA);
     const col_meta *m = &rg->cols[0].m;
     ck_assert(m->stat_fields & 1u << 6);
@@ -801,10 +806,11 @@ START_TEST(test_statistics_per_chunk)
     p[ENC_PLAIN] = 1;
     chunk_meta k[2] = { plain_chunk("id", 4, 100, 90, p), plain_chunk("name", 94, 100, 90, p) };
     k[0].statistics = true;
-    k[0].has_bounds = true;
-    k[0].min = lo8;
-    k[0].max = hi8;
-    k[0].min_len = k[0].max_len = 8;
+    k[0].st.has_bounds = true;
+    k[0].st.min_exact = k[0].st.max_exact = true;
+    k[0].st.min = lo8;
+    k[0].st.max = hi8;
+    k[0].st.min_len = k[0].st.max_len = 8;
     row_group_of(k, 2, 100, 0, INLAY_ZSTD, PAGE_DATA);
     ck_assert(rg->cols[0].m.fields & 1u << 12);
     ck_assert_uint_eq(rg->cols[1].m.fields & 1u << 12, 0);
@@ -915,7 +921,7 @@ static void leaf_row_group(buf *rgbuf, uint64_t rows, int ordinal, uint64_t *off
         k[i] = plain_chunk(schema->leaves[i].path, *offset, 100, 80, pages);
         *offset += 80;
     }
-    ck_assert_int_eq(inl_meta_row_group(rgbuf, &alloc, k, schema->num_leaves, rows, ordinal, PAGE_DATA), 0);
+    ck_assert_int_eq(inl_meta_row_group(rgbuf, &alloc, k, schema->num_leaves, rows, ordinal, PAGE_DATA, NULL, 0, NULL), 0);
 }
 
 /* Write the FileMetaData of the current schema with nrg row groups and
@@ -1065,12 +1071,13 @@ static void nomem_loop(bool after)
             k[i] = plain_chunk(schema->leaves[i].path, 4 + 100 * (uint64_t)i, 100, 100, pages);
             k[i].dict_bytes = 10;
             k[i].statistics = true;
-            k[i].has_bounds = true;
-            k[i].min = lo8;
-            k[i].max = hi8;
-            k[i].min_len = k[i].max_len = 8;
+            k[i].st.has_bounds = true;
+            k[i].st.min_exact = k[i].st.max_exact = true;
+            k[i].st.min = lo8;
+            k[i].st.max = hi8;
+            k[i].st.min_len = k[i].st.max_len = 8;
         }
-        int st = inl_meta_row_group(&groups, &a, k, schema->num_leaves, 5, 0, PAGE_DATA);
+        int st = inl_meta_row_group(&groups, &a, k, schema->num_leaves, 5, 0, PAGE_DATA, NULL, 0, NULL);
         if (!st) st = inl_meta_file(&foot, &a, schema, 5, &groups, 1, kv, 1);
         if (st) {
             ck_assert_msg(st == INLAY_ERR_NOMEM, "allocation %lu refused: %d", n, st);

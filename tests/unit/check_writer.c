@@ -846,6 +846,15 @@ START_TEST(test_frame_and_totals)
         prev = start + c->total_compressed;
         ck_assert_int_eq(c->codec, INLAY_ZSTD);
     }
+    /* then the page index: every chunk's column indexes, then its offset
+     * indexes, each right after the one before */
+    for (int which = 1; which >= 0; which--)
+        for (int i = 0; i < f->nchunks; i++) {
+            const fm_chunk *c = &f->chunks[i];
+            ck_assert_int_eq(c->index_offset[which], prev);
+            ck_assert_int_gt(c->index_length[which], 0);
+            prev += c->index_length[which];
+        }
     uint32_t footer = le32(out.data + out.len - 8);
     ck_assert_int_eq(prev + footer + 8, (int64_t)out.len);
     free(f);

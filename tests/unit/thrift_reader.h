@@ -182,6 +182,8 @@ typedef struct fm_chunk {
     int64_t null_count;           /* -1 when absent */
     uint8_t min[FM_MAX_STAT], max[FM_MAX_STAT];   /* the first FM_MAX_STAT bytes */
     int min_len, max_len;         /* -1 when absent */
+    int64_t index_offset[2];      /* offset index, column index; -1 when absent */
+    int32_t index_length[2];
 } fm_chunk;
 
 typedef struct fm_file {
@@ -287,11 +289,14 @@ static inline void fm_row_group(tr *r, fm_file *f)
                 c->row_group = rg;
                 c->dictionary_page_offset = c->null_count = -1;
                 c->min_len = c->max_len = -1;
+                c->index_offset[0] = c->index_offset[1] = -1;
                 int16_t l2 = 0, id2;
                 int t2;
                 while (tr_field(r, &l2, &id2, &t2)) {
                     if (id2 == 2) c->file_offset = tr_zigzag(r);
                     else if (id2 == 3) fm_column_meta(r, c);
+                    else if (id2 == 4 || id2 == 6) c->index_offset[id2 == 6] = tr_zigzag(r);
+                    else if (id2 == 5 || id2 == 7) c->index_length[id2 == 7] = (int32_t)tr_zigzag(r);
                     else tr_skip(r, t2);
                 }
             }
