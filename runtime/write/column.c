@@ -80,7 +80,7 @@ static int start_chunk(const column *c, const column_env *e, chunk *k)
             inl_buf_reserve(&k->pg_hist, &e->alloc, pages * c->nhist * sizeof(int64_t)))
             return INLAY_ERR_NOMEM;
     }
-    memset(k->hist.data, 0, c->nhist * sizeof(int64_t));
+    if (c->nhist) memset(k->hist.data, 0, c->nhist * sizeof(int64_t));
     k->hist.len = c->nhist * sizeof(int64_t);
     return 0;
 }
@@ -526,10 +526,10 @@ static int flush_page(column *c, column_env *e)
 
     /* statistics: in the header, folded into the chunk's, and in the index */
     stats_wire wire, *ws = NULL;
+    stats_bounds b;   /* numeric bounds live in it until the page is written */
     int64_t *hist = c->page_hist;
     if (c->statistics) {
         INL_FORWARD(page_stats(c, e));
-        stats_bounds b;
         memset(&wire, 0, sizeof wire);
         wire.null_count = (int64_t)c->pst.null_count;
         if (inl_stats_bounds_of(&c->pst, c->type->physical, &b)) {

@@ -481,7 +481,7 @@ static int index_row_group(inlay_writer *w, const size_t *pos)
         }
         if (npages) {
             INL_FORWARD(inl_meta_offset_index(&w->off_index, &w->alloc, pages, npages,
-                                          w->tmp_meta[i].start + k->dict.len, c->type->physical == INLAY_BYTE_ARRAY));
+                                          w->tmp_meta[i].start + k->dict.len, c->statistics && c->type->physical == INLAY_BYTE_ARRAY));
             r.oi_len = (uint32_t)(w->off_index.len - r.oi_at);
         }
         memcpy(w->index_refs.data + w->index_refs.len, &r, sizeof r);
