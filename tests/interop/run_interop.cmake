@@ -1,9 +1,10 @@
-# Driver of the `interop` and `interop_arrow` ctest tests (see CMakeLists.txt
-# beside this file). Inputs: FIXTURES (the interop_fixtures or
-# interop_arrow_fixtures program), NODE, SOURCE_DIR (tests/interop, holding
-# check.mjs and node_modules), WORK_DIR (made afresh), READ_DUMP (the
-# interop_read_dump program: inlay's reader, given to check.mjs as
-# INLAY_READ_DUMP).
+# Driver of the `interop`, `interop_arrow` and `interop_skip` ctest tests (see
+# CMakeLists.txt beside this file). Inputs: FIXTURES (the interop_fixtures,
+# interop_arrow_fixtures or interop_skip_fixtures program), NODE, SOURCE_DIR
+# (tests/interop, holding check.mjs and node_modules), WORK_DIR (made afresh),
+# READ_DUMP (the interop_read_dump program: inlay's reader, given to check.mjs as
+# INLAY_READ_DUMP). CHECK (optional): the checker script in SOURCE_DIR,
+# check.mjs by default (interop_skip runs skip.mjs).
 
 foreach(pkg @duckdb/node-api parquet-wasm apache-arrow hyparquet hyparquet-compressors)
   if(NOT EXISTS "${SOURCE_DIR}/node_modules/${pkg}/package.json")
@@ -15,6 +16,10 @@ foreach(pkg @duckdb/node-api parquet-wasm apache-arrow hyparquet hyparquet-compr
 endforeach()
 if(NOT NODE OR NODE MATCHES "NOTFOUND$")
   message(FATAL_ERROR "interop: node (Node.js >= 20) was not found when configuring; install it and re-run cmake")
+endif()
+
+if(NOT CHECK)
+  set(CHECK check.mjs)
 endif()
 
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -29,12 +34,12 @@ if(NOT fixtures_rc EQUAL 0 AND NOT fixtures_rc EQUAL 1)
 endif()
 
 execute_process(COMMAND "${CMAKE_COMMAND}" -E env "INLAY_READ_DUMP=${READ_DUMP}"
-    "${NODE}" "${SOURCE_DIR}/check.mjs" "${WORK_DIR}"
+    "${NODE}" "${SOURCE_DIR}/${CHECK}" "${WORK_DIR}"
   WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE rc)
 if(NOT fixtures_rc EQUAL 0)
   message(FATAL_ERROR "interop: libinlay could not write some fixture files (see FAIL above); "
-    "check.mjs exit ${rc} on the others; the files are in ${WORK_DIR}")
+    "${CHECK} exit ${rc} on the others; the files are in ${WORK_DIR}")
 endif()
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "interop: check.mjs found problems (exit ${rc}); the files are in ${WORK_DIR}")
+  message(FATAL_ERROR "interop: ${CHECK} found problems (exit ${rc}); the files are in ${WORK_DIR}")
 endif()
