@@ -360,9 +360,12 @@ static void judge(sort_check *sc)
     sc->cached_ok = true;
     sc->cached_judged = n;
     sc->cached_key = -1;
-    if (!n) return;
+    sc->cached_first = n;
+    if (!sc->nkeys) return;
     size_t bad = n;
-    if (sc->nkeys == 1) {
+    if (!n) {
+        /* no row has every key yet */
+    } else if (sc->nkeys == 1) {
         const uint8_t *c = sc->cols[0].codes.data + sc->cols[0].head;
         const uint8_t *p = memchr(c, 0xFF, n);
         if (p) bad = (size_t)(p - c);
@@ -375,7 +378,23 @@ static void judge(sort_check *sc)
             if (p) bad = from + (size_t)(p - acc);
         }
     }
-    if (bad == n) return;
+    if (bad == n) {
+        /* Rows the first key has but a later key lacks: where the first key
+         * goes down, the row is out of order whatever the others hold, and
+         * waiting for them would let the bad value in with its own append. */
+        const sort_column *first = &sc->cols[0];
+        const size_t have = first->codes.len - first->head;
+        size_t from = sc->first_ok > n ? sc->first_ok : n;
+        sc->cached_first = have;
+        if (from >= have) return;
+        const uint8_t *c = first->codes.data + first->head;
+        const uint8_t *p = memchr(c + from, 0xFF, have - from);
+        if (!p) return;
+        sc->cached_ok = false;
+        sc->cached_judged = (size_t)(p - c);
+        sc->cached_key = 0;
+        return;
+    }
     sc->cached_ok = false;
     sc->cached_judged = bad;
     for (int k = 0; k < sc->nkeys; k++) {
@@ -409,6 +428,7 @@ void inl_sortcheck_commit(sort_check *sc)
         if (col->head >= col->codes.len - col->head) compact(col);
     }
     sc->base += drop;
+    sc->first_ok = sc->cached_first > drop ? sc->cached_first - drop : 0;
     sc->cached = false;
 }
 

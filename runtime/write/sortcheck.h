@@ -79,6 +79,8 @@ typedef struct sort_check {
     bool cached, cached_ok;
     size_t cached_judged;  /* rows from base found in order */
     int cached_key;
+    size_t cached_first;   /* rows from base whose first key is known not to go down */
+    size_t first_ok;       /* the same, as committed */
 } sort_check;
 
 /* Copies the keys (nkeys >= 0). Returns 0 or INLAY_ERR_NOMEM (sc is then
@@ -100,8 +102,9 @@ int inl_sortcheck_key_of(const sort_check *sc, int leaf);
  * changed. */
 int inl_sortcheck_stage(sort_check *sc, int key, const void *values, const int16_t *def, size_t count);
 
-/* Judge every row all keys now cover (committed and staged). True when all
- * are in order; otherwise false with *bad_row the 0-based file row of the
+/* Judge every row all keys now cover (committed and staged), and every
+ * row where the first key alone goes down (out of order whatever the
+ * other keys will hold). True when all are in order; otherwise false with *bad_row the 0-based file row of the
  * first one out of order and *bad_key the key whose comparison decided it.
  * Changes nothing but a cache of its answer for commit. */
 bool inl_sortcheck_verify(sort_check *sc, uint64_t *bad_row, int *bad_key);

@@ -400,6 +400,24 @@ START_TEST(test_key2_before_key1)
 }
 END_TEST
 
+/* The first key going down settles a row by itself: refused at once, not
+ * when the other keys catch up (by then the bad value would be in). */
+START_TEST(test_first_key_down_refused_early)
+{
+    open2(key(0, INLAY_INT64, ORDER_SIGNED, false), key(1, INLAY_BYTE_ARRAY, ORDER_BYTES, false));
+    ck_assert_int_eq(put(0, (int64_t[]){ 1, 0 }, NULL, 2), 1);
+    ck_assert_int_eq(bad_key, 0);
+    ck_assert_int_eq(put(0, (int64_t[]){ 1, 1, 2 }, NULL, 3), -1);   /* ties wait for key 2 */
+    ck_assert_int_eq(put(0, (int64_t[]){ 3, 2 }, NULL, 2), 4);       /* rows checked before are not rescanned wrongly */
+    ck_assert_int_eq(put(0, (int64_t[]){ 3 }, NULL, 1), -1);
+    const inlay_bytes names[] = { { (const uint8_t *)"b", 1 }, { (const uint8_t *)"a", 1 } };
+    ck_assert_int_eq(put(1, names, NULL, 2), 1);                     /* key 1 ties at row 1: "a" after "b" */
+    ck_assert_int_eq(bad_key, 1);
+    ck_assert_int_eq(put(1, names, NULL, 1), -1);
+    ck_assert_uint_eq(sc.base, 1);
+}
+END_TEST
+
 START_TEST(test_all_staged_at_once)
 {
     open2(key(0, INLAY_INT64, ORDER_SIGNED, false), key(1, INLAY_INT64, ORDER_SIGNED, false));
@@ -830,6 +848,7 @@ static Suite *sortcheck_suite(void)
     TCase *c = tcase_create("integers");
     tcase_add_checked_fixture(c, setup, teardown);
     tcase_add_test(c, test_i64_ascending);
+    tcase_add_test(c, test_first_key_down_refused_early);
     tcase_add_test(c, test_i64_descending);
     tcase_add_test(c, test_first_row);
     tcase_add_test(c, test_unsigned_vs_signed);
