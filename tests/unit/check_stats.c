@@ -4,7 +4,10 @@
  * -0/+0 widening, byte orders, and the same bounds as they reach the
  * footer through the public API, with every encoding choice (the
  * dictionary path computes them from dictionary entries, PLAIN from the
- * values).
+ * values); the truncation of long byte bounds (a prefix for the min, a
+ * rounded-up prefix for the max, UTF-8 kept whole), the fold of page
+ * statistics into a chunk's, and the comparison of PLAIN values the
+ * boundary order is found by.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -243,6 +246,13 @@ static void update_bytes(const char *p, size_t n)
     ck_assert_int_eq(inl_stats_update_bytes(&st, &alloc, (const uint8_t *)p, n), 0);
 }
 
+/* Two strings into s. */
+static void update_bytes_into(stats *s, const char *a, const char *b)
+{
+    ck_assert_int_eq(inl_stats_update_bytes(s, &alloc, (const uint8_t *)a, strlen(a)), 0);
+    ck_assert_int_eq(inl_stats_update_bytes(s, &alloc, (const uint8_t *)b, strlen(b)), 0);
+}
+
 #define EXPECT_BYTES_BOUNDS(min, minlen, max, maxlen)                         \
     do {                                                                      \
         ck_assert(st.has_minmax);                                             \
@@ -405,6 +415,650 @@ START_TEST(test_bytes_nomem)
     ck_assert_int_eq(inl_stats_update_bytes(&st, &a, (const uint8_t *)"abc", 3), -1);
     inl_stats_free(&st, &a);
     ck_assert_no_leak(&ta);
+}
+END_TEST
+
+/* ---- truncation of byte bounds (inl_stats_truncate) ---------------------------------- */
+
+/* Bounds of min[0..minlen) and max[0..maxlen) after inl_stats_truncate. */
+typedef struct cut {
+    stats_bounds b;
+    buf scratch;
+} cut;
+
+static void do_cut(cut *c, const void *min, size_t minlen, const void *max, size_t maxlen, size_t limit,
+                   bool utf8)
+{
+    memset(c, 0, sizeof *c);
+    c->b.min = min;
+    c->b.max = max;
+    c->b.min_len = minlen;
+    c->b.max_len = maxlen;
+    c->b.min_exact = c->b.max_exact = true;
+    ck_assert_int_eq(inl_stats_truncate(&c->b, limit, utf8, &c->scratch, &alloc), 0);
+}
+
+static void cut_free(cut *c)
+{
+    inl_buf_free(&c->scratch, &alloc);
+}
+
+/* Unsigned bytewise comparison, written here rather than taken from the module. */
+static int bytewise(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    for (size_t i = 0; i < alen && i < blen; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return (alen > blen) - (alen < blen);
+}
+
+#define EXPECT_CUT_MIN(c, want, wantlen, exact)                                     \
+    do {                                                                           \
+        ck_assert_bytes((c)->b.min, (c)->b.min_len, (want), (wantlen));            \
+        ck_assert_msg((c)->b.min_exact == (exact), "min_exact is %d", (c)->b.min_exact); \
+    } while (0)
+#define EXPECT_CUT_MAX(c, want, wantlen, exact)                                     \
+    do {                                                                           \
+        ck_assert_bytes((c)->b.max, (c)->b.max_len, (want), (wantlen));            \
+        ck_assert_msg((c)->b.max_exact == (exact), "max_exact is %d", (c)->b.max_exact); \
+    } while (0)
+
+START_TEST(test_cut_binary_trailing_ff)
+{
+    /* cut to 5: "abc" FF FF; the FFs have no successor byte, so they go and
+     * 'c' becomes 'd' */
+    static const char v[] = "abc\xFF\xFF\xFFzz";
+    cut c;
+    do_cut(&c, v, 8, v, 8, 5, false);
+    EXPECT_CUT_MIN(&c, "abc\xFF\xFF", 5, false);
+    EXPECT_CUT_MAX(&c, "abd", 3, false);
+    ck_assert_int_gt(bytewise(c.b.max, c.b.max_len, (const uint8_t *)v, 8), 0);
+    ck_assert_int_lt(bytewise(c.b.min, c.b.min_len, (const uint8_t *)v, 8), 0);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_binary_increment)
+{
+    /* no 0xFF: the byte at the cut is incremented, 0xFE to 0xFF included */
+    static const char v[] = "ab\xFE" "cdef";
+    cut c;
+    do_cut(&c, "a", 1, v, 7, 3, false);
+    EXPECT_CUT_MIN(&c, "a", 1, true);
+    EXPECT_CUT_MAX(&c, "ab\xFF", 3, false);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_all_ff)
+{
+    /* a max of nothing but 0xFF has no shorter upper bound: kept whole and exact */
+    uint8_t v[10];
+    memset(v, 0xFF, sizeof v);
+    cut c;
+    do_cut(&c, v, 10, v, 10, 4, false);
+    EXPECT_CUT_MAX(&c, v, 10, true);
+    EXPECT_CUT_MIN(&c, v, 4, false);
+    cut_free(&c);
+    /* 0xFF only up to the limit, then other bytes: still no shorter bound */
+    uint8_t w[8] = { 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x02, 0x03, 0x04 };
+    do_cut(&c, w, 8, w, 8, 4, false);
+    EXPECT_CUT_MAX(&c, w, 8, true);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_min_prefix)
+{
+    cut c;
+    do_cut(&c, "abcdefgh", 8, "zz", 2, 3, false);
+    EXPECT_CUT_MIN(&c, "abc", 3, false);
+    EXPECT_CUT_MAX(&c, "zz", 2, true);      /* within the limit: untouched */
+    cut_free(&c);
+    /* a utf8 min is cut the same way when the cut falls between characters */
+    do_cut(&c, "abcdefgh", 8, "zz", 2, 3, true);
+    EXPECT_CUT_MIN(&c, "abc", 3, false);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_limit_zero)
+{
+    char v[300];
+    memset(v, 'q', sizeof v);
+    cut c;
+    do_cut(&c, v, sizeof v, v, sizeof v, 0, false);
+    EXPECT_CUT_MIN(&c, v, sizeof v, true);
+    EXPECT_CUT_MAX(&c, v, sizeof v, true);
+    cut_free(&c);
+    do_cut(&c, v, sizeof v, v, sizeof v, 0, true);
+    EXPECT_CUT_MIN(&c, v, sizeof v, true);
+    EXPECT_CUT_MAX(&c, v, sizeof v, true);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_at_limit)
+{
+    /* exactly the limit: no cut; one byte more: cut */
+    cut c;
+    do_cut(&c, "abcd", 4, "wxyz", 4, 4, _i);
+    EXPECT_CUT_MIN(&c, "abcd", 4, true);
+    EXPECT_CUT_MAX(&c, "wxyz", 4, true);
+    cut_free(&c);
+    do_cut(&c, "abcde", 5, "wxyza", 5, 4, _i);
+    EXPECT_CUT_MIN(&c, "abcd", 4, false);
+    EXPECT_CUT_MAX(&c, "wxy{", 4, false);
+    cut_free(&c);
+    /* a 4-byte character that ends exactly at the limit stays */
+    do_cut(&c, "\xF0\x9F\x98\x80", 4, "\xF0\x9F\x98\x80", 4, 4, _i);
+    EXPECT_CUT_MIN(&c, "\xF0\x9F\x98\x80", 4, true);
+    EXPECT_CUT_MAX(&c, "\xF0\x9F\x98\x80", 4, true);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_no_bounds)
+{
+    /* nothing to cut when there are no bounds */
+    stats_bounds b;
+    memset(&b, 0, sizeof b);
+    b.min_exact = b.max_exact = true;
+    buf scratch = { 0 };
+    ck_assert_int_eq(inl_stats_truncate(&b, 4, true, &scratch, &alloc), 0);
+    ck_assert_ptr_null(b.min);
+    ck_assert_ptr_null(b.max);
+    ck_assert(b.min_exact && b.max_exact);
+    inl_buf_free(&scratch, &alloc);
+}
+END_TEST
+
+START_TEST(test_cut_utf8_backs_off)
+{
+    /* "abc" + U+00E9 (C3 A9) + "def": a cut at 4 would split the é */
+    static const char v[] = "abc\xC3\xA9" "def";
+    cut c;
+    do_cut(&c, v, 8, v, 8, 4, true);
+    EXPECT_CUT_MIN(&c, "abc", 3, false);
+    EXPECT_CUT_MAX(&c, "abd", 3, false);
+    ck_assert(inlay_utf8_valid(c.b.min, c.b.min_len));
+    ck_assert(inlay_utf8_valid(c.b.max, c.b.max_len));
+    cut_free(&c);
+    /* the same bytes as BINARY are cut mid-character */
+    do_cut(&c, v, 8, v, 8, 4, false);
+    EXPECT_CUT_MIN(&c, "abc\xC3", 4, false);
+    EXPECT_CUT_MAX(&c, "abc\xC4", 4, false);
+    cut_free(&c);
+    /* a 4-byte character across the limit: back to its start */
+    static const char w[] = "ab\xF0\x9F\x98\x80" "c";
+    do_cut(&c, w, 7, w, 7, 5, true);
+    EXPECT_CUT_MIN(&c, "ab", 2, false);
+    EXPECT_CUT_MAX(&c, "ac", 2, false);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_utf8_increment)
+{
+    cut c;
+    /* "x" U+00E9 "zzz", cut after the é: its successor U+00EA (C3 AA) */
+    static const char e[] = "x\xC3\xA9zzz";
+    do_cut(&c, e, 6, e, 6, 3, true);
+    EXPECT_CUT_MAX(&c, "x\xC3\xAA", 3, false);
+    EXPECT_CUT_MIN(&c, "x\xC3\xA9", 3, false);
+    cut_free(&c);
+    /* U+D7FF (ED 9F BF) is followed by U+E000 (EE 80 80): the surrogates are skipped */
+    static const char d[] = "a\xED\x9F\xBF" "b";
+    do_cut(&c, d, 5, d, 5, 4, true);
+    EXPECT_CUT_MAX(&c, "a\xEE\x80\x80", 4, false);
+    cut_free(&c);
+    /* U+007F to U+0080 (C2 80): one byte longer than the limit, still valid */
+    static const char del[] = "a\x7F" "zz";
+    do_cut(&c, del, 4, del, 4, 2, true);
+    EXPECT_CUT_MAX(&c, "a\xC2\x80", 3, false);
+    cut_free(&c);
+    /* U+07FF (DF BF) to U+0800 (E0 A0 80) */
+    static const char two[] = "\xDF\xBF" "zz";
+    do_cut(&c, two, 4, two, 4, 2, true);
+    EXPECT_CUT_MAX(&c, "\xE0\xA0\x80", 3, false);
+    cut_free(&c);
+    /* U+FFFF (EF BF BF) to U+10000 (F0 90 80 80) */
+    static const char three[] = "\xEF\xBF\xBF" "zz";
+    do_cut(&c, three, 5, three, 5, 3, true);
+    EXPECT_CUT_MAX(&c, "\xF0\x90\x80\x80", 4, false);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_utf8_last_code_point)
+{
+    cut c;
+    /* "ab" U+10FFFF "c" cut after U+10FFFF: it has no successor, so it is
+     * dropped and 'b' becomes 'c' */
+    static const char v[] = "ab\xF4\x8F\xBF\xBF" "c";
+    do_cut(&c, v, 7, v, 7, 6, true);
+    EXPECT_CUT_MAX(&c, "ac", 2, false);
+    EXPECT_CUT_MIN(&c, v, 6, false);
+    cut_free(&c);
+    /* two of them in a row: both dropped */
+    static const char w[] = "a\xF4\x8F\xBF\xBF\xF4\x8F\xBF\xBF" "c";
+    do_cut(&c, w, 10, w, 10, 9, true);
+    EXPECT_CUT_MAX(&c, "b", 1, false);
+    cut_free(&c);
+    /* nothing but U+10FFFF up to the cut: no shorter bound, kept whole */
+    static const char x[] = "\xF4\x8F\xBF\xBF\xF4\x8F\xBF\xBF" "a";
+    do_cut(&c, x, 9, x, 9, 8, true);
+    EXPECT_CUT_MAX(&c, x, 9, true);
+    cut_free(&c);
+}
+END_TEST
+
+START_TEST(test_cut_utf8_first_char_too_long)
+{
+    /* a limit smaller than the first character: the min becomes the empty
+     * string (still a lower bound), the max cannot be shortened */
+    static const char v[] = "\xC3\xA9zz";
+    cut c;
+    do_cut(&c, v, 4, v, 4, 1, true);
+    EXPECT_CUT_MIN(&c, "", 0, false);
+    EXPECT_CUT_MAX(&c, v, 4, true);
+    cut_free(&c);
+}
+END_TEST
+
+/* A random string of n characters drawn to hit the edges of each UTF-8 length. */
+static size_t random_utf8(uint64_t *seed, uint8_t *out, size_t nchars)
+{
+    static const uint32_t edges[] = { 0x41, 0x7E, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFD,
+                                      0xFFFF, 0x10000, 0x10FFFE, 0x10FFFF, 0xE9, 0x4E2D };
+    size_t k = 0;
+    for (size_t i = 0; i < nchars; i++) {
+        uint64_t r = rng_next(seed);
+        uint32_t cp = r % 3 ? edges[(r >> 8) % (sizeof edges / sizeof edges[0])] : (uint32_t)(0x20 + (r >> 8) % 0x5F);
+        if (cp < 0x80) {
+            out[k++] = (uint8_t)cp;
+        } else if (cp < 0x800) {
+            out[k++] = (uint8_t)(0xC0 | cp >> 6);
+            out[k++] = (uint8_t)(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out[k++] = (uint8_t)(0xE0 | cp >> 12);
+            out[k++] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+            out[k++] = (uint8_t)(0x80 | (cp & 0x3F));
+        } else {
+            out[k++] = (uint8_t)(0xF0 | cp >> 18);
+            out[k++] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
+            out[k++] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+            out[k++] = (uint8_t)(0x80 | (cp & 0x3F));
+        }
+    }
+    return k;
+}
+
+START_TEST(test_cut_utf8_random)
+{
+    /* for many strings and limits: both bounds valid UTF-8 and still
+     * bounds, the min a prefix within the limit, the max at most one byte
+     * over it (a character's successor may be one byte longer), and
+     * inexact exactly when changed */
+    uint64_t seed = 0x5EED5EEDULL;
+    uint8_t v[4 * 24];
+    for (int round = 0; round < 4000; round++) {
+        size_t n = random_utf8(&seed, v, 1 + rng_next(&seed) % 24);
+        size_t limit = 1 + rng_next(&seed) % 40;
+        ck_assert(inlay_utf8_valid(v, n));
+        cut c;
+        do_cut(&c, v, n, v, n, limit, true);
+        ck_assert_msg(inlay_utf8_valid(c.b.min, c.b.min_len), "min not UTF-8: %s", hex(c.b.min, c.b.min_len));
+        ck_assert_msg(inlay_utf8_valid(c.b.max, c.b.max_len), "max not UTF-8: %s", hex(c.b.max, c.b.max_len));
+        ck_assert_int_le(bytewise(c.b.min, c.b.min_len, v, n), 0);
+        ck_assert_msg(bytewise(c.b.max, c.b.max_len, v, n) >= 0, "max %s below value %s",
+                      hex(c.b.max, c.b.max_len), hex(v, n));
+        ck_assert(c.b.min_len <= limit || c.b.min_len == n);
+        ck_assert(memcmp(c.b.min, v, c.b.min_len) == 0);
+        ck_assert(c.b.min_exact == (c.b.min_len == n));
+        ck_assert(c.b.max_exact == (c.b.max_len == n && memcmp(c.b.max, v, n) == 0));
+        if (n <= limit) ck_assert(c.b.min_exact && c.b.max_exact);
+        if (!c.b.max_exact) ck_assert_uint_le(c.b.max_len, limit + 1);
+        /* the min keeps as many characters as fit */
+        if (!c.b.min_exact) {
+            size_t next = c.b.min_len + 1;
+            while (next < n && (v[next] & 0xC0) == 0x80) next++;
+            ck_assert_msg(next > limit, "min cut to %zu bytes, the next character ends at %zu <= %zu",
+                          c.b.min_len, next, limit);
+        }
+        cut_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_cut_binary_random)
+{
+    uint64_t seed = 99;
+    uint8_t v[32];
+    for (int round = 0; round < 4000; round++) {
+        size_t n = 1 + rng_next(&seed) % 32;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = rng_next(&seed);
+            v[i] = r % 3 == 0 ? 0xFF : (uint8_t)(r >> 8);
+        }
+        size_t limit = 1 + rng_next(&seed) % 32;
+        cut c;
+        do_cut(&c, v, n, v, n, limit, false);
+        const size_t min_want = n < limit ? n : limit;
+        ck_assert_bytes(c.b.min, c.b.min_len, v, min_want);
+        ck_assert(c.b.min_exact == (min_want == n));
+        /* the max: the first `limit` bytes without trailing 0xFF, the last incremented */
+        size_t keep = min_want;
+        if (n > limit) {
+            while (keep > 0 && v[keep - 1] == 0xFF) keep--;
+        }
+        if (n <= limit || keep == 0) {
+            ck_assert_bytes(c.b.max, c.b.max_len, v, n);
+            ck_assert(c.b.max_exact);
+        } else {
+            uint8_t want[32];
+            memcpy(want, v, keep);
+            want[keep - 1]++;
+            ck_assert_bytes(c.b.max, c.b.max_len, want, keep);
+            ck_assert(!c.b.max_exact);
+            ck_assert_int_gt(bytewise(c.b.max, c.b.max_len, v, n), 0);
+        }
+        cut_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_cut_nomem)
+{
+    /* the rounded-up max needs memory: refused, -1 */
+    test_alloc ta = { .fail_at = 1, .fail_after = true };
+    inlay_allocator a = test_allocator(&ta);
+    stats_bounds b;
+    memset(&b, 0, sizeof b);
+    b.min = b.max = (const uint8_t *)"abcdef";
+    b.min_len = b.max_len = 6;
+    b.min_exact = b.max_exact = true;
+    buf scratch = { 0 };
+    ck_assert_int_eq(inl_stats_truncate(&b, 3, _i, &scratch, &a), -1);
+    ck_assert_uint_ge(ta.refused, 1);
+    inl_buf_free(&scratch, &a);
+    ck_assert_no_leak(&ta);
+}
+END_TEST
+
+/* ---- merging page statistics (inl_stats_merge) --------------------------------------- */
+
+/* The PLAIN min and max of s (numeric). */
+static void numeric_bounds(const stats *s, int physical, uint8_t lo[8], uint8_t hi[8], size_t *w)
+{
+    ck_assert_msg(inl_stats_min_max(s, physical, lo, hi, w), "no bounds");
+}
+
+START_TEST(test_merge_i32_signed_unsigned)
+{
+    const int32_t a[] = { -1, -1 }, b[] = { 1, 2 };
+    for (int unsig = 0; unsig < 2; unsig++) {
+        stats x = { .order = unsig ? ORDER_UNSIGNED : ORDER_SIGNED }, y = x;
+        inl_stats_update_i32(&x, a, 2);
+        inl_stats_update_i32(&y, b, 2);
+        x.null_count = 2;
+        y.null_count = 5;
+        ck_assert_int_eq(inl_stats_merge(&x, &y, false, &alloc), 0);
+        ck_assert_uint_eq(x.null_count, 7);
+        uint8_t lo[8], hi[8];
+        size_t w;
+        numeric_bounds(&x, INLAY_INT32, lo, hi, &w);
+        ck_assert_uint_eq(w, 4);
+        /* signed: -1 .. 2; unsigned: 1 .. 0xFFFFFFFF (-1) */
+        const int32_t want_lo = unsig ? 1 : -1, want_hi = unsig ? -1 : 2;
+        ck_assert_bytes(lo, 4, &want_lo, 4);
+        ck_assert_bytes(hi, 4, &want_hi, 4);
+    }
+}
+END_TEST
+
+START_TEST(test_merge_i64_signed_unsigned)
+{
+    const int64_t a[] = { INT64_MIN, -1 }, b[] = { 1, INT64_MAX };
+    for (int unsig = 0; unsig < 2; unsig++) {
+        stats x = { .order = unsig ? ORDER_UNSIGNED : ORDER_SIGNED }, y = x;
+        inl_stats_update_i64(&y, b, 2);   /* merged into an empty one first */
+        ck_assert_int_eq(inl_stats_merge(&x, &y, false, &alloc), 0);
+        stats z = { .order = x.order };
+        inl_stats_update_i64(&z, a, 2);
+        ck_assert_int_eq(inl_stats_merge(&x, &z, false, &alloc), 0);
+        uint8_t lo[8], hi[8];
+        size_t w;
+        numeric_bounds(&x, INLAY_INT64, lo, hi, &w);
+        ck_assert_uint_eq(w, 8);
+        /* signed: INT64_MIN .. INT64_MAX; unsigned: 1 .. 0xFFFF...FF (-1) */
+        const int64_t want_lo = unsig ? 1 : INT64_MIN, want_hi = unsig ? -1 : INT64_MAX;
+        ck_assert_bytes(lo, 8, &want_lo, 8);
+        ck_assert_bytes(hi, 8, &want_hi, 8);
+    }
+}
+END_TEST
+
+START_TEST(test_merge_from_empty)
+{
+    /* a page with nulls only brings its null count and leaves the bounds */
+    stats x = { .order = ORDER_SIGNED }, y = x;
+    inl_stats_update_i32(&x, (const int32_t[]){ 4, 9 }, 2);
+    y.null_count = 3;
+    ck_assert_int_eq(inl_stats_merge(&x, &y, false, &alloc), 0);
+    ck_assert_uint_eq(x.null_count, 3);
+    uint8_t lo[8], hi[8];
+    size_t w;
+    numeric_bounds(&x, INLAY_INT32, lo, hi, &w);
+    ck_assert_int_eq((int32_t)le32(lo), 4);
+    ck_assert_int_eq((int32_t)le32(hi), 9);
+    /* and into an empty one that stays empty */
+    stats e = { .order = ORDER_SIGNED };
+    ck_assert_int_eq(inl_stats_merge(&e, &y, false, &alloc), 0);
+    ck_assert(!e.has_minmax);
+    ck_assert_uint_eq(e.null_count, 3);
+}
+END_TEST
+
+START_TEST(test_merge_double_zeros)
+{
+    /* a page of -0.0 then one of +0.0: written as min -0.0, max +0.0 */
+    stats x = { .order = ORDER_FLOAT }, y = x;
+    inl_stats_update_double(&x, (const double[]){ -0.0 }, 1);
+    inl_stats_update_double(&y, (const double[]){ 0.0 }, 1);
+    ck_assert_int_eq(inl_stats_merge(&x, &y, false, &alloc), 0);
+    uint8_t lo[8], hi[8];
+    size_t w;
+    numeric_bounds(&x, INLAY_DOUBLE, lo, hi, &w);
+    double l, h;
+    memcpy(&l, lo, 8);
+    memcpy(&h, hi, 8);
+    ck_assert_double_bits(l, -0.0);
+    ck_assert_double_bits(h, 0.0);
+    /* then a page of -5 and +0: min -5, max +0 */
+    stats z = { .order = ORDER_FLOAT };
+    inl_stats_update_double(&z, (const double[]){ -5.0, NAN, 0.0 }, 3);
+    ck_assert_int_eq(inl_stats_merge(&x, &z, false, &alloc), 0);
+    numeric_bounds(&x, INLAY_DOUBLE, lo, hi, &w);
+    memcpy(&l, lo, 8);
+    memcpy(&h, hi, 8);
+    ck_assert_double_bits(l, -5.0);
+    ck_assert_double_bits(h, 0.0);
+}
+END_TEST
+
+START_TEST(test_merge_float_infinities)
+{
+    stats x = { .order = ORDER_FLOAT }, y = x, z = x;
+    inl_stats_update_float(&x, (const float[]){ 1.0f, 2.0f }, 2);
+    inl_stats_update_float(&y, (const float[]){ INFINITY, NAN }, 2);
+    inl_stats_update_float(&z, (const float[]){ -INFINITY }, 1);
+    ck_assert_int_eq(inl_stats_merge(&x, &y, false, &alloc), 0);
+    ck_assert_int_eq(inl_stats_merge(&x, &z, false, &alloc), 0);
+    uint8_t lo[8], hi[8];
+    size_t w;
+    numeric_bounds(&x, INLAY_FLOAT, lo, hi, &w);
+    ck_assert_uint_eq(w, 4);
+    float l, h;
+    memcpy(&l, lo, 4);
+    memcpy(&h, hi, 4);
+    ck_assert_float_bits(l, -INFINITY);
+    ck_assert_float_bits(h, INFINITY);
+    /* an all-NaN page merges as nothing */
+    stats n = { .order = ORDER_FLOAT }, m = n;
+    inl_stats_update_float(&n, (const float[]){ NAN }, 1);
+    inl_stats_update_float(&m, (const float[]){ 3.0f }, 1);
+    ck_assert_int_eq(inl_stats_merge(&m, &n, false, &alloc), 0);
+    numeric_bounds(&m, INLAY_FLOAT, lo, hi, &w);
+    memcpy(&l, lo, 4);
+    memcpy(&h, hi, 4);
+    ck_assert_float_bits(l, 3.0f);
+    ck_assert_float_bits(h, 3.0f);
+}
+END_TEST
+
+START_TEST(test_merge_bytes)
+{
+    stats x = { .order = ORDER_BYTES }, y = x, e = x;
+    update_bytes_into(&x, "b", "c");
+    update_bytes_into(&y, "\x80", "a");
+    ck_assert_int_eq(inl_stats_merge(&e, &x, true, &alloc), 0);   /* into empty: a copy */
+    ck_assert_bytes(e.min_bytes.data, e.min_bytes.len, "b", 1);
+    ck_assert_bytes(e.max_bytes.data, e.max_bytes.len, "c", 1);
+    ck_assert_int_eq(inl_stats_merge(&e, &y, true, &alloc), 0);
+    /* unsigned bytes: 0x80 is above every ASCII letter */
+    ck_assert_bytes(e.min_bytes.data, e.min_bytes.len, "a", 1);
+    ck_assert_bytes(e.max_bytes.data, e.max_bytes.len, "\x80", 1);
+    /* the copy does not share the source's memory */
+    inl_stats_free(&x, &alloc);
+    inl_stats_free(&y, &alloc);
+    ck_assert_bytes(e.min_bytes.data, e.min_bytes.len, "a", 1);
+    inl_stats_free(&e, &alloc);
+}
+END_TEST
+
+START_TEST(test_merge_decimal_bytes)
+{
+    /* DECIMAL on BYTE_ARRAY: by value, not by bytes */
+    stats x = { .order = ORDER_DECIMAL_BYTES }, y = x;
+    ck_assert_int_eq(inl_stats_update_bytes(&x, &alloc, (const uint8_t *)"\x01\x00", 2), 0);   /* 256 */
+    ck_assert_int_eq(inl_stats_update_bytes(&y, &alloc, (const uint8_t *)"\xFF", 1), 0);       /* -1 */
+    ck_assert_int_eq(inl_stats_update_bytes(&y, &alloc, (const uint8_t *)"\x7F", 1), 0);       /* 127 */
+    ck_assert_int_eq(inl_stats_merge(&x, &y, true, &alloc), 0);
+    ck_assert_bytes(x.min_bytes.data, x.min_bytes.len, "\xFF", 1);
+    ck_assert_bytes(x.max_bytes.data, x.max_bytes.len, "\x01\x00", 2);
+    inl_stats_free(&x, &alloc);
+    inl_stats_free(&y, &alloc);
+}
+END_TEST
+
+START_TEST(test_merge_random_pages)
+{
+    /* pages merged one by one give what one pass over all values gives */
+    uint64_t seed = 7;
+    for (int order = 0; order < 2; order++) {
+        stats all = { .order = order ? ORDER_UNSIGNED : ORDER_SIGNED }, folded = all;
+        for (int page = 0; page < 50; page++) {
+            int64_t v[17];
+            for (int i = 0; i < 17; i++) v[i] = (int64_t)rng_next(&seed);
+            stats p = { .order = all.order };
+            inl_stats_update_i64(&p, v, 17);
+            inl_stats_update_i64(&all, v, 17);
+            ck_assert_int_eq(inl_stats_merge(&folded, &p, false, &alloc), 0);
+        }
+        uint8_t a_lo[8], a_hi[8], f_lo[8], f_hi[8];
+        size_t w;
+        numeric_bounds(&all, INLAY_INT64, a_lo, a_hi, &w);
+        numeric_bounds(&folded, INLAY_INT64, f_lo, f_hi, &w);
+        ck_assert_bytes(f_lo, 8, a_lo, 8);
+        ck_assert_bytes(f_hi, 8, a_hi, 8);
+    }
+}
+END_TEST
+
+START_TEST(test_merge_nomem)
+{
+    test_alloc ta = { .fail_at = 1, .fail_after = true };
+    inlay_allocator a = test_allocator(&ta);
+    stats x = { .order = ORDER_BYTES }, y = x;
+    ck_assert_int_eq(inl_stats_update_bytes(&y, &alloc, (const uint8_t *)"abc", 3), 0);
+    ck_assert_int_eq(inl_stats_merge(&x, &y, true, &a), -1);
+    inl_stats_free(&x, &a);
+    inl_stats_free(&y, &alloc);
+    ck_assert_no_leak(&ta);
+}
+END_TEST
+
+/* ---- comparing PLAIN values (inl_stats_compare_plain) --------------------------------- */
+
+static int cmp_i32(sort_order o, int32_t x, int32_t y)
+{
+    return inl_stats_compare_plain(o, INLAY_INT32, (const uint8_t *)&x, 4, (const uint8_t *)&y, 4);
+}
+
+static int cmp_i64(sort_order o, int64_t x, int64_t y)
+{
+    return inl_stats_compare_plain(o, INLAY_INT64, (const uint8_t *)&x, 8, (const uint8_t *)&y, 8);
+}
+
+static int cmp_f(float x, float y)
+{
+    return inl_stats_compare_plain(ORDER_FLOAT, INLAY_FLOAT, (const uint8_t *)&x, 4, (const uint8_t *)&y, 4);
+}
+
+static int cmp_d(double x, double y)
+{
+    return inl_stats_compare_plain(ORDER_FLOAT, INLAY_DOUBLE, (const uint8_t *)&x, 8, (const uint8_t *)&y, 8);
+}
+
+START_TEST(test_compare_ints)
+{
+    ck_assert_int_lt(cmp_i32(ORDER_SIGNED, -1, 1), 0);
+    ck_assert_int_gt(cmp_i32(ORDER_UNSIGNED, -1, 1), 0);
+    ck_assert_int_gt(cmp_i32(ORDER_SIGNED, INT32_MAX, INT32_MIN), 0);
+    ck_assert_int_lt(cmp_i32(ORDER_UNSIGNED, INT32_MAX, INT32_MIN), 0);
+    ck_assert_int_eq(cmp_i32(ORDER_UNSIGNED, -7, -7), 0);
+    ck_assert_int_lt(cmp_i64(ORDER_SIGNED, -1, 1), 0);
+    ck_assert_int_gt(cmp_i64(ORDER_UNSIGNED, -1, 1), 0);
+    ck_assert_int_gt(cmp_i64(ORDER_SIGNED, INT64_MAX, INT64_MIN), 0);
+    ck_assert_int_lt(cmp_i64(ORDER_UNSIGNED, INT64_MAX, INT64_MIN), 0);
+    ck_assert_int_eq(cmp_i64(ORDER_SIGNED, 12345, 12345), 0);
+    /* antisymmetric */
+    ck_assert_int_gt(cmp_i32(ORDER_SIGNED, 1, -1), 0);
+    ck_assert_int_lt(cmp_i64(ORDER_UNSIGNED, 1, -1), 0);
+}
+END_TEST
+
+START_TEST(test_compare_floats)
+{
+    ck_assert_int_eq(cmp_f(-0.0f, 0.0f), 0);
+    ck_assert_int_eq(cmp_f(0.0f, -0.0f), 0);
+    ck_assert_int_eq(cmp_d(-0.0, 0.0), 0);
+    ck_assert_int_eq(cmp_d(0.0, -0.0), 0);
+    ck_assert_int_lt(cmp_d(-INFINITY, -1e308), 0);
+    ck_assert_int_gt(cmp_d(INFINITY, 1e308), 0);
+    ck_assert_int_lt(cmp_f(-INFINITY, INFINITY), 0);
+    ck_assert_int_eq(cmp_f(INFINITY, INFINITY), 0);
+    ck_assert_int_lt(cmp_d(-2.5, -0.0), 0);
+    ck_assert_int_gt(cmp_f(1e-45f, -0.0f), 0);   /* the least subnormal above both zeros */
+    /* bytes of a negative float would compare above a positive one as integers */
+    ck_assert_int_lt(cmp_f(-1.0f, 1.0f), 0);
+    ck_assert_int_lt(cmp_d(-3.0, -2.0), 0);
+}
+END_TEST
+
+START_TEST(test_compare_other)
+{
+    const uint8_t f = 0, t = 1;
+    ck_assert_int_lt(inl_stats_compare_plain(ORDER_UNSIGNED, INLAY_BOOLEAN, &f, 1, &t, 1), 0);
+    ck_assert_int_eq(inl_stats_compare_plain(ORDER_UNSIGNED, INLAY_BOOLEAN, &t, 1, &t, 1), 0);
+    ck_assert_int_lt(inl_stats_compare_plain(ORDER_BYTES, INLAY_BYTE_ARRAY, (const uint8_t *)"a", 1,
+                                             (const uint8_t *)"\x80", 1), 0);
+    ck_assert_int_lt(inl_stats_compare_plain(ORDER_BYTES, INLAY_BYTE_ARRAY, (const uint8_t *)"ab", 2,
+                                             (const uint8_t *)"abc", 3), 0);
+    ck_assert_int_lt(inl_stats_compare_plain(ORDER_DECIMAL_BYTES, INLAY_FIXED_LEN_BYTE_ARRAY,
+                                             (const uint8_t *)"\xFF\xFF", 2, (const uint8_t *)"\x00\x01", 2), 0);
+    ck_assert_int_lt(inl_stats_compare_plain(ORDER_FLOAT16, INLAY_FIXED_LEN_BYTE_ARRAY, H_MINUS_TWO, 2,
+                                             H_ONE, 2), 0);
 }
 END_TEST
 
@@ -710,6 +1364,48 @@ static Suite *stats_suite(void)
     tcase_add_loop_test(c, test_footer_float16, 0, 3);
     tcase_add_loop_test(c, test_footer_float16_zero, 0, 3);
     tcase_add_loop_test(c, test_footer_bool, 0, 2);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("truncation");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_cut_binary_trailing_ff);
+    tcase_add_test(c, test_cut_binary_increment);
+    tcase_add_test(c, test_cut_all_ff);
+    tcase_add_test(c, test_cut_min_prefix);
+    tcase_add_test(c, test_cut_limit_zero);
+    tcase_add_loop_test(c, test_cut_at_limit, 0, 2);   /* binary, utf8 */
+    tcase_add_test(c, test_cut_no_bounds);
+    tcase_add_loop_test(c, test_cut_nomem, 0, 2);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("truncation utf8");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_cut_utf8_backs_off);
+    tcase_add_test(c, test_cut_utf8_increment);
+    tcase_add_test(c, test_cut_utf8_last_code_point);
+    tcase_add_test(c, test_cut_utf8_first_char_too_long);
+    tcase_add_test(c, test_cut_utf8_random);
+    tcase_add_test(c, test_cut_binary_random);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("merge");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_merge_i32_signed_unsigned);
+    tcase_add_test(c, test_merge_i64_signed_unsigned);
+    tcase_add_test(c, test_merge_from_empty);
+    tcase_add_test(c, test_merge_double_zeros);
+    tcase_add_test(c, test_merge_float_infinities);
+    tcase_add_test(c, test_merge_bytes);
+    tcase_add_test(c, test_merge_decimal_bytes);
+    tcase_add_test(c, test_merge_random_pages);
+    tcase_add_test(c, test_merge_nomem);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("compare plain");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_compare_ints);
+    tcase_add_test(c, test_compare_floats);
+    tcase_add_test(c, test_compare_other);
     suite_add_tcase(s, c);
 
     return s;

@@ -11,7 +11,13 @@
  * On top of it, fm_read() pulls out of a whole Parquet file the
  * FileMetaData fields the suites assert on (per column chunk: offsets,
  * encodings, encoding_stats, statistics), and ph_read() reads a PageHeader
- * (v1 and v2 data pages, dictionary pages).
+ * (v1 and v2 data pages, dictionary pages, with their statistics and
+ * crc).
+ *
+ * For the page index and bloom filters: ci_read() reads a ColumnIndex,
+ * oi_read() an OffsetIndex, bf_read_header() a BloomFilterHeader; the
+ * footer summary also carries each chunk's size statistics and bloom
+ * filter reference, and each row group's sorting_columns.
  */
 #ifndef INLAY_THRIFT_READER_H
 #define INLAY_THRIFT_READER_H
@@ -158,10 +164,60 @@ static inline void tr_skip_depth(tr *r, int type, bool element, int depth)
 
 static inline void tr_skip(tr *r, int type) { tr_skip_depth(r, type, false, 0); }
 
+/* ---- Statistics ------------------------------------------------------------ */
+
+/* A Statistics struct as a page header or a chunk's metadata holds it. The
+ * bounds point into the bytes read (valid while they are). */
+typedef struct tr_statistics {
+    bool present;
+    int64_t null_count;               /* -1 when absent */
+    int64_t distinct_count;           /* -1 when absent */
+    const uint8_t *min, *max;         /* min_value (6), max_value (5) */
+    int min_len, max_len;             /* -1 when absent */
+    int min_exact, max_exact;         /* is_min/max_value_exact: -1 absent, 0 false, 1 true */
+    bool has_legacy;                  /* the deprecated min (2) or max (1) */
+} tr_statistics;
+
+static inline void tr_statistics_init(tr_statistics *s)
+{
+    memset(s, 0, sizeof *s);
+    s->null_count = s->distinct_count = -1;
+    s->min_len = s->max_len = -1;
+    s->min_exact = s->max_exact = -1;
+}
+
+static inline void tr_read_statistics(tr *r, tr_statistics *s)
+{
+    int16_t last = 0, id;
+    int type;
+    tr_statistics_init(s);
+    s->present = true;
+    while (tr_field(r, &last, &id, &type)) {
+        if (id == 3 && type == TR_I64) {
+            s->null_count = tr_zigzag(r);
+        } else if (id == 4 && type == TR_I64) {
+            s->distinct_count = tr_zigzag(r);
+        } else if ((id == 5 || id == 6) && type == TR_BINARY) {
+            size_t n;
+            const uint8_t *p = tr_binary(r, &n);
+            if (id == 5) { s->max = p; s->max_len = (int)n; }
+            else { s->min = p; s->min_len = (int)n; }
+        } else if ((id == 7 || id == 8) && (type == TR_TRUE || type == TR_FALSE)) {
+            if (id == 7) s->max_exact = type == TR_TRUE;
+            else s->min_exact = type == TR_TRUE;
+        } else {
+            if (id == 1 || id == 2) s->has_legacy = true;
+            tr_skip(r, type);
+        }
+    }
+}
+
 /* ---- Parquet footer ------------------------------------------------------ */
 
 #define FM_MAX_CHUNKS 256
 #define FM_MAX_STAT 64
+#define FM_MAX_HIST 8
+#define FM_MAX_SORTING 8
 
 typedef struct fm_enc_stat {
     int page_type, encoding, count;
@@ -184,13 +240,29 @@ typedef struct fm_chunk {
     int min_len, max_len;         /* -1 when absent */
     int64_t index_offset[2];      /* offset index, column index; -1 when absent */
     int32_t index_length[2];
+    /* the whole Statistics (bounds into the file's bytes: valid while they are) */
+    tr_statistics stats;
+    int64_t bloom_offset;         /* -1 when absent */
+    int32_t bloom_length;         /* -1 when absent */
+    /* SizeStatistics (field 16) */
+    bool has_size_stats;
+    int64_t unencoded_bytes;      /* -1 when absent */
+    int64_t rep_hist[FM_MAX_HIST], def_hist[FM_MAX_HIST];
+    int nrep_hist, ndef_hist;     /* -1 when absent */
 } fm_chunk;
+
+typedef struct fm_sorting {
+    int32_t column_idx;
+    int descending, nulls_first;  /* -1 when absent */
+} fm_sorting;
 
 typedef struct fm_file {
     int32_t version;
     int64_t num_rows;
     int num_row_groups;
     int64_t row_group_rows[FM_MAX_CHUNKS];
+    fm_sorting sorting[FM_MAX_CHUNKS][FM_MAX_SORTING];
+    int nsorting[FM_MAX_CHUNKS];  /* -1: no sorting_columns field */
     int num_schema_elements;
     int num_kv;
     int num_column_orders;
@@ -202,21 +274,47 @@ typedef struct fm_file {
 
 static inline void fm_statistics(tr *r, fm_chunk *c)
 {
+    tr_statistics *s = &c->stats;
+    c->has_statistics = true;
+    tr_read_statistics(r, s);
+    if (r->err) return;
+    if (s->null_count >= 0) c->null_count = s->null_count;
+    if (s->max_len >= 0) {   /* longer than FM_MAX_STAT: a prefix, the true length */
+        size_t keep = (size_t)s->max_len < FM_MAX_STAT ? (size_t)s->max_len : FM_MAX_STAT;
+        if (keep) memcpy(c->max, s->max, keep);
+        c->max_len = s->max_len;
+    }
+    if (s->min_len >= 0) {
+        size_t keep = (size_t)s->min_len < FM_MAX_STAT ? (size_t)s->min_len : FM_MAX_STAT;
+        if (keep) memcpy(c->min, s->min, keep);
+        c->min_len = s->min_len;
+    }
+}
+
+/* A list<i64> into out (up to cap kept); *n gets the list's length. */
+static inline void fm_i64_list(tr *r, int64_t *out, int cap, int *n)
+{
+    int elem;
+    uint32_t count;
+    tr_list(r, &elem, &count);
+    if (elem != TR_I64 && count) r->err = 1;
+    for (uint32_t i = 0; i < count && !r->err; i++) {
+        int64_t v = tr_zigzag(r);
+        if ((int)i < cap) out[i] = v;
+    }
+    *n = (int)count;
+}
+
+static inline void fm_size_statistics(tr *r, fm_chunk *c)
+{
     int16_t last = 0, id;
     int type;
-    c->has_statistics = true;
+    c->has_size_stats = true;
     while (tr_field(r, &last, &id, &type)) {
-        if (id == 3 && type == TR_I64) {
-            c->null_count = tr_zigzag(r);
-        } else if ((id == 5 || id == 6) && type == TR_BINARY) {
-            size_t n;
-            const uint8_t *p = tr_binary(r, &n);
-            size_t keep = n < FM_MAX_STAT ? n : FM_MAX_STAT;   /* longer: a prefix, the true length */
-            if (id == 5) { if (keep) memcpy(c->max, p, keep); c->max_len = (int)n; }
-            else { if (keep) memcpy(c->min, p, keep); c->min_len = (int)n; }
-        } else {
-            tr_skip(r, type);
-        }
+        if (id == 1 && type == TR_I64) c->unencoded_bytes = tr_zigzag(r);
+        else if (id == 2 && type == TR_LIST) fm_i64_list(r, c->rep_hist, FM_MAX_HIST, &c->nrep_hist);
+        else if (id == 3 && type == TR_LIST) fm_i64_list(r, c->def_hist, FM_MAX_HIST, &c->ndef_hist);
+        else tr_skip(r, type);
     }
 }
 
@@ -253,6 +351,9 @@ static inline void fm_column_meta(tr *r, fm_chunk *c)
         case 9: c->data_page_offset = tr_zigzag(r); break;
         case 11: c->dictionary_page_offset = tr_zigzag(r); break;
         case 12: fm_statistics(r, c); break;
+        case 14: c->bloom_offset = tr_zigzag(r); break;
+        case 15: c->bloom_length = (int32_t)tr_zigzag(r); break;
+        case 16: fm_size_statistics(r, c); break;
         case 13:
             tr_list(r, &elem, &n);
             for (uint32_t i = 0; i < n && !r->err; i++) {
@@ -290,6 +391,11 @@ static inline void fm_row_group(tr *r, fm_file *f)
                 c->dictionary_page_offset = c->null_count = -1;
                 c->min_len = c->max_len = -1;
                 c->index_offset[0] = c->index_offset[1] = -1;
+                tr_statistics_init(&c->stats);
+                c->bloom_offset = -1;
+                c->bloom_length = -1;
+                c->unencoded_bytes = -1;
+                c->nrep_hist = c->ndef_hist = -1;
                 int16_t l2 = 0, id2;
                 int t2;
                 while (tr_field(r, &l2, &id2, &t2)) {
@@ -303,6 +409,21 @@ static inline void fm_row_group(tr *r, fm_file *f)
         } else if (id == 3 && type == TR_I64) {
             if (rg < FM_MAX_CHUNKS) f->row_group_rows[rg] = tr_zigzag(r);
             else tr_skip(r, type);
+        } else if (id == 4 && type == TR_LIST && rg < FM_MAX_CHUNKS) {
+            tr_list(r, &elem, &n);
+            f->nsorting[rg] = (int)n;
+            for (uint32_t i = 0; i < n && !r->err; i++) {
+                fm_sorting sc = { -1, -1, -1 };
+                int16_t l2 = 0, id2;
+                int t2;
+                while (tr_field(r, &l2, &id2, &t2)) {
+                    if (id2 == 1) sc.column_idx = (int32_t)tr_zigzag(r);
+                    else if (id2 == 2 && (t2 == TR_TRUE || t2 == TR_FALSE)) sc.descending = t2 == TR_TRUE;
+                    else if (id2 == 3 && (t2 == TR_TRUE || t2 == TR_FALSE)) sc.nulls_first = t2 == TR_TRUE;
+                    else tr_skip(r, t2);
+                }
+                if (i < FM_MAX_SORTING) f->sorting[rg][i] = sc;
+            }
         } else {
             tr_skip(r, type);
         }
@@ -329,6 +450,7 @@ static inline fm_file *fm_read(const uint8_t *file, size_t len, const char **why
     }
     fm_file *f = calloc(1, sizeof *f);
     if (!f) return NULL;
+    for (int i = 0; i < FM_MAX_CHUNKS; i++) f->nsorting[i] = -1;
     tr r = tr_make(file + len - 8 - mlen, mlen);
     int16_t last = 0, id;
     int type, elem;
@@ -407,6 +529,9 @@ typedef struct ph {
     /* which of the three headers were present (fields 5, 7, 8) */
     bool has_data, has_dictionary, has_data_v2;
     size_t header_len;
+    bool has_crc;                 /* field 4 */
+    uint32_t crc;
+    tr_statistics stats;          /* DataPageHeader field 5 / DataPageHeaderV2 field 8 */
 } ph;
 
 /* Read the PageHeader at p (at most n bytes). Returns false when it does
@@ -417,6 +542,7 @@ static inline bool ph_read(const uint8_t *p, size_t n, ph *h)
     h->type = h->encoding = h->def_encoding = h->rep_encoding = -1;
     h->num_nulls = h->num_rows = h->def_bytes = h->rep_bytes = -1;
     h->is_compressed = true;
+    tr_statistics_init(&h->stats);
     tr r = tr_make(p, n);
     int16_t last = 0, id;
     int type;
@@ -424,7 +550,10 @@ static inline bool ph_read(const uint8_t *p, size_t n, ph *h)
         if (id == 1) h->type = (int)tr_zigzag(&r);
         else if (id == 2) h->uncompressed = (int32_t)tr_zigzag(&r);
         else if (id == 3) h->compressed = (int32_t)tr_zigzag(&r);
-        else if ((id == 5 || id == 7) && type == TR_STRUCT) {
+        else if (id == 4 && type == TR_I32) {
+            h->has_crc = true;
+            h->crc = (uint32_t)(int32_t)tr_zigzag(&r);
+        } else if ((id == 5 || id == 7) && type == TR_STRUCT) {
             if (id == 5) h->has_data = true;
             else h->has_dictionary = true;
             int16_t l2 = 0, id2;
@@ -434,6 +563,7 @@ static inline bool ph_read(const uint8_t *p, size_t n, ph *h)
                 else if (id2 == 2) h->encoding = (int)tr_zigzag(&r);
                 else if (id == 5 && id2 == 3) h->def_encoding = (int)tr_zigzag(&r);
                 else if (id == 5 && id2 == 4) h->rep_encoding = (int)tr_zigzag(&r);
+                else if (id == 5 && id2 == 5 && t2 == TR_STRUCT) tr_read_statistics(&r, &h->stats);
                 else tr_skip(&r, t2);
             }
         } else if (id == 8 && type == TR_STRUCT) {
@@ -452,12 +582,230 @@ static inline bool ph_read(const uint8_t *p, size_t n, ph *h)
                     if (t2 != TR_TRUE && t2 != TR_FALSE) r.err = 1;
                     h->is_compressed = t2 == TR_TRUE;
                     break;
+                case 8:
+                    if (t2 == TR_STRUCT) tr_read_statistics(&r, &h->stats);
+                    else tr_skip(&r, t2);
+                    break;
                 default: tr_skip(&r, t2); break;
                 }
             }
         } else {
             tr_skip(&r, type);
         }
+    }
+    h->header_len = (size_t)(r.p - p);
+    return !r.err;
+}
+
+/* ---- ColumnIndex, OffsetIndex (PageIndex.md) ----------------------------------- */
+
+/* A ColumnIndex; the arrays are malloc'd (ci_free), the bounds point into
+ * the bytes read. Counts of -1: that list is absent. */
+typedef struct ci_index {
+    int npages;                   /* null_pages' length */
+    bool *null_pages;
+    int nmin, nmax;
+    const uint8_t **min, **max;
+    size_t *min_len, *max_len;
+    int boundary_order;           /* -1 when absent */
+    int nnull_counts;
+    int64_t *null_counts;
+    int nrep_hist, ndef_hist;
+    int64_t *rep_hist, *def_hist; /* per page, max level + 1 counts each */
+} ci_index;
+
+static inline void ci_free(ci_index *c)
+{
+    free(c->null_pages);
+    free(c->min); free(c->max);
+    free(c->min_len); free(c->max_len);
+    free(c->null_counts);
+    free(c->rep_hist); free(c->def_hist);
+    memset(c, 0, sizeof *c);
+}
+
+/* A list<i64> of any length, malloc'd into *out. */
+static inline void tr_i64_array(tr *r, int64_t **out, int *n)
+{
+    int elem;
+    uint32_t count;
+    tr_list(r, &elem, &count);
+    if (r->err || (count && elem != TR_I64) || count > (uint32_t)(r->end - r->p)) { r->err = 1; return; }
+    free(*out);
+    *out = calloc(count ? count : 1, sizeof **out);
+    if (!*out) { r->err = 1; return; }
+    for (uint32_t i = 0; i < count && !r->err; i++) (*out)[i] = tr_zigzag(r);
+    *n = (int)count;
+}
+
+/* A list<binary> into ptrs/lens (malloc'd). */
+static inline void tr_binary_array(tr *r, const uint8_t ***ptrs, size_t **lens, int *n)
+{
+    int elem;
+    uint32_t count;
+    tr_list(r, &elem, &count);
+    if (r->err || (count && elem != TR_BINARY) || count > (uint32_t)(r->end - r->p)) { r->err = 1; return; }
+    free(*ptrs);
+    free(*lens);
+    *ptrs = calloc(count ? count : 1, sizeof **ptrs);
+    *lens = calloc(count ? count : 1, sizeof **lens);
+    if (!*ptrs || !*lens) { r->err = 1; return; }
+    for (uint32_t i = 0; i < count && !r->err; i++) (*ptrs)[i] = tr_binary(r, &(*lens)[i]);
+    *n = (int)count;
+}
+
+/* Read the ColumnIndex at p[0..n): false when it does not parse or does
+ * not take exactly n bytes. */
+static inline bool ci_read(const uint8_t *p, size_t n, ci_index *c)
+{
+    memset(c, 0, sizeof *c);
+    c->npages = c->nmin = c->nmax = c->nnull_counts = c->nrep_hist = c->ndef_hist = -1;
+    c->boundary_order = -1;
+    tr r = tr_make(p, n);
+    int16_t last = 0, id;
+    int type;
+    while (tr_field(&r, &last, &id, &type)) {
+        if (id == 1 && type == TR_LIST) {
+            int elem;
+            uint32_t count;
+            tr_list(&r, &elem, &count);
+            if (r.err || count > n) { r.err = 1; break; }
+            free(c->null_pages);
+            c->null_pages = calloc(count ? count : 1, sizeof *c->null_pages);
+            if (!c->null_pages) { r.err = 1; break; }
+            for (uint32_t i = 0; i < count && !r.err; i++) {
+                /* a bool list element is a byte of its own: 1 true, 2 false (0 read too) */
+                uint8_t b = tr_byte(&r);
+                if (b != TR_TRUE && b != TR_FALSE && b != 0) r.err = 1;
+                c->null_pages[i] = b == TR_TRUE;
+            }
+            c->npages = (int)count;
+        } else if (id == 2 && type == TR_LIST) {
+            tr_binary_array(&r, &c->min, &c->min_len, &c->nmin);
+        } else if (id == 3 && type == TR_LIST) {
+            tr_binary_array(&r, &c->max, &c->max_len, &c->nmax);
+        } else if (id == 4 && type == TR_I32) {
+            c->boundary_order = (int)tr_zigzag(&r);
+        } else if (id == 5 && type == TR_LIST) {
+            tr_i64_array(&r, &c->null_counts, &c->nnull_counts);
+        } else if (id == 6 && type == TR_LIST) {
+            tr_i64_array(&r, &c->rep_hist, &c->nrep_hist);
+        } else if (id == 7 && type == TR_LIST) {
+            tr_i64_array(&r, &c->def_hist, &c->ndef_hist);
+        } else {
+            tr_skip(&r, type);
+        }
+    }
+    if (r.err || r.p != r.end) {
+        ci_free(c);
+        return false;
+    }
+    return true;
+}
+
+typedef struct oi_page {
+    int64_t offset;
+    int32_t compressed_page_size;
+    int64_t first_row_index;
+} oi_page;
+
+/* An OffsetIndex; arrays malloc'd (oi_free). */
+typedef struct oi_index {
+    int npages;                   /* page_locations' length */
+    oi_page *pages;
+    int nunencoded;               /* -1 when absent */
+    int64_t *unencoded;
+} oi_index;
+
+static inline void oi_free(oi_index *o)
+{
+    free(o->pages);
+    free(o->unencoded);
+    memset(o, 0, sizeof *o);
+}
+
+/* Read the OffsetIndex at p[0..n): false when it does not parse, a page
+ * location lacks a required field, or it does not take exactly n bytes. */
+static inline bool oi_read(const uint8_t *p, size_t n, oi_index *o)
+{
+    memset(o, 0, sizeof *o);
+    o->npages = o->nunencoded = -1;
+    tr r = tr_make(p, n);
+    int16_t last = 0, id;
+    int type;
+    while (tr_field(&r, &last, &id, &type)) {
+        if (id == 1 && type == TR_LIST) {
+            int elem;
+            uint32_t count;
+            tr_list(&r, &elem, &count);
+            if (r.err || (count && elem != TR_STRUCT) || count > n) { r.err = 1; break; }
+            free(o->pages);
+            o->pages = calloc(count ? count : 1, sizeof *o->pages);
+            if (!o->pages) { r.err = 1; break; }
+            for (uint32_t i = 0; i < count && !r.err; i++) {
+                int16_t l2 = 0, id2;
+                int t2, seen = 0;
+                oi_page *pg = &o->pages[i];
+                while (tr_field(&r, &l2, &id2, &t2)) {
+                    if (id2 == 1 && t2 == TR_I64) { pg->offset = tr_zigzag(&r); seen |= 1; }
+                    else if (id2 == 2 && t2 == TR_I32) { pg->compressed_page_size = (int32_t)tr_zigzag(&r); seen |= 2; }
+                    else if (id2 == 3 && t2 == TR_I64) { pg->first_row_index = tr_zigzag(&r); seen |= 4; }
+                    else tr_skip(&r, t2);
+                }
+                if (seen != 7) r.err = 1;
+            }
+            o->npages = (int)count;
+        } else if (id == 2 && type == TR_LIST) {
+            tr_i64_array(&r, &o->unencoded, &o->nunencoded);
+        } else {
+            tr_skip(&r, type);
+        }
+    }
+    if (r.err || r.p != r.end) {
+        oi_free(o);
+        return false;
+    }
+    return true;
+}
+
+/* ---- BloomFilterHeader (BloomFilter.md) ---------------------------------------- */
+
+typedef struct bf_header {
+    int32_t num_bytes;            /* -1 when absent */
+    int algorithm, hash, compression;   /* the union member set (1 = BLOCK / XXHASH /
+                                           UNCOMPRESSED), -1 when absent, 0 when empty */
+    size_t header_len;
+} bf_header;
+
+/* The field id of the one member a thrift union holds (0: none, -1: more
+ * than one); members are empty structs here. */
+static inline int tr_union_member(tr *r)
+{
+    int16_t last = 0, id;
+    int type, member = 0;
+    while (tr_field(r, &last, &id, &type)) {
+        if (type != TR_STRUCT) r->err = 1;
+        member = member ? -1 : id;
+        int16_t l2 = 0, id2;
+        int t2;
+        while (tr_field(r, &l2, &id2, &t2)) { member = -1; tr_skip(r, t2); }   /* a member with fields */
+    }
+    return member;
+}
+
+static inline bool bf_read_header(const uint8_t *p, size_t n, bf_header *h)
+{
+    h->num_bytes = -1;
+    h->algorithm = h->hash = h->compression = -1;
+    tr r = tr_make(p, n);
+    int16_t last = 0, id;
+    int type;
+    while (tr_field(&r, &last, &id, &type)) {
+        if (id == 1 && type == TR_I32) h->num_bytes = (int32_t)tr_zigzag(&r);
+        else if (id == 2 && type == TR_STRUCT) h->algorithm = tr_union_member(&r);
+        else if (id == 3 && type == TR_STRUCT) h->hash = tr_union_member(&r);
+        else if (id == 4 && type == TR_STRUCT) h->compression = tr_union_member(&r);
+        else tr_skip(&r, type);
     }
     h->header_len = (size_t)(r.p - p);
     return !r.err;
