@@ -578,6 +578,21 @@ byte count with K, M or G for KiB, MiB, GiB: 64K, 1M):
   --page-rows N        rows per data page at most (default 20000)
   --page-bytes SIZE    bytes per data page at most (default 1M)
   --page-version V     data pages v1 (default) or v2
+  --no-statistics      no min/max/null counts in pages and chunks
+  --no-page-index      no column index and offset index (readers skip
+                       pages by them)
+  --statistics-truncate-length N
+                       cut string and binary min/max longer than N bytes
+                       (marked inexact; default 64, 0 never cuts)
+  --bloom-filter COL,..
+                       a bloom filter in each row group for these
+                       top-level columns (repeatable)
+  --sorted-by COL[:desc][:nulls_first],..
+                       the rows are in this order: checked as they are
+                       written (a row out of order is bad data) and
+                       declared in the footer; COL is a top-level column or
+                       a struct's leaf (pos.x)
+  --page-checksum      a CRC32 of each page in its header
   --no-sync            do not wait for the file to reach the disk
   -f, --force          replace OUT (and the reject file) if it exists; write
                        to a terminal
@@ -737,6 +752,39 @@ local CONVERT_OPTIONS = {
     if t > 2 then cli_error(USAGE, "%s is 1 or 2, got %d", n, t) end
     o.src.threads = t
   end },
+  ["no-statistics"] = { set = function(o) o.writer.statistics = false end },
+  ["no-page-index"] = { set = function(o) o.writer.page_index = false end },
+  ["page-checksum"] = { set = function(o) o.writer.page_checksum = true end },
+  ["statistics-truncate-length"] = { value = true, set = function(o, v, n)
+    local len = math.tointeger(tonumber(v))
+    if not len or len < 0 or not v:match("^%d+$") then
+      cli_error(USAGE, "%s needs a byte count (0 never cuts), got '%s'", n, v)
+    end
+    o.writer.statistics_truncate_length = len
+  end },
+  ["bloom-filter"] = { value = true, set = function(o, v, n)
+    o.writer.bloom_filter = o.writer.bloom_filter or {}
+    for item in (v .. ","):gmatch("([^,]*),") do
+      if item == "" then cli_error(USAGE, "%s expects COL[,COL...], got '%s'", n, v) end
+      table.insert(o.writer.bloom_filter, item)
+    end
+  end },
+  ["sorted-by"] = { value = true, set = function(o, v, n)
+    o.writer.sorting_columns = o.writer.sorting_columns or {}
+    for item in (v .. ","):gmatch("([^,]*),") do
+      local col, mods = item:match("^([^:]+)(.*)$")
+      if not col then cli_error(USAGE, "%s expects COL[:desc][:nulls_first][,...], got '%s'", n, v) end
+      local entry = { col }
+      for m in mods:gmatch(":([^:]*)") do
+        if m == "desc" then entry.descending = true
+        elseif m == "asc" then entry.descending = false
+        elseif m == "nulls_first" then entry.nulls_first = true
+        elseif m == "nulls_last" then entry.nulls_first = false
+        else cli_error(USAGE, "%s: '%s' in '%s' is not asc, desc, nulls_first or nulls_last", n, m, item) end
+      end
+      table.insert(o.writer.sorting_columns, entry)
+    end
+  end },
   ["no-sync"] = { set = function(o) o.writer.sync = false end },
   force = { short = "f", set = function(o) o.force = true end },
   verbose = { short = "v", set = function(o) o.verbose = true end },
@@ -888,6 +936,35 @@ local function describe_dialect(input, src)
   io.stderr:write(table.concat(parts, ", "), "\n")
 end
 
+-- The columns --bloom-filter and --sorted-by name, against the output's
+-- schema: a command-line error, before anything is written, naming the
+-- flag. (What inlay.open checks beyond the name, it says itself.)
+local function check_flag_columns(o, schema)
+  local top, leaves, names = {}, {}, {}
+  for _, c in ipairs(schema:columns()) do
+    top[c.name] = c
+    names[#names + 1] = c.name
+    for _, p in ipairs(c.columns or { c.name }) do leaves[p] = true end
+  end
+  local function unknown(flag, col, also)
+    cli_error(USAGE, "%s: no column '%s' (the columns are %s%s)", flag, col, table.concat(names, ", "), also or "")
+  end
+  for _, col in ipairs(o.writer.bloom_filter or {}) do
+    if not top[col] then unknown("--bloom-filter", col) end
+  end
+  for _, e in ipairs(o.writer.sorting_columns or {}) do
+    local c = top[e[1]]
+    if not c and not leaves[e[1]] then unknown("--sorted-by", e[1], ", or a leaf's dotted path") end
+    if c and c.columns then
+      local kind = c.type:match("^%a+")
+      if kind == "struct" then
+        cli_error(USAGE, "--sorted-by: '%s' is a struct: name one of its leaves (%s)", e[1], table.concat(c.columns, ", "))
+      end
+      cli_error(USAGE, "--sorted-by: '%s' is a %s: rows cannot be sorted by it", e[1], kind)
+    end
+  end
+end
+
 -- Options that only CSV and NDJSON input take.
 local TEXT_ONLY = {
   infer = true, ["infer-rows"] = true, types = true, ["narrow-ints"] = true, format = true, delimiter = true,
@@ -950,6 +1027,7 @@ local function convert_parquet(o, inputs, output, t0)
   end
   if o.schema_file then schema = inlay.load_schema(o.schema_file) end
   if o.verbose then io.stderr:write("inlay: schema ", tostring(schema), "\n") end
+  check_flag_columns(o, schema)
   local w <close> = inlay.open(output == "-" and io.stdout or output, schema, o.writer)
   local rows_in, rows_out, bytes = 0, 0, 0
   for _, input in ipairs(inputs) do
@@ -993,6 +1071,7 @@ function inlay._convert(args)
     describe_dialect(input, src)
     io.stderr:write("inlay: schema ", tostring(src:schema()), "\n")
   end
+  check_flag_columns(o, src:schema())
   local w <close> = inlay.open(output == "-" and io.stdout or output, src:schema(), o.writer)
   local summary = src:write(w, { progress = not o.quiet and inlay._isatty(2) })
   local info = w:close()

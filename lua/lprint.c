@@ -266,14 +266,14 @@ static size_t byte_width(unsigned char c)
     return (c & 0xC0) == 0x80 ? 0 : 1;
 }
 
-/* A table cell from text: control characters made visible (\n, \t, \xHH),
- * at most `max` characters, a longer text cut to max - 1 and "…"; an empty
- * text shows as "". */
-static void cell_text(table *t, const char *s, size_t n, size_t max)
+/* The text of a cell, without ending it: control characters made visible
+ * (\n, \t, \xHH), at most `max` characters, a longer text cut to max - 1
+ * and "…"; an empty text shows as "". */
+static void cell_put(table *t, const char *s, size_t n, size_t max)
 {
     sbuf *b = &t->text;
     if (n == 0) {   /* an empty text, not nothing */
-        tbl_cell(t, "\"\"");
+        sb_puts(b, "\"\"");
         return;
     }
     size_t total = 0, chars = 0;
@@ -291,6 +291,12 @@ static void cell_text(table *t, const char *s, size_t n, size_t max)
         else sb_putc(b, (char)c);
     }
     if (total > max) sb_puts(b, "\xE2\x80\xA6");
+}
+
+/* A table cell from text, as cell_put writes it. */
+static void cell_text(table *t, const char *s, size_t n, size_t max)
+{
+    cell_put(t, s, n, max);
     tbl_end_cell(t);
 }
 
@@ -483,6 +489,18 @@ static void chunk_json(sbuf *b, const inlay_chunk_info *ci, const inlay_type *t)
     sb_puts(b, ci->column_index_offset >= 0 ? "true" : "false");
     inl_lua_json_key(b, "has_bloom_filter", false);
     sb_puts(b, ci->bloom_filter_offset >= 0 ? "true" : "false");
+    static const char *const where[] = { "column_index", "offset_index", "bloom_filter" };
+    const int64_t off[] = { ci->column_index_offset, ci->offset_index_offset, ci->bloom_filter_offset };
+    const int32_t len[] = { ci->column_index_length, ci->offset_index_length, ci->bloom_filter_length };
+    for (int k = 0; k < 3; k++) {   /* null when absent; a bloom filter's length may be unknown (0) */
+        char key[32];
+        snprintf(key, sizeof key, "%s_offset", where[k]);
+        inl_lua_json_key(b, key, false);
+        put_opt_i64(b, off[k], true);
+        snprintf(key, sizeof key, "%s_length", where[k]);
+        inl_lua_json_key(b, key, false);
+        put_opt_i64(b, off[k] >= 0 && len[k] > 0 ? len[k] : -1, true);
+    }
     sb_putc(b, '}');
 }
 
@@ -574,21 +592,35 @@ static void meta_value(sbuf *b, const char *v)
     tbl_free(&tmp);
 }
 
-/* A statistic for the chunk table: its text, cut to MAX_STAT_SHOWN. */
-static void stat_cell(table *t, sbuf *scratch, const inlay_type *ty, int stored, const uint8_t *p, size_t n)
+/* A statistic for the chunk table: its text, cut to MAX_STAT_SHOWN, then
+ * " (inexact)" for a bound the writer says it truncated. */
+static void stat_cell(table *t, sbuf *scratch, const inlay_type *ty, int stored, const uint8_t *p, size_t n,
+                      bool exact)
 {
     scratch->len = 0;
     inl_lua_put_stat(scratch, ty, stored, p, n, M_PLAIN);
     if (scratch->oom) t->oom = true;
-    cell_text(t, scratch->len ? scratch->p : "", scratch->len, MAX_STAT_SHOWN);
+    cell_put(t, scratch->len ? scratch->p : "", scratch->len, MAX_STAT_SHOWN);
+    if (p && !exact) sb_puts(&t->text, " (inexact)");
+    tbl_end_cell(t);
+}
+
+/* A length in bytes where the offset says the structure is there, else "-". */
+static void length_cell(table *t, int64_t offset, int32_t length)
+{
+    if (offset < 0) sb_puts(&t->text, "-");
+    else inl_lua_put_i64(&t->text, length);
+    tbl_end_cell(t);
 }
 
 static void chunk_rows(table *t, const inlay_row_group_info *rg, int ncols, const inlay_type *types)
 {
     static const char *const head[] = { "column", "type", "codec", "encodings", "values", "nulls", "distinct",
-                                        "compressed", "uncompressed", "min", "max", "page index", "bloom" };
+                                        "compressed", "uncompressed", "min", "max", "col index", "off index",
+                                        "bloom" };
     for (size_t k = 0; k < sizeof head / sizeof *head; k++) tbl_cell(t, head[k]);
     for (int c = 4; c <= 8; c++) t->right[c] = true;
+    for (int c = 11; c <= 13; c++) t->right[c] = true;
     t->header_rows = 1;
     sbuf tmp = { 0 };
     for (int c = 0; c < ncols; c++) {
@@ -612,10 +644,11 @@ static void chunk_rows(table *t, const inlay_row_group_info *rg, int ncols, cons
         tbl_end_cell(t);
         inl_lua_put_i64(&t->text, ci->uncompressed_size);
         tbl_end_cell(t);
-        stat_cell(t, &tmp, ty, ci->physical, st ? st->min : NULL, st ? st->min_len : 0);
-        stat_cell(t, &tmp, ty, ci->physical, st ? st->max : NULL, st ? st->max_len : 0);
-        tbl_cell(t, ci->column_index_offset >= 0 ? "yes" : "-");
-        tbl_cell(t, ci->bloom_filter_offset >= 0 ? "yes" : "-");
+        stat_cell(t, &tmp, ty, ci->physical, st ? st->min : NULL, st ? st->min_len : 0, st && st->min_exact);
+        stat_cell(t, &tmp, ty, ci->physical, st ? st->max : NULL, st ? st->max_len : 0, st && st->max_exact);
+        length_cell(t, ci->column_index_offset, ci->column_index_length);
+        length_cell(t, ci->offset_index_offset, ci->offset_index_length);
+        length_cell(t, ci->bloom_filter_offset, ci->bloom_filter_length);
     }
     inl_lua_sb_free(&tmp);
 }
@@ -699,7 +732,7 @@ static int inspect_text(const inlay_reader *r, const char *name, const inlay_typ
         sb_putc(&b, '\n');
         st = flush_to(&b, out, err, errcap);
         const chunk_table ct = { rg, fi->num_columns };
-        if (!st) st = print_table(13, fill_chunks, &ct, types, out, err, errcap);
+        if (!st) st = print_table(14, fill_chunks, &ct, types, out, err, errcap);
     }
     inl_lua_sb_free(&b);
     return st;

@@ -888,7 +888,7 @@ static void set_int(lua_State *L, const char *k, int64_t v)
 static void push_chunk(lua_State *L, const lreader *lr, const inlay_chunk_info *ch)
 {
     const lfield *f = ch->column >= 0 && ch->column < lr->ncolumns ? &lr->file_leaf[ch->column] : NULL;
-    lua_createtable(L, 0, 9);
+    lua_createtable(L, 0, 15);
     lua_pushstring(L, ch->path);
     lua_setfield(L, -2, "path");
     if (f) {
@@ -912,14 +912,35 @@ static void push_chunk(lua_State *L, const lreader *lr, const inlay_chunk_info *
     set_int(L, "compressed_size", ch->compressed_size);
     set_int(L, "uncompressed_size", ch->uncompressed_size);
     set_int(L, "num_values", ch->num_values);
+    /* what readers skip by, where the file has it */
+    if (ch->column_index_offset >= 0) {
+        set_int(L, "column_index_offset", ch->column_index_offset);
+        set_int(L, "column_index_length", ch->column_index_length);
+    }
+    if (ch->offset_index_offset >= 0) {
+        set_int(L, "offset_index_offset", ch->offset_index_offset);
+        set_int(L, "offset_index_length", ch->offset_index_length);
+    }
+    if (ch->bloom_filter_offset >= 0) {
+        set_int(L, "bloom_filter_offset", ch->bloom_filter_offset);
+        if (ch->bloom_filter_length > 0) set_int(L, "bloom_filter_length", ch->bloom_filter_length);
+    }
     if (ch->has_statistics) {
         const inlay_statistics *st = &ch->statistics;
-        lua_createtable(L, 0, 4);
+        lua_createtable(L, 0, 6);
         if (f) {
             push_bound(L, f, ch->physical, st->min, st->min_len);
             lua_setfield(L, -2, "min");
             push_bound(L, f, ch->physical, st->max, st->max_len);
             lua_setfield(L, -2, "max");
+        }
+        if (st->min) {
+            lua_pushboolean(L, st->min_exact);
+            lua_setfield(L, -2, "min_exact");
+        }
+        if (st->max) {
+            lua_pushboolean(L, st->max_exact);
+            lua_setfield(L, -2, "max_exact");
         }
         if (st->has_null_count) set_int(L, "null_count", st->null_count);
         if (st->has_distinct_count) set_int(L, "distinct_count", st->distinct_count);

@@ -26,6 +26,11 @@
  * table for their fields). Long names, or any miss, fall back to comparing
  * bytes.
  *
+ * A schema also keeps a copy of the field list it was made from (its third
+ * user value: the list and each field's table copied, nested types shared),
+ * so that inlay.open can make it again with other field options
+ * (bloom_filter = { ... }: inl_lua_schema_with_option).
+ *
  * Codec names ("zstd", "lz4", "zstd:19") are read here, for the field
  * options compression and compression_level and for inlay.open's options
  * (lwriter.c); whether a codec takes a level is the core's to say.
@@ -413,12 +418,58 @@ static void apply_codec(lua_State *L, const char *path, const codec_opts *c, inl
     }
 }
 
+/* The field option bloom_filter, the value on top of the stack: true (sized
+ * by the core from each chunk's distinct values, at the default fpp), false,
+ * or { ndv = n, fpp = p } (either may be left out). */
+static void bloom_option(lua_State *L, const char *path, inlay_column_options *o)
+{
+    const int t = lua_gettop(L);
+    if (lua_type(L, t) == LUA_TBOOLEAN) {
+        o->bloom_filter = lua_toboolean(L, t);
+        o->bloom_ndv = 0;
+        o->bloom_fpp = 0;
+        return;
+    }
+    if (lua_type(L, t) != LUA_TTABLE)
+        field_error(L, path, "option 'bloom_filter' must be true, false or { ndv = n, fpp = p }, got %s",
+                    luaL_typename(L, t));
+    uint64_t ndv = 0;
+    double fpp = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        if (k && !strcmp(k, "ndv")) {
+            int isint;
+            lua_Integer v = lua_tointegerx(L, -1, &isint);
+            if (lua_type(L, -1) != LUA_TNUMBER || !isint || v < 1)
+                field_error(L, path, "bloom_filter: ndv must be a positive integer, got %s", luaL_tolstring(L, -1, NULL));
+            ndv = (uint64_t)v;
+        } else if (k && !strcmp(k, "fpp")) {
+            const lua_Number v = lua_tonumber(L, -1);
+            if (lua_type(L, -1) != LUA_TNUMBER || !(v > 0 && v < 1))
+                field_error(L, path, "bloom_filter: fpp must be a number between 0 and 1 (exclusive), got %s",
+                            luaL_tolstring(L, -1, NULL));
+            fpp = (double)v;
+        } else {
+            field_error(L, path, "bloom_filter: unknown key %s (the keys are ndv and fpp)",
+                        luaL_tolstring(L, -2, NULL));
+        }
+        lua_pop(L, 1);
+    }
+    o->bloom_filter = true;
+    o->bloom_ndv = ndv;
+    o->bloom_fpp = fpp;
+}
+
 /* Per-field options: optional, encoding, statistics, compression,
  * compression_level, bloom_filter, over the ones *o holds already (a
- * nested field's apply to its leaves). */
-static void field_options(lua_State *L, int spec, const char *path, lfield *f,
+ * nested field's apply to its leaves). Returns whether the spec itself
+ * says bloom_filter (see build_type: a boolean leaf refuses one given to
+ * it, and goes without one it would inherit from a struct or map). */
+static bool field_options(lua_State *L, int spec, const char *path, lfield *f,
                           inlay_column_options *o)
 {
+    bool bloom = false;
     codec_opts codec = { false, false, INLAY_UNCOMPRESSED, INLAY_LEVEL_DEFAULT, INLAY_LEVEL_DEFAULT };
     lua_pushnil(L);
     while (lua_next(L, spec)) {
@@ -471,8 +522,8 @@ static void field_options(lua_State *L, int spec, const char *path, lfield *f,
             codec.level = (int)v;
             codec.level_set = true;
         } else if (!strcmp(k, "bloom_filter")) {
-            if (lua_toboolean(L, -1))
-                field_error(L, path, "bloom filters are not supported yet%s", "");
+            bloom_option(L, path, o);
+            bloom = true;
         } else {
             field_error(L, path,
                         "unknown option '%s' (the options are optional, encoding, statistics, compression, "
@@ -481,6 +532,7 @@ static void field_options(lua_State *L, int spec, const char *path, lfield *f,
         lua_pop(L, 1);
     }
     apply_codec(L, path, &codec, o);
+    return bloom;
 }
 
 /* ---- nested fields ------------------------------------------------------------ */
@@ -585,8 +637,8 @@ static LI_NORETURN void core_error(lua_State *L, build *b, const char *path)
 }
 
 static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const char *cname, bool nullable,
-                         const char *path, const char *ppath, const inlay_column_options *o, int id,
-                         int depth);
+                         const char *path, const char *ppath, const inlay_column_options *o, bool own_bloom,
+                         int id, int depth);
 
 /* The fields of inlay.struct { ... } (the table at idx) under group gid. */
 static void build_struct_fields(lua_State *L, build *b, lnode *n, int fields, int gid, const char *path,
@@ -624,10 +676,10 @@ static void build_struct_fields(lua_State *L, build *b, lnode *n, int fields, in
         lfield opt;
         memset(&opt, 0, sizeof opt);
         inlay_column_options o = *inherit;
-        field_options(L, spec, fpath, &opt, &o);
+        const bool own_bloom = field_options(L, spec, fpath, &opt, &o);
         lua_rawgeti(L, spec, 2);
-        lnode *k = build_type(L, b, lua_gettop(L), gid, name, opt.optional, fpath, fppath, &o, n->first + i - 1,
-                              depth + 1);
+        lnode *k = build_type(L, b, lua_gettop(L), gid, name, opt.optional, fpath, fppath, &o, own_bloom,
+                              n->first + i - 1, depth + 1);
         k->name = name;
         k->name_len = len;
         kids[i - 1] = k;
@@ -656,12 +708,28 @@ static int struct_size(lua_State *L, int idx, const char *path)
     return (int)n;
 }
 
+/* The options of a leaf of type t. BOOLEAN columns have no bloom filter:
+ * one asked of the leaf itself (own_bloom) is an error, one inherited from
+ * a struct or map around it is left out for this leaf. */
+static const inlay_column_options *leaf_options(lua_State *L, const char *path, const inlay_type *t,
+                                                const inlay_column_options *o, bool own_bloom,
+                                                inlay_column_options *tmp)
+{
+    if (t->physical != INLAY_BOOLEAN || !o->bloom_filter) return o;
+    if (own_bloom) field_error(L, path, "bloom filters are not for boolean columns%s", "");
+    *tmp = *o;
+    tmp->bloom_filter = false;
+    return tmp;
+}
+
 /* One node of a nested field: the type at tidx, added to the core schema
  * under `parent` as `cname`. `path` names it in messages, `ppath` is its
- * path in the Parquet schema; both are kept alive by the caller. */
+ * path in the Parquet schema; both are kept alive by the caller. own_bloom:
+ * o's bloom_filter was given to this node (or to the list it is the
+ * element of), not inherited from a struct or map. */
 static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const char *cname, bool nullable,
-                         const char *path, const char *ppath, const inlay_column_options *o, int id,
-                         int depth)
+                         const char *path, const char *ppath, const inlay_column_options *o, bool own_bloom,
+                         int id, int depth)
 {
     luaL_checkstack(L, 16, "inlay.schema");
     if (depth > MAX_NESTING) inl_lua_error(L, "field '%s': nested deeper than %d levels", path, MAX_NESTING);
@@ -678,7 +746,9 @@ static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const cha
         n->f.slot = -1;
         n->f.column = b->leaves++;
         n->ppath = ppath;
-        if (inlay_schema_add(b->s->s, parent, cname, rep, t, o) < 0) core_error(L, b, path);
+        inlay_column_options tmp;
+        if (inlay_schema_add(b->s->s, parent, cname, rep, t, leaf_options(L, path, &t, o, own_bloom, &tmp)) < 0)
+            core_error(L, b, path);
         return n;
     }
     if (ty->err[0]) field_error(L, path, "%s", ty->err);
@@ -713,7 +783,8 @@ static lnode *build_type(lua_State *L, build *b, int tidx, int parent, const cha
                 inl_lua_error(L, "field '%s': a map key must be a primitive type, not a %s", cpath,
                          kt->which == T_LIST ? "list" : kt->which == T_MAP ? "map" : "struct");
             const bool child_nullable = map && i == 0 ? false : ty->nullable;
-            kids[i] = build_type(L, b, ct, gid, cn, child_nullable, cpath, cppath, o, n->first + i, depth + 1);
+            kids[i] = build_type(L, b, ct, gid, cn, child_nullable, cpath, cppath, o, !map && own_bloom, n->first + i,
+                                 depth + 1);
             kids[i]->name = keep_string(L, b, cn, &kids[i]->name_len);
             lua_pop(L, 1);
         }
@@ -803,13 +874,15 @@ static void add_field(lua_State *L, build *b, int spec, int names, int pos)
     lua_pop(L, 1);
 
     inlay_column_options o;
+    memset(&o, 0, sizeof o);   /* what the init leaves alone is off */
     inlay_column_options_init(&o);
-    field_options(L, spec, name, f, &o);
+    const bool own_bloom = field_options(L, spec, name, f, &o);
     lua_rawgeti(L, spec, 2);
     ltype *ty = luaL_testudata(L, -1, LI_TYPE);
     f->column = b->leaves;
     if (ty && ty->which >= T_LIST) {
-        const lnode *n = build_type(L, b, lua_gettop(L), 0, name, f->optional, name, name, &o, b->next_id++, 1);
+        const lnode *n = build_type(L, b, lua_gettop(L), 0, name, f->optional, name, name, &o, own_bloom,
+                                    b->next_id++, 1);
         s->nnodes = b->next_id;
         f->kind = K_NESTED;
         f->node = n;
@@ -818,7 +891,9 @@ static void add_field(lua_State *L, build *b, int spec, int names, int pos)
     } else {
         inlay_type t;
         resolve_type(L, lua_gettop(L), name, f, &t);
-        int id = inlay_schema_add(s->s, 0, name, f->optional ? INLAY_OPTIONAL : INLAY_REQUIRED, t, &o);
+        inlay_column_options tmp;
+        int id = inlay_schema_add(s->s, 0, name, f->optional ? INLAY_OPTIONAL : INLAY_REQUIRED, t,
+                                  leaf_options(L, name, &t, &o, own_bloom, &tmp));
         if (id < 0) inl_lua_error(L, "%s", inlay_schema_errmsg(s->s));
         f->slot = s->nflat++;
         b->leaves++;
@@ -827,6 +902,27 @@ static void add_field(lua_State *L, build *b, int spec, int names, int pos)
     s->ncolumns = b->leaves;
     s->nfields = pos;
     hash_insert(s, pos - 1);
+}
+
+/* Pushes a copy of the field list at idx (n entries) and of each field's
+ * table, kept by the schema so that inl_lua_schema_with_option can make it
+ * again with other options, whatever the caller does with its tables
+ * later. */
+static void keep_spec(lua_State *L, int idx, lua_Integer n)
+{
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, idx, i);
+        lua_newtable(L);
+        lua_pushnil(L);
+        while (lua_next(L, -3)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -4);
+        }
+        lua_replace(L, -2);
+        lua_rawseti(L, -2, i);
+    }
 }
 
 int inl_lua_schema_new(lua_State *L)
@@ -846,7 +942,7 @@ int inl_lua_schema_new(lua_State *L)
     unsigned hsize = 4;
     while (hsize < 2 * (unsigned)n) hsize *= 2;
     size_t size = sizeof(lschema) + (size_t)n * sizeof(lfield) + hsize * sizeof(int);
-    lschema *s = lua_newuserdatauv(L, size, 2);          /* 2 */
+    lschema *s = lua_newuserdatauv(L, size, 3);          /* 2 */
     memset(s, 0, size);
     s->hash = (int *)((char *)s + sizeof(lschema) + (size_t)n * sizeof(lfield));
     s->hash_mask = hsize - 1;
@@ -873,8 +969,59 @@ int inl_lua_schema_new(lua_State *L)
         add_field(L, &b, lua_gettop(L), 3, i);
         lua_pop(L, 1);
     }
+    keep_spec(L, 1, n);
+    lua_setiuservalue(L, 2, 3);
     lua_settop(L, 2);
     return 1;
+}
+
+/* Pushes a new schema: the one the schema at idx was made from, with
+ * `option` = the value values[name] for each top-level field named in the
+ * table at `values` (what inlay.open's bloom_filter does). A name that is
+ * not a top-level field raises, naming `what`. */
+void inl_lua_schema_with_option(lua_State *L, int idx, const char *option, int values, const char *what)
+{
+    idx = lua_absindex(L, idx);
+    values = lua_absindex(L, values);
+    lschema *s = inl_lua_check_schema(L, idx);
+    luaL_checkstack(L, 8, "schema");
+    lua_pushnil(L);
+    while (lua_next(L, values)) {
+        size_t len;
+        const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+        if (!name) inl_lua_error(L, "%s: expected field names as keys, got %s", what, luaL_typename(L, -2));
+        if (inl_lua_field_lookup(s, name, len) < 0)
+            inl_lua_error(L, "%s: no top-level field '%s'%s", what, name,
+                          strchr(name, '.') ? " (a field inside a struct takes the field option)" : "");
+        lua_pop(L, 1);
+    }
+    lua_pushcfunction(L, inl_lua_schema_new);
+    lua_getiuservalue(L, idx, 3);
+    const int spec = lua_gettop(L);
+    lua_createtable(L, s->nfields, 0);
+    const int out = lua_gettop(L);
+    for (int i = 1; i <= s->nfields; i++) {
+        lua_rawgeti(L, spec, i);
+        lua_rawgeti(L, -1, 1);   /* the name */
+        lua_rawget(L, values);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+        } else {   /* a copy of the field's table with the option set */
+            lua_newtable(L);
+            lua_pushnil(L);
+            while (lua_next(L, -4)) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_rawset(L, -4);
+            }
+            lua_insert(L, -2);
+            lua_setfield(L, -2, option);
+            lua_replace(L, -2);
+        }
+        lua_rawseti(L, out, i);
+    }
+    lua_replace(L, spec);
+    lua_call(L, 1, 1);
 }
 
 static int schema_gc(lua_State *L)

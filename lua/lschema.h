@@ -60,6 +60,11 @@ void inl_lua_open_schema(lua_State *L);
 
 lschema *inl_lua_check_schema(lua_State *L, int idx);
 int inl_lua_schema_new(lua_State *L);                 /* inlay.schema{...} */
+/* Pushes a new schema: the one the schema at idx was made from, with the
+ * field option `option` set to values[name] for each top-level field the
+ * table at `values` names (name -> option value). A key that is not a
+ * top-level field raises "<what>: no top-level field 'x'". */
+void inl_lua_schema_with_option(lua_State *L, int idx, const char *option, int values, const char *what);
 /* Field index of a name (the address of an interned Lua string is tried
  * first), or -1. */
 int inl_lua_field_lookup(const lschema *s, const char *name, size_t len);

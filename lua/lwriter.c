@@ -23,6 +23,10 @@
  * (UTF-8 in text columns included), so a bad value is still reported by the
  * call that gave it, that call leaves nothing behind, and the flush cannot
  * fail on input. A writer dropped without close drops its staged rows too.
+ * The one check made only by the core is the order of a writer opened with
+ * sorting_columns (against the rows before): such a writer hands each row
+ * of write and row on at once, so that the call that breaks the order is
+ * the one refused.
  *
  * Lifetime, as liolib.c does for files: the userdata is created closed
  * (w == NULL) before anything is opened, so an error at any point leaves it
@@ -76,6 +80,8 @@ typedef struct lwriter {
     bool owns_fd;               /* fd is our duplicate of the handle's, closed with the writer */
     bool hooked;                /* inl_lua_temp_hook was told of the temporary */
     bool have_final;            /* final[] holds the totals of a successful close */
+    bool sorted;                /* sorting_columns given: write and row hand each row on at once */
+    int sort_field;             /* the nested field holding every sort key, appended first; else -1 */
     int fd;
     const lschema *schema;      /* kept alive by user value 1 */
     int ncols;                  /* top-level fields */
@@ -207,12 +213,13 @@ static bool column_stats(const lwriter *lw, int column, inlay_column_stats *st)
 }
 
 /* Sets t[path] = { compression =, compression_level =, compressed_bytes =,
- * uncompressed_bytes =, chunks =, chunks_uncompressed = } for leaf `column`. */
+ * uncompressed_bytes =, chunks =, chunks_uncompressed =, bloom_filter_bytes =,
+ * column_index_bytes =, offset_index_bytes = } for leaf `column`. */
 static void push_column_stats(lua_State *L, const lwriter *lw, int t, int column, const char *path)
 {
     inlay_column_stats st;
     if (!column_stats(lw, column, &st)) return;
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 9);
     const char *codec = inlay_compression_name(st.compression);
     lua_pushstring(L, codec ? codec : "?");
     lua_setfield(L, -2, "compression");
@@ -229,6 +236,12 @@ static void push_column_stats(lua_State *L, const lwriter *lw, int t, int column
     lua_setfield(L, -2, "chunks");
     lua_pushinteger(L, (lua_Integer)st.chunks_uncompressed);
     lua_setfield(L, -2, "chunks_uncompressed");
+    lua_pushinteger(L, (lua_Integer)st.bloom_filter_bytes);
+    lua_setfield(L, -2, "bloom_filter_bytes");
+    lua_pushinteger(L, (lua_Integer)st.column_index_bytes);
+    lua_setfield(L, -2, "column_index_bytes");
+    lua_pushinteger(L, (lua_Integer)st.offset_index_bytes);
+    lua_setfield(L, -2, "offset_index_bytes");
     lua_setfield(L, t, path);
 }
 
@@ -289,7 +302,7 @@ static void writer_finish(lua_State *L, lwriter *lw)
 
 static void push_info(lua_State *L, lwriter *lw)
 {
-    lua_createtable(L, 0, 8);
+    lua_createtable(L, 0, 10);
     if (!lw->stream) {   /* a stream's name ("<stdout>") is no path */
         lua_getiuservalue(L, 1, 2);
         lua_setfield(L, -2, "path");
@@ -310,6 +323,17 @@ static void push_info(lua_State *L, lwriter *lw)
     if (lw->state == WS_OPEN || lw->have_final) {   /* so far, or as close left them */
         push_columns(L, lw);
         lua_setfield(L, -2, "columns");
+        uint64_t bloom = 0, index = 0;
+        inlay_column_stats cs;
+        for (int c = 0; c < lw->schema->ncolumns; c++) {
+            if (!column_stats(lw, c, &cs)) continue;
+            bloom += cs.bloom_filter_bytes;
+            index += cs.column_index_bytes + cs.offset_index_bytes;
+        }
+        lua_pushinteger(L, (lua_Integer)bloom);
+        lua_setfield(L, -2, "bloom_filter_bytes");
+        lua_pushinteger(L, (lua_Integer)index);
+        lua_setfield(L, -2, "page_index_bytes");
     }
 }
 
@@ -399,17 +423,57 @@ static int flat_field(const lwriter *lw, int col)
     return -1;
 }
 
+/* The Parquet path of leaf column `col` under n, when no list or map lies
+ * on the way (so that its entries are rows), else NULL. */
+static const char *row_leaf(const lnode *n, int col)
+{
+    if (n->kind == N_LEAF) return n->f.column == col ? n->ppath : NULL;
+    if (n->kind != N_STRUCT) return NULL;
+    for (int i = 0; i < n->nchildren; i++) {
+        const char *p = row_leaf(n->children[i], col);
+        if (p) return p;
+    }
+    return NULL;
+}
+
 /* Raise the core's message for a rejected append. Its row numbers count
- * from 0 in the file; say them the way this call counts (see the top). */
+ * from 0 in the file; say them the way this call counts (see the top):
+ * row = the core's - base + 1. */
 static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
 {
     inlay_error_info e;
     inlay_writer_error_info(lw->w, &e);
-    int i = e.column >= 0 ? flat_field(lw, e.column) : -1;
-    if (i >= 0 && e.row >= 0)
-        inl_lua_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
-                 (LUAI_UACINT)((uint64_t)e.row - base + 1), e.reason);
+    const char *name = NULL;
+    if (e.column >= 0 && e.row >= 0) {
+        const int i = flat_field(lw, e.column);
+        if (i >= 0) name = lw->schema->fields[i].name;
+        for (int k = 0; !name && k < lw->ncols; k++)   /* a struct's leaf: the sort order's */
+            if (lw->schema->fields[k].node) name = row_leaf(lw->schema->fields[k].node, e.column);
+    }
+    if (name)
+        inl_lua_error(L, "column '%s' row %I: %s", name, (LUAI_UACINT)((uint64_t)e.row - base + 1), e.reason);
     inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
+}
+
+/* Nested field i's n rows: a pipeline's reader array (ext[i]), or what
+ * lnested.c converted (byte values at arena offsets for staged rows). */
+static int append_field(lwriter *lw, int i, size_t n, const uint8_t *arena, const inlay_array *const *ext)
+{
+    const inlay_array *a = ext && ext[i] ? ext[i] : inl_lua_nest_array(lw->nest, &lw->schema->fields[i], arena);
+    return inlay_writer_append_array(lw->w, i, a, n);
+}
+
+/* A writer sorted by the leaves of one nested field appends that field
+ * first: the core judges the order of a row when its last key column gets
+ * it, so the append that can refuse a row must come before anything else of
+ * the call goes in. Returns the status; on failure the nested scratch is
+ * reset and the caller raises (append_failed). */
+static int append_sort_field(lwriter *lw, size_t n, const uint8_t *arena, const inlay_array *const *ext)
+{
+    if (LI_LIKELY(lw->sort_field < 0)) return INLAY_OK;
+    int st = append_field(lw, lw->sort_field, n, arena, ext);
+    if (st != INLAY_OK) inl_lua_nest_reset(lw->nest);
+    return st;
 }
 
 /* One inlay_writer_append_array() per nested field, n rows each, after
@@ -422,19 +486,18 @@ static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
 static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *arena, const inlay_array *const *ext)
 {
     for (int i = 0; i < lw->ncols; i++) {
-        const lfield *f = &lw->schema->fields[i];
-        if (!f->node) continue;
-        const inlay_array *a = ext && ext[i] ? ext[i] : inl_lua_nest_array(lw->nest, f, arena);
-        if (LI_UNLIKELY(inlay_writer_append_array(lw->w, i, a, n) != INLAY_OK))
+        if (!lw->schema->fields[i].node || i == lw->sort_field) continue;
+        if (LI_UNLIKELY(append_field(lw, i, n, arena, ext) != INLAY_OK))
             inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
     }
     inl_lua_nest_reset(lw->nest);
 }
 
 /* One inlay_writer_append_columns() call for the batches set up by stage(),
- * then the nested fields. */
+ * then the nested fields (the one holding the sort keys first). */
 static void append_staged(lua_State *L, lwriter *lw, uint64_t base, size_t n)
 {
+    if (LI_UNLIKELY(append_sort_field(lw, n, NULL, NULL) != INLAY_OK)) append_failed(L, lw, base);
     int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, base);
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL, NULL);
@@ -472,8 +535,11 @@ static void flush_rows(lua_State *L, lwriter *lw)
     }
     lw->nbuf = 0;
     lw->cv.arena_len = 0;
-    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
-    if (LI_UNLIKELY(st != INLAY_OK)) {   /* only the environment can fail here */
+    /* Only the environment can fail here, or, for a sorted writer (which
+     * stages one row at a time), the row's order. */
+    int st = append_sort_field(lw, n, lw->cv.arena, NULL);
+    if (LI_LIKELY(st == INLAY_OK)) st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
+    if (LI_UNLIKELY(st != INLAY_OK)) {
         lw->nrows -= n;
         if (lw->nest) inl_lua_nest_reset(lw->nest);
         append_failed(L, lw, 0);
@@ -517,7 +583,7 @@ static void commit_row(lua_State *L, lwriter *lw, size_t apos)
     lw->cv.arena_len = apos;
     lw->nbuf++;
     lw->nrows++;
-    if (lw->nbuf == ROW_BATCH) flush_rows(L, lw);
+    if (lw->nbuf == ROW_BATCH || lw->sorted) flush_rows(L, lw);
 }
 
 /* Before staging a row: room for a whole batch of them, and nothing left
@@ -739,16 +805,10 @@ void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, c
         lua_pop(L, 1);
         stage(lw, i, n, nulls);
     }
+    /* rows in messages are the pipeline's: first_row + 1 for the batch's first */
+    if (LI_UNLIKELY(append_sort_field(lw, n, NULL, ext_nested) != INLAY_OK)) append_failed(L, lw, lw->nrows - first_row);
     int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
-    if (LI_UNLIKELY(st != INLAY_OK)) {
-        inlay_error_info e;
-        inlay_writer_error_info(lw->w, &e);
-        int i = e.column >= 0 ? flat_field(lw, e.column) : -1;
-        if (i >= 0 && e.row >= 0)
-            inl_lua_error(L, "column '%s' row %I: %s", lw->schema->fields[i].name,
-                     (LUAI_UACINT)(first_row + ((uint64_t)e.row - lw->nrows) + 1), e.reason);
-        inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
-    }
+    if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, lw->nrows - first_row);
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL, ext_nested);
     lw->nrows += (uint64_t)n;
 }
@@ -813,9 +873,137 @@ static void opt_metadata(lua_State *L, inlay_options *o)
     o->metadata_count = n;
 }
 
+static bool opt_bool(lua_State *L, const char *key)
+{
+    if (!lua_isboolean(L, -1)) inl_lua_error(L, "option '%s' must be a boolean, got %s", key, luaL_typename(L, -1));
+    return lua_toboolean(L, -1);
+}
+
+/* Whether the leaf with Parquet path `name` is under n (a nested field's
+ * tree); *in_repeated says whether a list or map lies on the way to it. */
+static bool find_leaf(const lnode *n, const char *name, bool repeated, bool *in_repeated)
+{
+    if (n->kind == N_LEAF) {
+        if (strcmp(n->ppath, name)) return false;
+        *in_repeated = repeated;
+        return true;
+    }
+    repeated = repeated || n->kind == N_LIST || n->kind == N_MAP;
+    for (int i = 0; i < n->nchildren; i++)
+        if (find_leaf(n->children[i], name, repeated, in_repeated)) return true;
+    return false;
+}
+
+/* Pushes the Parquet path of n's first leaf. */
+static void push_first_leaf(lua_State *L, const lnode *n)
+{
+    while (n->kind != N_LEAF) n = n->children[0];
+    lua_pushstring(L, n->ppath);
+}
+
+/* A sorting column's name: a flat top-level field (returns -1), or the
+ * dotted path of a leaf of a struct ("pos.x"), not inside a list or map
+ * (returns its top-level field); else raises. */
+static int check_sort_name(lua_State *L, const lschema *s, const char *name, size_t len)
+{
+    const int i = inl_lua_field_lookup(s, name, len);
+    if (i >= 0 && !s->fields[i].node) return -1;
+    if (i >= 0) {
+        const lnode *n = s->fields[i].node;
+        if (n->kind == N_STRUCT) {
+            push_first_leaf(L, n);
+            inl_lua_error(L, "option 'sorting_columns': '%s' is a struct: name one of its columns ('%s', ...)", name,
+                          lua_tostring(L, -1));
+        }
+        inl_lua_error(L, "option 'sorting_columns': '%s' is a %s: rows cannot be sorted by it", name,
+                      n->kind == N_LIST ? "list" : "map");
+    }
+    for (int k = 0; k < s->nfields; k++) {
+        bool repeated = false;
+        if (!s->fields[k].node || !find_leaf(s->fields[k].node, name, false, &repeated)) continue;
+        if (repeated)
+            inl_lua_error(L, "option 'sorting_columns': '%s' is inside a list or map: rows cannot be sorted by it",
+                          name);
+        return k;
+    }
+    inl_lua_error(L, "option 'sorting_columns': no column '%s'", name);
+}
+
+/* sorting_columns = { "id", { "ts", descending = true, nulls_first = true }, ... }
+ * from the table on top of the stack: pushes the inlay_sorting_column array
+ * (a userdata; the names stay the option table's strings). The keys must all
+ * be flat columns or all leaves of one struct field (*field, else -1): a
+ * call goes to the core as one append of the flat columns and one per
+ * nested field, and only the append that completes a row's keys can refuse
+ * it, so they must all be in the same one for the call to be refused whole. */
+static void opt_sorting(lua_State *L, const lschema *s, inlay_options *o, int *field)
+{
+    const int t = lua_gettop(L);
+    if (!lua_istable(L, t))
+        inl_lua_error(L, "option 'sorting_columns' must be a list of column names, got %s", luaL_typename(L, t));
+    const lua_Integer n = (lua_Integer)lua_rawlen(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n)
+            inl_lua_error(L, "option 'sorting_columns': unexpected key %s (list the columns in order: "
+                             "{ \"id\", { \"ts\", descending = true } })", luaL_tolstring(L, -1, NULL));
+    }
+    if (n > 32767) inl_lua_error(L, "option 'sorting_columns': too many columns (%I)", (LUAI_UACINT)n);
+    inlay_sorting_column *sc = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *sc, 0);
+    lua_newtable(L);   /* names seen */
+    for (lua_Integer i = 1; i <= n; i++) {
+        inlay_sorting_column *c = &sc[i - 1];
+        memset(c, 0, sizeof *c);
+        const int e = lua_rawgeti(L, t, i) == LUA_TTABLE ? lua_gettop(L) : 0;
+        if (e) {
+            lua_pushnil(L);
+            while (lua_next(L, e)) {
+                const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+                const bool desc = k && !strcmp(k, "descending"), nf = k && !strcmp(k, "nulls_first");
+                if (desc || nf) {
+                    if (!lua_isboolean(L, -1))
+                        inl_lua_error(L, "option 'sorting_columns': entry %I: %s must be a boolean, got %s",
+                                      (LUAI_UACINT)i, k, luaL_typename(L, -1));
+                    *(desc ? &c->descending : &c->nulls_first) = lua_toboolean(L, -1);
+                } else if (!(lua_isinteger(L, -2) && lua_tointeger(L, -2) == 1)) {
+                    inl_lua_error(L, "option 'sorting_columns': entry %I: unknown key %s (an entry is a name, or "
+                                     "{ name, descending = bool, nulls_first = bool })",
+                                  (LUAI_UACINT)i, luaL_tolstring(L, -2, NULL));
+                }
+                lua_pop(L, 1);
+            }
+            lua_rawgeti(L, e, 1);
+        }
+        if (lua_type(L, -1) != LUA_TSTRING)
+            inl_lua_error(L, "option 'sorting_columns': entry %I: expected a column name, got %s", (LUAI_UACINT)i,
+                          luaL_typename(L, -1));
+        size_t len;
+        c->column = lua_tolstring(L, -1, &len);   /* kept alive by the option table */
+        const int k = check_sort_name(L, s, c->column, len);
+        if (i == 1) *field = k;
+        else if (k != *field)
+            inl_lua_error(L, "option 'sorting_columns': '%s' and '%s' are %s: the columns of a sort order are all "
+                             "top-level columns, or all in one struct", sc[0].column, c->column,
+                          k < 0 || *field < 0 ? "a top-level column and a struct's" : "in different structs");
+        const int seen = e ? e - 1 : lua_gettop(L) - 1;
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, seen) != LUA_TNIL)
+            inl_lua_error(L, "option 'sorting_columns': column '%s' is given twice", c->column);
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, seen);
+        if (e) lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    o->sorting_columns = n ? sc : NULL;
+    o->sorting_columns_count = (size_t)n;
+}
+
 /* Options from the table at idx; may leave values on the stack that must
- * stay there until the writer is open. */
-static void parse_options(lua_State *L, int idx, inlay_options *o)
+ * stay there until the writer is open. bloom_filter is inlay.open's (see
+ * with_blooms). */
+static void parse_options(lua_State *L, int idx, const lschema *s, inlay_options *o, int *sort_field)
 {
     if (lua_isnoneornil(L, idx)) return;
     luaL_checktype(L, idx, LUA_TTABLE);
@@ -855,10 +1043,15 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
                 inl_lua_error(L, "option 'page_version' must be 1 or 2, got %s", luaL_tolstring(L, -1, NULL));
             o->page_version = (int)v;
         }
-        else if (!strcmp(k, "sync")) {
-            if (!lua_isboolean(L, -1))
-                inl_lua_error(L, "option 'sync' must be a boolean, got %s", luaL_typename(L, -1));
-            o->sync = lua_toboolean(L, -1);
+        else if (!strcmp(k, "sync")) o->sync = opt_bool(L, k);
+        else if (!strcmp(k, "statistics")) o->statistics = opt_bool(L, k);
+        else if (!strcmp(k, "page_index")) o->page_index = opt_bool(L, k);
+        else if (!strcmp(k, "page_checksum")) o->page_checksum = opt_bool(L, k);
+        else if (!strcmp(k, "statistics_truncate_length")) o->statistics_truncate_length = opt_size(L, k, true);
+        else if (!strcmp(k, "bloom_filter")) { /* done by with_blooms */ }
+        else if (!strcmp(k, "sorting_columns")) {
+            opt_sorting(L, s, o, sort_field);   /* pushes the array above key and value */
+            lua_insert(L, -3);           /* array, key, value: it stays until open returns */
         }
         else if (!strcmp(k, "metadata")) {
             lua_pushvalue(L, -1);
@@ -868,7 +1061,8 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
         } else {
             inl_lua_error(L, "unknown option '%s' (the options are compression, compression_level, "
                         "min_compression_gain, row_group_rows, row_group_bytes, page_bytes, page_rows, "
-                        "dictionary_bytes, page_version, sync, metadata)", k);
+                        "dictionary_bytes, page_version, sync, metadata, statistics, page_index, "
+                        "statistics_truncate_length, page_checksum, sorting_columns, bloom_filter)", k);
         }
         lua_pop(L, 1);
     }
@@ -876,6 +1070,44 @@ static void parse_options(lua_State *L, int idx, inlay_options *o)
     if (spec_level != INLAY_LEVEL_DEFAULT && level != INLAY_LEVEL_DEFAULT && spec_level != level)
         inl_lua_error(L, "option 'compression' says level %d, option 'compression_level' %d", spec_level, level);
     o->compression_level = level != INLAY_LEVEL_DEFAULT ? level : spec_level;
+}
+
+/* inlay.open's bloom_filter = { "id", category = { ndv = 100 }, ... }: a
+ * name in the list is bloom_filter = true, a key its field option's value.
+ * Replaces the schema at sidx with one whose named top-level fields have
+ * that option (so w:schema() says what was written). */
+static void with_blooms(lua_State *L, int sidx, int oidx)
+{
+    if (!lua_istable(L, oidx)) return;
+    if (lua_getfield(L, oidx, "bloom_filter") == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    const int b = lua_gettop(L);
+    if (!lua_istable(L, b))
+        inl_lua_error(L, "option 'bloom_filter' must be a table of field names, got %s", luaL_typename(L, b));
+    lua_newtable(L);   /* name -> the field option's value */
+    const int v = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, b)) {
+        if (lua_isinteger(L, -2)) {
+            if (lua_type(L, -1) != LUA_TSTRING)
+                inl_lua_error(L, "option 'bloom_filter': expected a field name, got %s", luaL_typename(L, -1));
+            lua_pushvalue(L, -1);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, v);
+        } else if (lua_type(L, -2) == LUA_TSTRING) {
+            lua_pushvalue(L, -2);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, v);
+        } else {
+            inl_lua_error(L, "option 'bloom_filter': unexpected %s key", luaL_typename(L, -2));
+        }
+        lua_pop(L, 1);
+    }
+    inl_lua_schema_with_option(L, sidx, "bloom_filter", v, "option 'bloom_filter'");
+    lua_replace(L, sidx);
+    lua_settop(L, b - 1);
 }
 
 /* The name a stream writer goes by in messages and tostring. */
@@ -921,6 +1153,7 @@ static lwriter *new_writer(lua_State *L, const lschema *s)
     lwriter *lw = lua_newuserdatauv(L, sizeof *lw + n * sizeof(inlay_column_stats), 2);
     memset(lw, 0, sizeof *lw + n * sizeof(inlay_column_stats));
     lw->state = WS_CLOSED_NEW;
+    lw->sort_field = -1;
     lw->final = (inlay_column_stats *)(lw + 1);
     luaL_setmetatable(L, LI_WRITER);
     return lw;
@@ -943,11 +1176,14 @@ static int writer_open(lua_State *L)
         lua_call(L, 1, 1);
         lua_replace(L, 2);
     }
-    lschema *s = inl_lua_check_schema(L, 2);
+    inl_lua_check_schema(L, 2);
     lua_settop(L, 3);
+    with_blooms(L, 2, 3);
+    lschema *s = inl_lua_check_schema(L, 2);
     inlay_options o;
     inlay_options_init(&o);
-    parse_options(L, 3, &o);
+    int sort_field = -1;
+    parse_options(L, 3, s, &o, &sort_field);
 
     lwriter *lw = new_writer(L, s);
     int wi = lua_gettop(L);
@@ -959,6 +1195,8 @@ static int writer_open(lua_State *L)
     lw->schema = s;
     lw->ncols = s->nfields;
     lw->nflat = s->nflat;
+    lw->sorted = o.sorting_columns_count > 0;
+    lw->sort_field = sort_field;
     inl_lua_conv_init(&lw->cv, L);
     if (!alloc_scratch(lw)) inl_lua_error(L, "out of memory");
     o.alloc = lw->cv.alloc;

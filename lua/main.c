@@ -718,7 +718,8 @@ static void print_read_usage(FILE *f, const read_cli *rc)
               "created_by, key-value metadata (long base64 values such as ARROW:schema\n"
               "shown by length), and per row group its rows and sizes and per column\n"
               "chunk its type, codec, encodings, sizes, value and null counts, min and\n"
-              "max, and whether it has a page index and a bloom filter.\n"
+              "max (\"(inexact)\" where the writer truncated one), and the bytes of its\n"
+              "column index, offset index and bloom filter (- when it has none).\n"
               "\n"
               "  --json      the same as one JSON object (on one line)\n",
               f);

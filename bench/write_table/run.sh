@@ -3,6 +3,7 @@
 #
 #   bench/write_table/run.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
 #                            [--codecs all|LIST] [--duckdb-repeat K] [--sweep CODEC:LO..HI]
+#                            [--skipping]
 #
 # 1. bench_write_table writes N rows K times (median reported);
 # 2. bench_write_table writes 2N rows once, with the malloc interposer
@@ -15,8 +16,12 @@
 # 4. with --codecs: bench_write_table with each codec of the list at its
 #    default level, K times (ZSTD is step 1's run);
 # 5. with --sweep: bench_write_table with CODEC at each level LO..HI, K times;
-# 6. a summary with the ratios, and with --codecs a table per codec of
-#    inlay/duckdb for time and size, PASS/FAIL against the targets.
+# 6. with --skipping: bench_write_table --skipping, K times each way: the
+#    defaults (statistics + page index), both off, the defaults + bloom
+#    filters on category and id;
+# 7. a summary with the ratios, and with --codecs a table per codec of
+#    inlay/duckdb for time and size, PASS/FAIL against the targets; with
+#    --skipping, each way's time and size against "off".
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,6 +33,7 @@ workdir=
 keep=0
 codecs=
 sweep=
+skipping=0
 # the targets of the codec table: inlay's time at most this fraction of
 # DuckDB's, inlay's file at most this fraction of DuckDB's
 time_target=0.5
@@ -35,7 +41,7 @@ size_target=1.0
 all_codecs=uncompressed,snappy,gzip,brotli,zstd,lz4_raw
 
 usage() {
-    sed -n '3,5p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '3,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     echo "  --build DIR          the CMake build directory (default \$INLAY_BUILD or ./build)"
     echo "  --rows N             rows (default 10000000); a second run writes 2N"
     echo "  --repeat K           runs to take the median of (default 3)"
@@ -47,6 +53,9 @@ usage() {
     echo "  --duckdb-repeat K    runs of each DuckDB COPY (default: --repeat)"
     echo "  --sweep CODEC:LO..HI inlay with CODEC at each level LO..HI (sizes and times, against"
     echo "                       DuckDB's size for CODEC when --codecs has it)"
+    echo "  --skipping           what statistics, the page index and bloom filters cost: the rows"
+    echo "                       written with the defaults, with both off, and with bloom filters"
+    echo "                       on category and id (bench_write_table --skipping)"
 }
 
 while [ $# -gt 0 ]; do
@@ -59,6 +68,7 @@ while [ $# -gt 0 ]; do
         --keep) keep=1; shift ;;
         --codecs) codecs=$2; shift 2 ;;
         --sweep) sweep=$2; shift 2 ;;
+        --skipping) skipping=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; exit 2 ;;
     esac
@@ -159,6 +169,13 @@ if [ -n "$sweep" ]; then
         rm -f "$workdir/sweep_$l.parquet"
         echo
     done
+fi
+
+if [ "$skipping" = 1 ]; then
+    echo "== inlay: $rows rows, $repeat runs of each way, --skipping"
+    "$bin" --rows "$rows" --repeat "$repeat" --skipping --out "$workdir/skipping.parquet" | tee "$workdir/skipping.txt"
+    rm -f "$workdir/skipping.parquet"
+    echo
 fi
 
 i=$workdir/inlay.txt
@@ -262,6 +279,19 @@ if [ -n "$sweep" ]; then
             rs = (ds > 0) ? sprintf("%.3f", s/ds) : "-"
             rt = (dt > 0) ? sprintf("%.3f", t/dt) : "-"
             printf "%-6s %9.3f %9.3f %13d %7.2f %7s %s\n", l, t, t-g, s, s/n, rs, rt
+        }'
+    done
+fi
+if [ "$skipping" = 1 ]; then
+    echo
+    f=$workdir/skipping.txt
+    echo "== skipping: $rows rows, median of $repeat each; ratios to 'off' (no statistics, no page index)"
+    printf "%-8s %9s %14s %12s %12s %9s %9s\n" "way" "seconds" "file bytes" "page index" "bloom" "time" "size"
+    for way in default off bloom; do
+        awk -v w="$way" -v t="$(value seconds_$way "$f")" -v s="$(value bytes_$way "$f")" \
+            -v x="$(value index_$way "$f")" -v b="$(value bloom_$way "$f")" \
+            -v ot="$(value seconds_off "$f")" -v os="$(value bytes_off "$f")" 'BEGIN {
+            printf "%-8s %9.3f %14d %12d %12d %9.3f %9.4f\n", w, t, s, x, b, t/ot, s/os
         }'
     done
 fi

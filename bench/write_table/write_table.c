@@ -23,6 +23,14 @@
  * with the calls the counting allocator made: any difference is memory that
  * bypassed the library allocator.
  *
+ * --skipping writes the same rows three ways in one run, each --repeat
+ * times (interleaved, so drift hits all three alike): "default" (the
+ * library's defaults: statistics and the page index on), "off"
+ * (statistics = false, page_index = false) and "bloom" (the defaults and a
+ * bloom filter on category and on id). It prints each one's median time and
+ * file size, the bytes its page index and bloom filters took, and each
+ * one's ratios to "off": what readers' skipping costs the writer.
+ *
  * The last line of output is a machine-readable "RESULT key=value ..." line
  * (read by bench/write_table/run.sh).
  */
@@ -132,6 +140,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: bench_write_table [--rows N] [--repeat K] [--batch B] [--out PATH]\n"
             "                         [--codec NAME[:LEVEL]] [--level L] [--min-gain F] [--seed S]\n"
+            "                         [--skipping]\n"
             "  --rows N      rows to write (default 10000000)\n"
             "  --repeat K    write the file K times and report the median (default 1)\n"
             "  --batch B     rows per append batch (default 65536)\n"
@@ -143,7 +152,10 @@ static void usage(FILE *f)
             "  --min-gain F  inlay_options.min_compression_gain, in [0, 1) (default %g: a\n"
             "                v1 chunk whose first page the codec shrinks by less is stored\n"
             "                uncompressed; 0 compresses everything)\n"
-            "  --seed S      PRNG seed (default 42)\n",
+            "  --seed S      PRNG seed (default 42)\n"
+            "  --skipping    write the rows three ways, --repeat times each: the defaults\n"
+            "                (statistics + page index), both off, and the defaults with\n"
+            "                bloom filters on category and id; times, sizes, ratios to off\n",
             INLAY_DEFAULT_ZSTD_LEVEL, INLAY_DEFAULT_GZIP_LEVEL, INLAY_DEFAULT_BROTLI_LEVEL,
             INLAY_DEFAULT_LZ4_LEVEL, INLAY_DEFAULT_MIN_GAIN);
 }
@@ -211,6 +223,7 @@ typedef struct codec_opts {
     inlay_compression codec;
     int level;          /* INLAY_LEVEL_DEFAULT: the codec's own */
     double min_gain;    /* < 0: the library's default */
+    bool no_skipping;   /* statistics and page_index off */
 } codec_opts;
 
 static void write_once(const char *path, const inlay_schema *schema, uint64_t rows,
@@ -226,6 +239,10 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
     opt.compression_level = co->level;
     if (co->min_gain >= 0)
         opt.min_compression_gain = co->min_gain;
+    if (co->no_skipping) {
+        opt.statistics = false;
+        opt.page_index = false;
+    }
 
     gen g;
     gen_init(&g, seed);
@@ -305,6 +322,85 @@ static double generate_once(uint64_t rows, batch *b, uint64_t seed, uint64_t *in
 }
 
 /*----------------------------------------------------------------------
+ *  --skipping: default, off, bloom
+ *--------------------------------------------------------------------*/
+
+enum { SKIP_DEFAULT, SKIP_OFF, SKIP_BLOOM, SKIP_WAYS };
+static const char *const skip_names[SKIP_WAYS] = {"default", "off", "bloom"};
+static const char *const skip_what[SKIP_WAYS] = {
+    "statistics + page index (the library's defaults)",
+    "statistics = false, page_index = false",
+    "the defaults + bloom filters on category and id",
+};
+
+typedef struct skip_result {
+    double seconds;               /* median */
+    uint64_t out_bytes;
+    uint64_t index_bytes;         /* column + offset index, every column */
+    uint64_t bloom_bytes;
+    uint64_t col_bloom[5];
+} skip_result;
+
+static int skipping(const char *path, const inlay_schema *plain, const inlay_schema *bloom, uint64_t rows,
+                    batch *b, uint64_t seed, const codec_opts *co, int repeat)
+{
+    double *times = xmalloc((size_t)repeat * SKIP_WAYS * sizeof *times);
+    skip_result sr[SKIP_WAYS];
+    memset(sr, 0, sizeof sr);
+    run_result res;
+    int leaked = 0;
+    for (int k = 0; k < repeat; k++) {
+        for (int m = 0; m < SKIP_WAYS; m++) {
+            codec_opts o = *co;
+            o.no_skipping = m == SKIP_OFF;
+            memset(&res, 0, sizeof res);
+            write_once(path, m == SKIP_BLOOM ? bloom : plain, rows, b, seed, &o, &res);
+            times[m * repeat + k] = res.seconds;
+            if (res.live_after != 0)
+                leaked = 1;
+            sr[m].out_bytes = res.out_bytes;
+            sr[m].index_bytes = sr[m].bloom_bytes = 0;
+            for (int c = 0; c < 5; c++) {
+                sr[m].index_bytes += res.cols[c].column_index_bytes + res.cols[c].offset_index_bytes;
+                sr[m].bloom_bytes += res.cols[c].bloom_filter_bytes;
+                sr[m].col_bloom[c] = res.cols[c].bloom_filter_bytes;
+            }
+            printf("  run %d/%d %-7s %.3f s, %" PRIu64 " bytes\n", k + 1, repeat, skip_names[m], res.seconds,
+                   res.out_bytes);
+            fflush(stdout);
+        }
+    }
+    for (int m = 0; m < SKIP_WAYS; m++)
+        sr[m].seconds = median(times + m * repeat, repeat);
+    const skip_result *off = &sr[SKIP_OFF];
+    const double r = (double)rows;
+    printf("\n%-8s %9s %8s %14s %12s %12s %9s %9s  %s\n", "way", "seconds", "ns/row", "file bytes", "page index",
+           "bloom", "time/off", "size/off", "what");
+    for (int m = 0; m < SKIP_WAYS; m++) {
+        const skip_result *x = &sr[m];
+        printf("%-8s %9.3f %8.1f %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %9.3f %9.4f  %s\n", skip_names[m],
+               x->seconds, x->seconds * 1e9 / r, x->out_bytes, x->index_bytes, x->bloom_bytes,
+               x->seconds / off->seconds, (double)x->out_bytes / (double)off->out_bytes, skip_what[m]);
+    }
+    printf("bloom filters: id %" PRIu64 " bytes, category %" PRIu64 " bytes (default ndv: each chunk's distinct "
+           "values; fpp %g)\n",
+           sr[SKIP_BLOOM].col_bloom[0], sr[SKIP_BLOOM].col_bloom[2], INLAY_DEFAULT_BLOOM_FPP);
+    printf("overhead vs off: default %+.1f%% time, %+.2f%% bytes; bloom %+.1f%% time, %+.2f%% bytes\n",
+           (sr[SKIP_DEFAULT].seconds / off->seconds - 1) * 100,
+           ((double)sr[SKIP_DEFAULT].out_bytes / (double)off->out_bytes - 1) * 100,
+           (sr[SKIP_BLOOM].seconds / off->seconds - 1) * 100,
+           ((double)sr[SKIP_BLOOM].out_bytes / (double)off->out_bytes - 1) * 100);
+    printf("RESULT mode=skipping rows=%" PRIu64 " repeat=%d", rows, repeat);
+    for (int m = 0; m < SKIP_WAYS; m++)
+        printf(" seconds_%s=%.6f bytes_%s=%" PRIu64 " index_%s=%" PRIu64 " bloom_%s=%" PRIu64, skip_names[m],
+               sr[m].seconds, skip_names[m], sr[m].out_bytes, skip_names[m], sr[m].index_bytes, skip_names[m],
+               sr[m].bloom_bytes);
+    printf("\n");
+    free(times);
+    return leaked;
+}
+
+/*----------------------------------------------------------------------
  *  main
  *--------------------------------------------------------------------*/
 
@@ -312,8 +408,8 @@ int main(int argc, char **argv)
 {
     uint64_t rows = 10000000, seed = 42;
     int repeat = 1;
-    codec_opts co = {INLAY_DEFAULT_COMPRESSION, INLAY_LEVEL_DEFAULT, -1};
-    bool level_set = false;
+    codec_opts co = {INLAY_DEFAULT_COMPRESSION, INLAY_LEVEL_DEFAULT, -1, false};
+    bool level_set = false, skip_mode = false;
     size_t batch_rows = 65536;
     const char *path = "bench_write_table.parquet";
 
@@ -322,6 +418,10 @@ int main(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
+        }
+        if (!strcmp(a, "--skipping")) {
+            skip_mode = true;
+            continue;
         }
         if (i + 1 >= argc) {
             usage(stderr);
@@ -379,9 +479,19 @@ int main(int argc, char **argv)
         {"value", inlay_type_double()},
         {"flag", inlay_type_boolean()},
     };
+    /* --skipping's third way: the same schema with bloom filters on id and category */
+    inlay_schema *sb = inlay_schema_create(NULL);
+    if (!sb) {
+        fprintf(stderr, "bench_write_table: out of memory\n");
+        return 1;
+    }
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
-        if (inlay_schema_add(s, 0, cols[i].name, INLAY_REQUIRED, cols[i].type, NULL) < 0) {
-            fprintf(stderr, "bench_write_table: schema: %s\n", inlay_schema_errmsg(s));
+        inlay_column_options bo;
+        inlay_column_options_init(&bo);
+        bo.bloom_filter = i == 0 || i == 2;
+        if (inlay_schema_add(s, 0, cols[i].name, INLAY_REQUIRED, cols[i].type, NULL) < 0 ||
+            inlay_schema_add(sb, 0, cols[i].name, INLAY_REQUIRED, cols[i].type, &bo) < 0) {
+            fprintf(stderr, "bench_write_table: schema: %s %s\n", inlay_schema_errmsg(s), inlay_schema_errmsg(sb));
             return 1;
         }
     }
@@ -425,6 +535,20 @@ int main(int argc, char **argv)
            NUM_CATEGORIES, CATEGORY_MIN, CATEGORY_MAX);
     printf("output: %s\n", path);
     fflush(stdout);
+    if (skip_mode) {
+        printf("skipping: %d runs of each way, interleaved; medians\n", repeat);
+        int leaked = skipping(path, s, sb, rows, &b, seed, &co, repeat);
+        if (leaked)
+            fprintf(stderr, "bench_write_table: the library still held bytes after inlay_writer_free\n");
+        free(b.id);
+        free(b.ts);
+        free(b.category);
+        free(b.value);
+        free(b.flag);
+        inlay_schema_free(s);
+        inlay_schema_free(sb);
+        return leaked;
+    }
 
     double *times = xmalloc((size_t)repeat * sizeof *times);
     double *gtimes = xmalloc((size_t)repeat * sizeof *gtimes);
@@ -518,5 +642,6 @@ int main(int argc, char **argv)
     free(b.value);
     free(b.flag);
     inlay_schema_free(s);
+    inlay_schema_free(sb);
     return res.live_after == 0 ? 0 : 1;
 }

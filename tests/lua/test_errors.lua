@@ -41,9 +41,12 @@ T.case("bad schemas name the field", function()
   schema_error({ { "x", "int32", encoding = "rle" } },
                "inlay: field 'x': RLE value encoding is for BOOLEAN columns")
   schema_error({ { "x", "int64", encoding = "zigzag" } }, "inlay: field 'x': unknown encoding 'zigzag'")
-  schema_error({ { "x", "int64", bloom_filter = true } }, "inlay: field 'x': bloom filters are not supported yet")
-  schema_error({ { "x", "int64", bloom_filter = { ndv = 100, fpp = 0.01 } } },
-               "inlay: field 'x': bloom filters are not supported yet")
+  schema_error({ { "x", "int64", bloom_filter = "yes" } },
+               "inlay: field 'x': option 'bloom_filter' must be true, false or { ndv = n, fpp = p }, got string")
+  schema_error({ { "x", "int64", bloom_filter = { ndv = 0 } } },
+               "inlay: field 'x': bloom_filter: ndv must be a positive integer, got 0")
+  schema_error({ { "flag", "boolean", bloom_filter = true } },
+               "inlay: field 'flag': bloom filters are not for boolean columns")
   schema_error({ { "x", "int64", nullable = true } }, "inlay: field 'x': unknown option 'nullable'")
   schema_error({ { "x", "int64", optional = "yes" } }, "inlay: field 'x': option 'optional' must be a boolean, got string")
   schema_error({ { "x", "int64", statistics = 1 } }, "inlay: field 'x': option 'statistics' must be a boolean, got number")
@@ -52,6 +55,7 @@ T.case("bad schemas name the field", function()
                "inlay: field 'flag': BOOLEAN columns have no dictionary encoding")
   -- options that are fine
   inlay.schema { { "x", "int64", bloom_filter = false, statistics = false, encoding = "plain", optional = false } }
+  inlay.schema { { "x", "int64", bloom_filter = true }, { "y", "string", bloom_filter = { ndv = 100, fpp = 0.01 } } }
 end)
 
 -- A name becomes a string of the footer, which DuckDB and arrow-rs refuse
