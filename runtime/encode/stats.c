@@ -69,6 +69,62 @@ static void update_real(stats *s, double lo, double hi)
     s->has_minmax = true;
 }
 
+/* MINPD/MAXPD compute x < lo ? x : lo (an unordered pair keeps the second
+ * operand), so with accumulators that start at a number, NaN never
+ * replaces a bound. The compiler will not vectorise the scalar form
+ * without fast-math, so SSE2 (every x86-64) is spelled out. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+static size_t minmax_double_sse2(const double *v, size_t n, double *lo, double *hi)
+{
+    __m128d l0 = _mm_set1_pd(*lo), l1 = l0, h0 = _mm_set1_pd(*hi), h1 = h0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m128d a = _mm_loadu_pd(v + i), b = _mm_loadu_pd(v + i + 2);
+        l0 = _mm_min_pd(a, l0);
+        l1 = _mm_min_pd(b, l1);
+        h0 = _mm_max_pd(a, h0);
+        h1 = _mm_max_pd(b, h1);
+    }
+    double ls[2], hs[2];
+    _mm_storeu_pd(ls, _mm_min_pd(l0, l1));
+    _mm_storeu_pd(hs, _mm_max_pd(h0, h1));
+    *lo = ls[0] < ls[1] ? ls[0] : ls[1];
+    *hi = hs[0] > hs[1] ? hs[0] : hs[1];
+    return i;
+}
+
+static size_t minmax_float_sse2(const float *v, size_t n, float *lo, float *hi)
+{
+    __m128 l0 = _mm_set1_ps(*lo), l1 = l0, h0 = _mm_set1_ps(*hi), h1 = h0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128 a = _mm_loadu_ps(v + i), b = _mm_loadu_ps(v + i + 4);
+        l0 = _mm_min_ps(a, l0);
+        l1 = _mm_min_ps(b, l1);
+        h0 = _mm_max_ps(a, h0);
+        h1 = _mm_max_ps(b, h1);
+    }
+    float ls[4], hs[4];
+    _mm_storeu_ps(ls, _mm_min_ps(l0, l1));
+    _mm_storeu_ps(hs, _mm_max_ps(h0, h1));
+    for (int k = 1; k < 4; k++) {
+        if (ls[k] < ls[0]) ls[0] = ls[k];
+        if (hs[k] > hs[0]) hs[0] = hs[k];
+    }
+    *lo = ls[0];
+    *hi = hs[0];
+    return i;
+}
+#define MINMAX_double minmax_double_sse2
+#define MINMAX_float minmax_float_sse2
+#else
+static size_t minmax_none(const void *v, size_t n, void *lo, void *hi) { (void)v; (void)n; (void)lo; (void)hi; return 0; }
+#define MINMAX_double(v, n, lo, hi) minmax_none(v, n, lo, hi)
+#define MINMAX_float(v, n, lo, hi) minmax_none(v, n, lo, hi)
+#endif
+
 #define REAL_UPDATE(NAME, T)                                                  \
     void inl_stats_update_##NAME(stats *s, const T *v, size_t n)                  \
     {                                                                         \
@@ -76,10 +132,11 @@ static void update_real(stats *s, double lo, double hi)
         while (i < n && isnan(v[i])) i++;                                     \
         if (i == n) return;                                                   \
         T lo = v[i], hi = v[i];                                               \
+        i += MINMAX_##T(v + i, n - i, &lo, &hi);                              \
         for (; i < n; i++) {                                                  \
             T x = v[i];                                                       \
-            if (x < lo) lo = x;                                               \
-            if (x > hi) hi = x;                                               \
+            lo = x < lo ? x : lo;                                             \
+            hi = x > hi ? x : hi;                                             \
         }                                                                     \
         update_real(s, lo, hi);                                               \
     }

@@ -367,6 +367,19 @@ static int dictionary_pays(column *c, column_env *e)
 
 /* ---- page statistics ---------------------------------------------------- */
 
+/* Min and max of n fixed-width values into c->pst. */
+static int fixed_stats(column *c, const uint8_t *v, size_t n)
+{
+    switch (c->type->physical) {
+    case INLAY_INT32: inl_stats_update_i32(&c->pst, (const int32_t *)v, n); break;
+    case INLAY_INT64: inl_stats_update_i64(&c->pst, (const int64_t *)v, n); break;
+    case INLAY_FLOAT: inl_stats_update_float(&c->pst, (const float *)v, n); break;
+    case INLAY_DOUBLE: inl_stats_update_double(&c->pst, (const double *)v, n); break;
+    default: break;
+    }
+    return 0;
+}
+
 /* Min and max of a dictionary-encoded page: each distinct entry it uses is
  * compared once (stamped with the page's number as it is seen). */
 static int dict_page_stats(column *c, column_env *e)
@@ -384,6 +397,27 @@ static int dict_page_stats(column *c, column_env *e)
     uint32_t *seen = (uint32_t *)c->stamps.data;
     const uint32_t *idx = (const uint32_t *)c->vals.data, now = c->stamp;
     const size_t n = c->page_values;
+    if (count <= n) {
+        /* a dictionary no larger than the page: mark without branching, then
+         * walk the dictionary for the entries marked */
+        for (size_t i = 0; i < n; i++) seen[idx[i]] = now;
+        if (c->is_bytes) {
+            for (size_t x = 0; x < count; x++) {
+                if (seen[x] != now) continue;
+                size_t len;
+                const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, x, &len);
+                if (inl_stats_update_bytes(&c->pst, A(e), v, len)) return INLAY_ERR_NOMEM;
+            }
+            return 0;
+        }
+        e->trial.len = 0;
+        if (inl_buf_reserve(&e->trial, A(e), count * c->width)) return INLAY_ERR_NOMEM;
+        size_t k = 0;
+        for (size_t x = 0; x < count; x++)
+            if (seen[x] == now)
+                memcpy(e->trial.data + k++ * c->width, c->memo_fixed.values.data + x * c->width, c->width);
+        return fixed_stats(c, e->trial.data, k);
+    }
     if (c->is_bytes) {
         for (size_t i = 0; i < n; i++) {
             uint32_t x = idx[i];
@@ -408,14 +442,7 @@ static int dict_page_stats(column *c, column_env *e)
         seen[x] = now;
         memcpy(out + k++ * w, dict + (size_t)x * w, w);
     }
-    switch (c->type->physical) {
-    case INLAY_INT32: inl_stats_update_i32(&c->pst, (const int32_t *)out, k); break;
-    case INLAY_INT64: inl_stats_update_i64(&c->pst, (const int64_t *)out, k); break;
-    case INLAY_FLOAT: inl_stats_update_float(&c->pst, (const float *)out, k); break;
-    case INLAY_DOUBLE: inl_stats_update_double(&c->pst, (const double *)out, k); break;
-    default: break;
-    }
-    return 0;
+    return fixed_stats(c, out, k);
 }
 
 /* The page's min and max into c->pst (its null count too). */
