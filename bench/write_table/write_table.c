@@ -140,7 +140,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: bench_write_table [--rows N] [--repeat K] [--batch B] [--out PATH]\n"
             "                         [--codec NAME[:LEVEL]] [--level L] [--min-gain F] [--seed S]\n"
-            "                         [--skipping]\n"
+            "                         [--skipping | --no-skipping]\n"
             "  --rows N      rows to write (default 10000000)\n"
             "  --repeat K    write the file K times and report the median (default 1)\n"
             "  --batch B     rows per append batch (default 65536)\n"
@@ -155,7 +155,9 @@ static void usage(FILE *f)
             "  --seed S      PRNG seed (default 42)\n"
             "  --skipping    write the rows three ways, --repeat times each: the defaults\n"
             "                (statistics + page index), both off, and the defaults with\n"
-            "                bloom filters on category and id; times, sizes, ratios to off\n",
+            "                bloom filters on category and id; times, sizes, ratios to off\n"
+            "  --no-skipping write with statistics and the page index off (--skipping's \"off\"\n"
+            "                alone, e.g. to count its instructions against the defaults)\n",
             INLAY_DEFAULT_ZSTD_LEVEL, INLAY_DEFAULT_GZIP_LEVEL, INLAY_DEFAULT_BROTLI_LEVEL,
             INLAY_DEFAULT_LZ4_LEVEL, INLAY_DEFAULT_MIN_GAIN);
 }
@@ -209,6 +211,7 @@ static void parse_codec(const char *v, inlay_compression *codec, int *level, boo
 
 typedef struct run_result {
     double seconds;
+    double cpu_seconds; /* the process's user + system time over the same section */
     uint64_t out_bytes;
     uint64_t in_bytes;
     uint64_t row_groups;
@@ -224,7 +227,15 @@ typedef struct codec_opts {
     int level;          /* INLAY_LEVEL_DEFAULT: the codec's own */
     double min_gain;    /* < 0: the library's default */
     bool no_skipping;   /* statistics and page_index off */
+    bool no_sync;       /* the file is not fsynced at close */
 } codec_opts;
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static void write_once(const char *path, const inlay_schema *schema, uint64_t rows,
                        batch *b, uint64_t seed, const codec_opts *co, run_result *res)
@@ -243,6 +254,7 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
         opt.statistics = false;
         opt.page_index = false;
     }
+    if (co->no_sync) opt.sync = false;
 
     gen g;
     gen_init(&g, seed);
@@ -253,7 +265,7 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
         mc_get(mc0);
         mc_arm(1);
     }
-    double t0 = now();
+    double t0 = now(), c0 = cpu_now();
 
     int st = inlay_writer_open_file(&w, path, schema, &opt);
     if (st != INLAY_OK) {
@@ -282,11 +294,12 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
     uint64_t got = inlay_writer_rows(w);
     inlay_writer_free(w);
 
-    double t1 = now();
+    double t1 = now(), c1 = cpu_now();
     if (mc_arm) {
         mc_arm(0);
         mc_get(mc1);
     }
+    res->cpu_seconds = c1 - c0;
 
     if (got != rows) {
         fprintf(stderr, "bench_write_table: the writer counted %" PRIu64 " rows, not %" PRIu64 "\n",
@@ -335,6 +348,7 @@ static const char *const skip_what[SKIP_WAYS] = {
 
 typedef struct skip_result {
     double seconds;               /* median */
+    double cpu_seconds;           /* median */
     uint64_t out_bytes;
     uint64_t index_bytes;         /* column + offset index, every column */
     uint64_t bloom_bytes;
@@ -345,6 +359,7 @@ static int skipping(const char *path, const inlay_schema *plain, const inlay_sch
                     batch *b, uint64_t seed, const codec_opts *co, int repeat)
 {
     double *times = xmalloc((size_t)repeat * SKIP_WAYS * sizeof *times);
+    double *cpu = xmalloc((size_t)repeat * SKIP_WAYS * sizeof *cpu);
     skip_result sr[SKIP_WAYS];
     memset(sr, 0, sizeof sr);
     run_result res;
@@ -353,9 +368,11 @@ static int skipping(const char *path, const inlay_schema *plain, const inlay_sch
         for (int m = 0; m < SKIP_WAYS; m++) {
             codec_opts o = *co;
             o.no_skipping = m == SKIP_OFF;
+            o.no_sync = true;   /* the disk's flush of ~100 MB would drown a few percent of CPU */
             memset(&res, 0, sizeof res);
             write_once(path, m == SKIP_BLOOM ? bloom : plain, rows, b, seed, &o, &res);
             times[m * repeat + k] = res.seconds;
+            cpu[m * repeat + k] = res.cpu_seconds;
             if (res.live_after != 0)
                 leaked = 1;
             sr[m].out_bytes = res.out_bytes;
@@ -365,13 +382,15 @@ static int skipping(const char *path, const inlay_schema *plain, const inlay_sch
                 sr[m].bloom_bytes += res.cols[c].bloom_filter_bytes;
                 sr[m].col_bloom[c] = res.cols[c].bloom_filter_bytes;
             }
-            printf("  run %d/%d %-7s %.3f s, %" PRIu64 " bytes\n", k + 1, repeat, skip_names[m], res.seconds,
-                   res.out_bytes);
+            printf("  run %d/%d %-7s %.3f s (cpu %.3f s), %" PRIu64 " bytes\n", k + 1, repeat, skip_names[m],
+                   res.seconds, res.cpu_seconds, res.out_bytes);
             fflush(stdout);
         }
     }
-    for (int m = 0; m < SKIP_WAYS; m++)
+    for (int m = 0; m < SKIP_WAYS; m++) {
         sr[m].seconds = median(times + m * repeat, repeat);
+        sr[m].cpu_seconds = median(cpu + m * repeat, repeat);
+    }
     const skip_result *off = &sr[SKIP_OFF];
     const double r = (double)rows;
     printf("\n%-8s %9s %8s %14s %12s %12s %9s %9s  %s\n", "way", "seconds", "ns/row", "file bytes", "page index",
@@ -390,13 +409,20 @@ static int skipping(const char *path, const inlay_schema *plain, const inlay_sch
            ((double)sr[SKIP_DEFAULT].out_bytes / (double)off->out_bytes - 1) * 100,
            (sr[SKIP_BLOOM].seconds / off->seconds - 1) * 100,
            ((double)sr[SKIP_BLOOM].out_bytes / (double)off->out_bytes - 1) * 100);
+    printf("cpu (user + system, medians): default %.3f s, off %.3f s, bloom %.3f s; default %+.1f%%, bloom %+.1f%% "
+           "vs off\n",
+           sr[SKIP_DEFAULT].cpu_seconds, off->cpu_seconds, sr[SKIP_BLOOM].cpu_seconds,
+           (sr[SKIP_DEFAULT].cpu_seconds / off->cpu_seconds - 1) * 100,
+           (sr[SKIP_BLOOM].cpu_seconds / off->cpu_seconds - 1) * 100);
     printf("RESULT mode=skipping rows=%" PRIu64 " repeat=%d", rows, repeat);
     for (int m = 0; m < SKIP_WAYS; m++)
         printf(" seconds_%s=%.6f bytes_%s=%" PRIu64 " index_%s=%" PRIu64 " bloom_%s=%" PRIu64, skip_names[m],
                sr[m].seconds, skip_names[m], sr[m].out_bytes, skip_names[m], sr[m].index_bytes, skip_names[m],
                sr[m].bloom_bytes);
+    for (int m = 0; m < SKIP_WAYS; m++) printf(" cpu_%s=%.6f", skip_names[m], sr[m].cpu_seconds);
     printf("\n");
     free(times);
+    free(cpu);
     return leaked;
 }
 
@@ -408,7 +434,7 @@ int main(int argc, char **argv)
 {
     uint64_t rows = 10000000, seed = 42;
     int repeat = 1;
-    codec_opts co = {INLAY_DEFAULT_COMPRESSION, INLAY_LEVEL_DEFAULT, -1, false};
+    codec_opts co = {INLAY_DEFAULT_COMPRESSION, INLAY_LEVEL_DEFAULT, -1, false, false};
     bool level_set = false, skip_mode = false;
     size_t batch_rows = 65536;
     const char *path = "bench_write_table.parquet";
@@ -421,6 +447,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "--skipping")) {
             skip_mode = true;
+            continue;
+        }
+        if (!strcmp(a, "--no-skipping")) {   /* one way of --skipping alone, for an instruction count */
+            co.no_skipping = true;
             continue;
         }
         if (i + 1 >= argc) {
