@@ -33,6 +33,47 @@ void inl_stats_update_bool(stats *s, const uint8_t *v, size_t n)
     if (any_true) s->max.i = 1;
 }
 
+/* 64-bit min/max has no single instruction before AVX-512: compare and
+ * blend, whose chain the compiler's loop keeps in one register and so
+ * waits on. Two pairs of accumulators let the chains overlap; unsigned
+ * values are compared as signed with their top bit flipped. Returns how
+ * many values it took (a multiple of 8); *lo and *hi hold a value of v
+ * on entry. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_MINMAX_I64_AVX2 1
+
+__attribute__((target("avx2"))) static size_t minmax_i64_avx2(const int64_t *v, size_t n, bool is_unsigned,
+                                                              int64_t *lo, int64_t *hi)
+{
+    const int64_t flip = is_unsigned ? INT64_MIN : 0;
+    const __m256i f = _mm256_set1_epi64x(flip);
+    __m256i l0 = _mm256_set1_epi64x(*lo ^ flip), l1 = l0, h0 = _mm256_set1_epi64x(*hi ^ flip), h1 = h0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(v + i)), f);
+        __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(v + i + 4)), f);
+        l0 = _mm256_blendv_epi8(l0, a, _mm256_cmpgt_epi64(l0, a));
+        l1 = _mm256_blendv_epi8(l1, b, _mm256_cmpgt_epi64(l1, b));
+        h0 = _mm256_blendv_epi8(h0, a, _mm256_cmpgt_epi64(a, h0));
+        h1 = _mm256_blendv_epi8(h1, b, _mm256_cmpgt_epi64(b, h1));
+    }
+    l0 = _mm256_blendv_epi8(l0, l1, _mm256_cmpgt_epi64(l0, l1));
+    h0 = _mm256_blendv_epi8(h0, h1, _mm256_cmpgt_epi64(h1, h0));
+    int64_t ls[4], hs[4];
+    _mm256_storeu_si256((__m256i *)ls, l0);
+    _mm256_storeu_si256((__m256i *)hs, h0);
+    int64_t l = ls[0], h = hs[0];
+    for (int k = 1; k < 4; k++) {
+        l = ls[k] < l ? ls[k] : l;
+        h = hs[k] > h ? hs[k] : h;
+    }
+    *lo = l ^ flip;
+    *hi = h ^ flip;
+    return i;
+}
+#endif
+
 #define INT_UPDATE(NAME, T, UT)                                               \
     INLAY_MULTIVERSION                                                        \
     void inl_stats_update_##NAME(stats *s, const T *v, size_t n)                  \
@@ -59,8 +100,26 @@ void inl_stats_update_bool(stats *s, const uint8_t *v, size_t n)
         s->has_minmax = true;                                                 \
     }
 
+/* the compiler's loop, for what the AVX2 rounds leave and other processors */
+void inl_stats_update_i64_loop(stats *s, const int64_t *v, size_t n);
+
 INT_UPDATE(i32, int32_t, uint32_t)
-INT_UPDATE(i64, int64_t, uint64_t)
+INT_UPDATE(i64_loop, int64_t, uint64_t)
+
+void inl_stats_update_i64(stats *s, const int64_t *v, size_t n)
+{
+#ifdef HAVE_MINMAX_I64_AVX2
+    if (n >= 64 && __builtin_cpu_supports("avx2")) {
+        int64_t lo = v[0], hi = v[0];
+        size_t done = minmax_i64_avx2(v, n, s->order == ORDER_UNSIGNED, &lo, &hi);
+        const int64_t bounds[2] = { lo, hi };
+        inl_stats_update_i64_loop(s, bounds, 2);
+        if (done < n) inl_stats_update_i64_loop(s, v + done, n - done);
+        return;
+    }
+#endif
+    inl_stats_update_i64_loop(s, v, n);
+}
 
 static void update_real(stats *s, double lo, double hi)
 {

@@ -66,6 +66,38 @@ START_TEST(test_signed_i64)
 }
 END_TEST
 
+/* Long arrays take the vector rounds: their bounds, signed and unsigned,
+ * equal a plain loop's wherever the extremes sit and whatever the tail. */
+START_TEST(test_i64_long_arrays)
+{
+    static int64_t v[1100];
+    uint64_t seed = 7;
+    const size_t sizes[] = { 64, 65, 71, 100, 1000, 1099 };
+    for (int order = 0; order < 2; order++)
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+            for (int trial = 0; trial < 20; trial++) {
+                const size_t n = sizes[z];
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t r = rng_next(&seed);
+                    /* small values around zero and the range's ends, so the signed and unsigned answers differ */
+                    v[i] = trial % 3 == 0 ? (int64_t)(r % 2001) - 1000 : (int64_t)r;
+                }
+                if (trial % 4 == 1) v[n - 1] = INT64_MIN;   /* an extreme in the tail or a lane */
+                if (trial % 4 == 2) v[rng_next(&seed) % n] = INT64_MAX;
+                if (trial % 4 == 3) v[0] = -1;
+                int64_t lo = v[0], hi = v[0];
+                for (size_t i = 1; i < n; i++) {
+                    if (order ? (uint64_t)v[i] < (uint64_t)lo : v[i] < lo) lo = v[i];
+                    if (order ? (uint64_t)v[i] > (uint64_t)hi : v[i] > hi) hi = v[i];
+                }
+                inl_stats_reset(&st);
+                st.order = order ? ORDER_UNSIGNED : ORDER_SIGNED;
+                inl_stats_update_i64(&st, v, n);
+                expect_min_max(INLAY_INT64, &lo, &hi, 8);
+            }
+}
+END_TEST
+
 START_TEST(test_unsigned_i32)
 {
     st.order = ORDER_UNSIGNED;
@@ -1312,6 +1344,7 @@ static Suite *stats_suite(void)
     tcase_add_checked_fixture(c, setup, teardown);
     tcase_add_test(c, test_signed_i32);
     tcase_add_test(c, test_signed_i64);
+    tcase_add_test(c, test_i64_long_arrays);
     tcase_add_test(c, test_unsigned_i32);
     tcase_add_test(c, test_unsigned_i32_high_min);
     tcase_add_test(c, test_unsigned_i64);
