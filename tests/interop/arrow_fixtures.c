@@ -38,6 +38,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sbuf.h"
+
 /*----------------------------------------------------------------------
  *  Utilities
  *--------------------------------------------------------------------*/
@@ -99,68 +101,6 @@ static void gb_free(gbuf *b)
 {
     free(b->p);
     memset(b, 0, sizeof *b);
-}
-
-/* A growable string. */
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-} sbuf;
-
-static void sb_putn(sbuf *s, const char *t, size_t n)
-{
-    if (s->len + n + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 4096;
-        while (cap < s->len + n + 1) cap *= 2;
-        char *p = realloc(s->p, cap);
-        if (!p) die("out of memory");
-        s->p = p;
-        s->cap = cap;
-    }
-    memcpy(s->p + s->len, t, n);
-    s->len += n;
-    s->p[s->len] = 0;
-}
-
-static void sb_puts(sbuf *s, const char *t) { sb_putn(s, t, strlen(t)); }
-
-static void sb_printf(sbuf *s, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp) die("sb_printf: text too long");
-    sb_putn(s, tmp, (size_t)n);
-}
-
-static void sb_json_str(sbuf *s, const uint8_t *p, size_t n)
-{
-    sb_putn(s, "\"", 1);
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = p[i];
-        if (c == '"' || c == '\\') {
-            const char e[2] = { '\\', (char)c };
-            sb_putn(s, e, 2);
-        } else if (c < 0x20 || c == 0x7f) {
-            sb_printf(s, "\\u%04x", c);
-        } else {
-            sb_putn(s, (const char *)&c, 1);
-        }
-    }
-    sb_putn(s, "\"", 1);
-}
-
-static void sb_hex(sbuf *s, const uint8_t *p, size_t n)
-{
-    static const char hx[] = "0123456789abcdef";
-    sb_putn(s, "\"", 1);
-    for (size_t i = 0; i < n; i++) {
-        const char h[2] = { hx[p[i] >> 4], hx[p[i] & 15] };
-        sb_putn(s, h, 2);
-    }
-    sb_putn(s, "\"", 1);
 }
 
 static void write_file(const char *path, const void *data, size_t len)

@@ -137,6 +137,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sbuf.h"
+
 /*----------------------------------------------------------------------
  *  Small utilities
  *--------------------------------------------------------------------*/
@@ -202,82 +204,6 @@ static void arena_reset(void)
         free(g_arena);
         g_arena = n;
     }
-}
-
-/* A growable string. */
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-} sbuf;
-
-static void sb_reserve(sbuf *s, size_t more)
-{
-    if (s->len + more + 1 <= s->cap)
-        return;
-    size_t cap = s->cap ? s->cap : 4096;
-    while (cap < s->len + more + 1)
-        cap *= 2;
-    char *p = realloc(s->p, cap);
-    if (!p)
-        die("out of memory");
-    s->p = p;
-    s->cap = cap;
-}
-
-static void sb_putn(sbuf *s, const char *str, size_t n)
-{
-    sb_reserve(s, n);
-    memcpy(s->p + s->len, str, n);
-    s->len += n;
-    s->p[s->len] = 0;
-}
-
-static void sb_puts(sbuf *s, const char *str) { sb_putn(s, str, strlen(str)); }
-
-static void sb_printf(sbuf *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        die("vsnprintf failed");
-    sb_reserve(s, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(s->p + s->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    s->len += (size_t)n;
-}
-
-/* A JSON string literal of UTF-8 text (which the generators keep valid). */
-static void sb_json_str(sbuf *s, const unsigned char *p, size_t n)
-{
-    sb_putn(s, "\"", 1);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = p[i];
-        if (c == '"' || c == '\\') {
-            char e[2] = {'\\', (char)c};
-            sb_putn(s, e, 2);
-        } else if (c < 0x20 || c == 0x7f) {
-            sb_printf(s, "\\u%04x", c);
-        } else {
-            sb_putn(s, (const char *)&c, 1);
-        }
-    }
-    sb_putn(s, "\"", 1);
-}
-
-static void sb_hex(sbuf *s, const unsigned char *p, size_t n)
-{
-    static const char hx[] = "0123456789abcdef";
-    sb_reserve(s, 2 * n + 2);
-    s->p[s->len++] = '"';
-    for (size_t i = 0; i < n; i++) {
-        s->p[s->len++] = hx[p[i] >> 4];
-        s->p[s->len++] = hx[p[i] & 15];
-    }
-    s->p[s->len++] = '"';
-    s->p[s->len] = 0;
 }
 
 static void write_file(const char *path, const void *data, size_t len)

@@ -59,6 +59,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sbuf.h"
+
 /*----------------------------------------------------------------------
  *  Utilities
  *--------------------------------------------------------------------*/
@@ -80,71 +82,6 @@ static void *xcalloc(size_t n, size_t sz)
     if (!p)
         die("out of memory");
     return p;
-}
-
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-} sbuf;
-
-static void sb_putn(sbuf *s, const char *str, size_t n)
-{
-    if (s->len + n + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 1 << 16;
-        while (cap < s->len + n + 1)
-            cap *= 2;
-        char *p = realloc(s->p, cap);
-        if (!p)
-            die("out of memory");
-        s->p = p;
-        s->cap = cap;
-    }
-    memcpy(s->p + s->len, str, n);
-    s->len += n;
-    s->p[s->len] = 0;
-}
-
-static void sb_puts(sbuf *s, const char *str) { sb_putn(s, str, strlen(str)); }
-
-static void sb_printf(sbuf *s, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        die("sb_printf: output too long");
-    sb_putn(s, tmp, (size_t)n);
-}
-
-/* A JSON string of valid UTF-8 bytes (control characters escaped). */
-static void sb_json_str(sbuf *s, const unsigned char *p, size_t n)
-{
-    sb_putn(s, "\"", 1);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = p[i];
-        if (c == '"' || c == '\\') {
-            char e[2] = {'\\', (char)c};
-            sb_putn(s, e, 2);
-        } else if (c < 0x20) {
-            sb_printf(s, "\\u%04x", c);
-        } else {
-            sb_putn(s, (const char *)&c, 1);
-        }
-    }
-    sb_putn(s, "\"", 1);
-}
-
-static void sb_hex(sbuf *s, const unsigned char *p, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    sb_putn(s, "\"", 1);
-    for (size_t i = 0; i < n; i++) {
-        char h[2] = {digits[p[i] >> 4], digits[p[i] & 15]};
-        sb_putn(s, h, 2);
-    }
-    sb_putn(s, "\"", 1);
 }
 
 /* splitmix64, seeded from the file name (FNV-1a). */
