@@ -225,6 +225,160 @@ START_TEST(test_every_pair)
 }
 END_TEST
 
+/* The fast paths (a check-free loop, vectorised with AVX2 where the CPU has
+ * it, then a second scan only when something did not fit) against a plain
+ * loop over reference(): every pair of units, both widths, lengths around
+ * the vector and unroll sizes, values at and just past both bounds, a
+ * misfit at the first, a middle or the last index, and validity masks
+ * that hide misfits. */
+
+/* The smallest and the largest inputs whose conversion fits. */
+static void input_bounds(inlay_unit from, inlay_unit to, bool narrow, int64_t *bottom, int64_t *top)
+{
+    int64_t lo = 0, hi = INT64_MAX;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2 + 1;
+        if (fits(reference(mid, from, to), narrow)) lo = mid;
+        else hi = mid - 1;
+    }
+    *top = lo;
+    lo = INT64_MIN;
+    hi = 0;
+    while (lo < hi) {
+        int64_t mid = hi - (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2) - 1;
+        if (fits(reference(mid, from, to), narrow)) hi = mid;
+        else lo = mid + 1;
+    }
+    *bottom = hi;
+}
+
+/* A value near one of the bounds, or anywhere in between. */
+static int64_t near_bounds(uint64_t *rng, int64_t bottom, int64_t top)
+{
+    uint64_t r = rng_next(rng);
+    int64_t k = (int64_t)(r >> 40) % 5 - 2;   /* -2..2 */
+    switch (r % 5) {
+    case 0: return clamp64((__int128)top + k);
+    case 1: return clamp64((__int128)bottom + k);
+    case 2: return (int64_t)rng_next(rng);
+    case 3: return k;
+    default: {
+        uint64_t span = (uint64_t)top - (uint64_t)bottom + 1;   /* 0: every int64 */
+        uint64_t x = rng_next(rng);
+        return span ? clamp64((__int128)bottom + (__int128)(x % span)) : (int64_t)x;
+    }
+    }
+}
+
+/* Index of the first entry whose value does not fit and whose bit is set. */
+static size_t first_misfit(const int64_t *v, size_t n, inlay_unit from, inlay_unit to, bool narrow,
+                           const uint8_t *validity)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!fits(reference(v[i], from, to), narrow) && (!validity || (validity[i >> 3] >> (i & 7) & 1)))
+            return i;
+    return n;
+}
+
+static void check_against_reference(const int64_t *v, size_t n, inlay_unit from, inlay_unit to,
+                                    bool narrow, const uint8_t *validity, const char *what)
+{
+    static int64_t out[1100];
+    static int32_t out32[1100];
+    size_t want = first_misfit(v, n, from, to, narrow, validity);
+    size_t got = inl_timeconv_run(narrow ? (void *)out32 : (void *)out, narrow, v, n, from, to, validity);
+    ck_assert_msg(got == want, "%d -> %d %s, n %zu, %s: first misfit %zu, want %zu", from, to,
+                  narrow ? "narrow" : "wide", n, what, got, want);
+    for (size_t i = 0; i < n; i++) {
+        __int128 x = reference(v[i], from, to);
+        if (!fits(x, narrow)) continue;   /* nothing is promised there */
+        int64_t g = narrow ? out32[i] : out[i];
+        ck_assert_msg((__int128)g == x, "%d -> %d %s, n %zu, %s: value %zu (%lld) converts to %lld",
+                      from, to, narrow ? "narrow" : "wide", n, what, i, (long long)v[i], (long long)g);
+    }
+}
+
+START_TEST(test_fast_paths)
+{
+    const inlay_unit from = (inlay_unit)(_i / 5), to = (inlay_unit)(_i % 5);
+    static const size_t lengths[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
+                                      127, 128, 129, 255, 256, 257, 1000, 1023, 1024, 1025 };
+    static int64_t v[1100];
+    static uint8_t validity[1100 / 8 + 1];
+    uint64_t rng = 77 + (uint64_t)_i;
+    for (int narrow = 0; narrow < 2; narrow++) {
+        int64_t bottom, top;
+        input_bounds(from, to, narrow, &bottom, &top);
+        for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
+            const size_t n = lengths[li];
+            for (int round = 0; round < 4; round++) {
+                /* values that fit, at and near both bounds */
+                for (size_t i = 0; i < n; i++) {
+                    int64_t x = near_bounds(&rng, bottom, top);
+                    v[i] = x < bottom ? bottom : x > top ? top : x;
+                }
+                check_against_reference(v, n, from, to, narrow, NULL, "all fit");
+                if (top == INT64_MAX && bottom == INT64_MIN) {
+                    for (size_t i = 0; i < n; i++) v[i] = (int64_t)rng_next(&rng);
+                    check_against_reference(v, n, from, to, narrow, NULL, "anything");
+                    continue;   /* every input fits: nothing to overflow */
+                }
+                /* one misfit, just past a bound, at the first, a middle, the last and a random index */
+                const size_t at[4] = { 0, n / 2, n - 1, rng_next(&rng) % n };
+                for (int k = 0; k < 4; k++) {
+                    int64_t keep = v[at[k]];
+                    bool up = top < INT64_MAX && (bottom == INT64_MIN || rng_next(&rng) & 1);
+                    v[at[k]] = up ? top + 1 + (int64_t)(rng_next(&rng) % 2) * (top < INT64_MAX - 1)
+                                  : bottom - 1;
+                    check_against_reference(v, n, from, to, narrow, NULL, "one misfit");
+                    v[at[k]] = keep;
+                }
+                /* misfits anywhere, some hidden by a validity mask */
+                for (size_t i = 0; i < n; i++) v[i] = near_bounds(&rng, bottom, top);
+                check_against_reference(v, n, from, to, narrow, NULL, "misfits");
+                for (size_t b = 0; b < (n + 7) / 8; b++) validity[b] = (uint8_t)rng_next(&rng);
+                check_against_reference(v, n, from, to, narrow, validity, "a random mask");
+                /* every misfit hidden but one, then all of them */
+                size_t last = n;
+                for (size_t i = 0; i < n; i++) {
+                    bool misfit = !fits(reference(v[i], from, to), narrow);
+                    if (misfit) last = i;
+                    validity[i >> 3] = (uint8_t)((validity[i >> 3] & ~(1u << (i & 7))) |
+                                                 (unsigned)!misfit << (i & 7));
+                }
+                check_against_reference(v, n, from, to, narrow, validity, "every misfit null");
+                if (last < n) {
+                    validity[last >> 3] |= (uint8_t)(1u << (last & 7));
+                    check_against_reference(v, n, from, to, narrow, validity, "the last misfit valid");
+                }
+            }
+        }
+    }
+}
+END_TEST
+
+/* Arrays that start off a 32-byte boundary take the same paths. */
+START_TEST(test_offset_arrays)
+{
+    static int64_t buf[300], out[301];
+    static int32_t out32[301];
+    uint64_t rng = 5;
+    for (size_t i = 0; i < 300; i++) buf[i] = (int64_t)(rng_next(&rng) >> 20) - (INT64_C(1) << 43);
+    const int64_t *vv = buf + 1;
+    for (int from = 0; from < 5; from++)
+        for (int to = 0; to < 5; to++) {
+            size_t n = inl_timeconv_run(out + 1, false, vv, 299, (inlay_unit)from, (inlay_unit)to, NULL);
+            size_t m = inl_timeconv_run(out32 + 1, true, vv, 299, (inlay_unit)from, (inlay_unit)to, NULL);
+            ck_assert_uint_eq(n, first_misfit(vv, 299, (inlay_unit)from, (inlay_unit)to, false, NULL));
+            ck_assert_uint_eq(m, first_misfit(vv, 299, (inlay_unit)from, (inlay_unit)to, true, NULL));
+            for (size_t i = 0; i < n; i++)
+                ck_assert((__int128)out[1 + i] == reference(vv[i], (inlay_unit)from, (inlay_unit)to));
+            for (size_t i = 0; i < m; i++)
+                ck_assert((__int128)out32[1 + i] == reference(vv[i], (inlay_unit)from, (inlay_unit)to));
+        }
+}
+END_TEST
+
 /* ---- append_time -------------------------------------------------------------------------- */
 
 static inlay_options options(void)
@@ -718,6 +872,8 @@ static Suite *timeconv_suite(void)
     tcase_add_test(c, test_validity);
     tcase_add_test(c, test_public_convert);
     tcase_add_loop_test(c, test_every_pair, 0, 25);
+    tcase_add_loop_test(c, test_fast_paths, 0, 25);
+    tcase_add_test(c, test_offset_arrays);
     suite_add_tcase(s, c);
 
     c = tcase_create("append_time");
