@@ -1,13 +1,20 @@
 /*
  * rle.c — RLE / bit-packed hybrid encoder (see rle.h).
+ *
+ * Bit-packed groups are packed eight values at a time by a routine
+ * specialised for each width, so the shifts and the bytes stored are
+ * constants rather than a loop that moves one byte at a time.
  */
+#include <string.h>
+
 #include "rle.h"
 
 size_t inl_rle_max_size(size_t n, int width)
 {
     /* Worst case alternates short RLE runs and single literal groups:
      * per 8 values at most a 1-byte literal header + width bytes, or a
-     * 5-byte run header + 4 value bytes. */
+     * 5-byte run header + 4 value bytes. The 16 spare bytes let a group
+     * be stored with whole-word writes past its last byte. */
     return (n / 8 + 2) * ((size_t)width + 10) + 16;
 }
 
@@ -28,6 +35,74 @@ static uint8_t *put_run(uint8_t *p, size_t count, uint32_t value, int width)
     return p;
 }
 
+static inline void store64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+static inline void store32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* Eight values of W bits, LSB first, at p: exactly W bytes of output
+ * (the stores may touch up to 8 bytes beyond them). W is a constant at
+ * every call, so this unrolls to shifts and ORs. */
+#define PACK8_BODY(v, W)                                                            \
+    do {                                                                            \
+        if ((W) <= 8) {                                                             \
+            uint64_t acc = 0;                                                       \
+            for (int k = 0; k < 8; k++) acc |= (uint64_t)(v)[k] << ((W) * k);       \
+            store64(p, acc);                                                        \
+        } else if ((W) <= 16) {                                                     \
+            uint64_t lo = 0, hi = 0;                                                \
+            for (int k = 0; k < 4; k++) lo |= (uint64_t)(v)[k] << ((W) * k);        \
+            for (int k = 0; k < 4; k++) hi |= (uint64_t)(v)[k + 4] << ((W) * k);    \
+            /* lo holds 4W bits; hi goes right after them */                        \
+            store64(p, lo | (4 * (W) < 64 ? hi << ((4 * (W)) & 63) : 0));           \
+            store64(p + 8, 4 * (W) < 64 ? hi >> ((64 - 4 * (W)) & 63) : hi);        \
+        } else {                                                                    \
+            uint64_t acc = 0;                                                       \
+            int bits = 0;                                                           \
+            uint8_t *q = p;                                                         \
+            for (int k = 0; k < 8; k++) {                                           \
+                acc |= (uint64_t)(v)[k] << bits;                                    \
+                bits += (W);                                                        \
+                if (bits >= 32) {                                                   \
+                    store32(q, (uint32_t)acc);                                      \
+                    q += 4;                                                         \
+                    acc >>= 32;                                                     \
+                    bits -= 32;                                                     \
+                }                                                                   \
+            }                                                                       \
+            store32(q, (uint32_t)acc);                                              \
+        }                                                                           \
+    } while (0)
+
+#define WIDTHS(X)                                                                   \
+    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14)      \
+    X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27)   \
+    X(28) X(29) X(30) X(31) X(32)
+
+/* Pack `groups` groups of eight values from v at width w; the last group
+ * may hold only `tail` (1..8) real values, the rest packed as zeros.
+ * Returns the end of the output. */
+#define PACKER(NAME, T)                                                             \
+    static uint8_t *pack_##NAME(uint8_t *p, const T *v, size_t groups, size_t tail, \
+                                int w)                                              \
+    {                                                                               \
+        T last[8] = { 0 };                                                          \
+        memcpy(last, v + (groups - 1) * 8, tail * sizeof(T));                       \
+        switch (w) {                                                                \
+            WIDTHS(PACK_CASE)                                                \
+        default: break;                                                             \
+        }                                                                           \
+        return p;                                                                   \
+    }
+
+#define PACK_CASE(W)                                                                \
+    case W:                                                                         \
+        for (size_t g = 0; g + 1 < groups; g++, p += W) PACK8_BODY(v + g * 8, W);  \
+        PACK8_BODY(last, W);                                                        \
+        p += W;                                                                     \
+        break;
+
+PACKER(u16, uint16_t)
+PACKER(u32, uint32_t)
+
 /* The encoder is the same for both value widths; instantiate it twice. */
 #define RLE_ENCODER(NAME, T)                                                     \
     static size_t run_at_##NAME(const T *v, size_t i, size_t n, size_t cap)      \
@@ -36,10 +111,10 @@ static uint8_t *put_run(uint8_t *p, size_t count, uint32_t value, int width)
         while (i + r < n && r < cap && v[i + r] == v[i]) r++;                    \
         return r;                                                                \
     }                                                                            \
-    int inl_rle_encode_##NAME(buf *out, const inlay_allocator *a, const T *v,        \
-                          size_t n, int width)                                   \
+    int inl_rle_encode_##NAME(buf *out, const inlay_allocator *a, const T *v,    \
+                              size_t n, int width)                               \
     {                                                                            \
-        if (inl_buf_reserve(out, a, inl_rle_max_size(n, width))) return -1;              \
+        if (inl_buf_reserve(out, a, inl_rle_max_size(n, width))) return -1;      \
         uint8_t *p = out->data + out->len;                                       \
         size_t i = 0;                                                            \
         if (width == 0) {                                                        \
@@ -61,17 +136,8 @@ static uint8_t *put_run(uint8_t *p, size_t count, uint32_t value, int width)
                 groups++;                                                        \
             }                                                                    \
             *p++ = (uint8_t)((groups << 1) | 1);                                 \
-            uint64_t acc = 0;                                                    \
-            int bits = 0;                                                        \
-            for (size_t k = start; k < start + groups * 8; k++) {                \
-                acc |= (uint64_t)(k < i ? v[k] : 0) << bits;                     \
-                bits += width;                                                   \
-                while (bits >= 8) {                                              \
-                    *p++ = (uint8_t)acc;                                         \
-                    acc >>= 8;                                                   \
-                    bits -= 8;                                                   \
-                }                                                                \
-            }                                                                    \
+            p = pack_##NAME(p, v + start, groups, i - start - (groups - 1) * 8,  \
+                            width);                                              \
         }                                                                        \
         out->len = (size_t)(p - out->data);                                      \
         return 0;                                                                \
@@ -79,7 +145,6 @@ static uint8_t *put_run(uint8_t *p, size_t count, uint32_t value, int width)
 
 RLE_ENCODER(u16, uint16_t)
 RLE_ENCODER(u32, uint32_t)
-
 void inl_rle_pack_bools(uint8_t *dst, const uint8_t *v, size_t n)
 {
     size_t i = 0;
