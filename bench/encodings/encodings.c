@@ -136,6 +136,7 @@ typedef struct bench_case {
     double in_bytes;     /* input bytes per run, for MB/s; 0: not shown */
     int warm;            /* warm-up runs */
     int min_inner;       /* runs per sample, at least */
+    const struct bench_case *partner;   /* NULL, or a case sampled in turn with this one */
 } bench_case;
 
 typedef struct result {
@@ -150,6 +151,9 @@ typedef struct result {
     double mallocs;      /* per run; < 0 when the interposer is not loaded */
     int64_t bypass;      /* malloc-family calls that did not come through the counting allocator */
     int inner;
+    double partner_ns;   /* the partner's median ns per value; 0: no partner */
+    double memo_ratio;   /* median over the sample pairs of ns_value / the partner's (the memo table
+                            alone on the same values, for the writer cases); 0: none */
 } result;
 
 #define MAX_RESULTS 96
@@ -162,6 +166,22 @@ static result measure(const bench_case *bc)
     result r;
     memset(&r, 0, sizeof r);
     r.id = bc->id;
+
+    static double psamples[1000], ratios[1000];
+    const bench_case *pb = bc->partner;
+    int pinner = 0;
+    if (pb) {   /* the partner warmed and sized the same way */
+        double p0 = now();
+        for (int i = 0; i < pb->warm; i++)
+            pb->run(pb->ctx);
+        double pw = (now() - p0) / (pb->warm > 0 ? pb->warm : 1);
+        double pwant = pw > 0 ? ceil(g_sample_s / pw) : 1;
+        pinner = pb->min_inner > 0 ? pb->min_inner : 1;
+        if (pwant > 1e6)
+            pwant = 1e6;
+        if (pwant > pinner)
+            pinner = (int)pwant;
+    }
 
     double t0 = now();
     for (int i = 0; i < bc->warm; i++)
@@ -181,10 +201,18 @@ static result measure(const bench_case *bc)
         mc_arm(1);
     }
     for (int k = 0; k < g_repeat; k++) {
+        if (pb) {   /* the partner's sample just before, so both meet the same machine */
+            double p0 = now();
+            for (int j = 0; j < pinner; j++)
+                pb->run(pb->ctx);
+            psamples[k] = (now() - p0) / pinner / pb->values;
+        }
         double s0 = now();
         for (int j = 0; j < inner; j++)
             bc->run(bc->ctx);
         samples[k] = (now() - s0) / inner;
+        if (pb)
+            ratios[k] = samples[k] / bc->values / psamples[k];
     }
     if (mc_arm) {
         mc_arm(0);
@@ -192,6 +220,10 @@ static result measure(const bench_case *bc)
     }
     counting c1 = g_cnt;
 
+    if (pb) {
+        r.memo_ratio = median(ratios, g_repeat);
+        r.partner_ns = median(psamples, g_repeat) * 1e9;
+    }
     double t = median(samples, g_repeat); /* sorts samples */
     double runs = (double)g_repeat * inner;
     r.runs = (uint64_t)runs;
@@ -660,7 +692,7 @@ static result copy_bandwidth(const char *id, size_t bytes, double sample_s)
         src[i] = (uint8_t)(i * 131 + 7);
     memset(cc.dst, 1, bytes);
     cc.src = src;
-    bench_case bc = {id, id, run_copy, &cc, (double)bytes, (double)bytes, 1, 1};
+    bench_case bc = {id, id, run_copy, &cc, (double)bytes, (double)bytes, 1, 1, NULL};
     double saved = g_sample_s;
     g_sample_s = sample_s;
     result r = measure(&bc);
@@ -683,11 +715,11 @@ static void section_limits(void)
     valueset_make(&vs, "dict_byte_array", "seed", SEED_VALUES, SEED_DISTINCT, 0, false);
     valueset_make(&vf, "dict_fixed_len", "seed", SEED_VALUES, SEED_DISTINCT, 16, false);
     hash_ctx hs = {vs.v, NULL, 0, SEED_VALUES};
-    bench_case bh = {"xxh3_str", "xxh3 strings", run_hash, &hs, SEED_VALUES, (double)vs.bytes, 1, 1};
+    bench_case bh = {"xxh3_str", "xxh3 strings", run_hash, &hs, SEED_VALUES, (double)vs.bytes, 1, 1, NULL};
     result rs = measure(&bh);
     g_hash_str_ns = rs.ns_value;
     hash_ctx h16 = {vf.v, NULL, 0, SEED_VALUES};
-    bench_case b16 = {"xxh3_16", "xxh3 16 B", run_hash, &h16, SEED_VALUES, SEED_VALUES * 16.0, 1, 1};
+    bench_case b16 = {"xxh3_16", "xxh3 16 B", run_hash, &h16, SEED_VALUES, SEED_VALUES * 16.0, 1, 1, NULL};
     result r16 = measure(&b16);
     g_hash16_ns = r16.ns_value;
 
@@ -697,7 +729,7 @@ static void section_limits(void)
     for (size_t i = 0; i < SEED_VALUES; i++)
         i8[i] = (int64_t)rng_next(&r);
     hash_ctx h8 = {NULL, (const uint8_t *)i8, 8, SEED_VALUES};
-    bench_case b8 = {"xxh3_8", "xxh3 8 B", run_hash, &h8, SEED_VALUES, SEED_VALUES * 8.0, 1, 1};
+    bench_case b8 = {"xxh3_8", "xxh3 8 B", run_hash, &h8, SEED_VALUES, SEED_VALUES * 8.0, 1, 1, NULL};
     result r8 = measure(&b8);
     g_hash8_ns = r8.ns_value;
 
@@ -737,7 +769,7 @@ static void memo_bytes_case(const char *section, const char *id, size_t n, size_
     char label[96];
     snprintf(label, sizeof label, "%zu values, %zu distinct%s", n, distinct,
              n == distinct ? "" : shared ? ", shared" : ", copies");
-    bench_case bc = {id, label, run_memo_bytes, &c, (double)n, (double)vs.bytes, 1, 1};
+    bench_case bc = {id, label, run_memo_bytes, &c, (double)n, (double)vs.bytes, 1, 1, NULL};
     bench(section, &bc, limit_ns, NULL);
     if (c.m.count != distinct)
         fprintf(stderr, "bench_encodings: %s %s: the table holds %zu values, not %zu\n", section,
@@ -747,14 +779,26 @@ static void memo_bytes_case(const char *section, const char *id, size_t n, size_
     valueset_free(&vs);
 }
 
-/* The public writer's DICTIONARY path on the seed shape. */
-static void writer_bytes_case(const char *section, const char *id, const char *label,
-                              inlay_type type, size_t fixed_width, bool shared, double limit_ns)
+/* The public writer's DICTIONARY path on the seed shape: the very values of
+ * the memo case `memo_id`, and the memo table alone on them sampled in turn
+ * with the writer (one sample each, alternately), for the ratio the
+ * writer's line prints: the median of the pairs' ratios. */
+static void writer_bytes_case(const char *section, const char *id, const char *memo_id,
+                              const char *label, inlay_type type, size_t fixed_width, bool shared,
+                              double limit_ns)
 {
     if (!wanted(id))
         return;
     valueset vs;
-    valueset_make(&vs, section, id, SEED_VALUES, SEED_DISTINCT, fixed_width, shared);
+    valueset_make(&vs, section, memo_id, SEED_VALUES, SEED_DISTINCT, fixed_width, shared);
+
+    memo_bytes_ctx mc;
+    inl_memo_bytes_init(&mc.m, &g_alloc, fixed_width);
+    mc.v = vs.v;
+    mc.n = SEED_VALUES;
+    mc.out = xmalloc(SEED_VALUES * sizeof *mc.out);
+    bench_case bm = {memo_id, "memo alone", run_memo_bytes, &mc, SEED_VALUES, (double)vs.bytes, 1, 1, NULL};
+
     writer_ctx c;
     memset(&c, 0, sizeof c);
     c.w = open_one_column(&c.sink, type, INLAY_ENCODING_DICTIONARY);
@@ -764,12 +808,14 @@ static void writer_bytes_case(const char *section, const char *id, const char *l
     /* samples span at least two row groups (1 Mi rows is 16 runs) */
     int per_group = (int)(INLAY_DEFAULT_ROW_GROUP_ROWS / SEED_VALUES) + 1;
     bench_case bc = {id, label, run_writer, &c, SEED_VALUES, (double)vs.bytes,
-                     writer_warm_runs(SEED_VALUES), 2 * per_group};
+                     writer_warm_runs(SEED_VALUES), 2 * per_group, &bm};
     result res = measure(&bc);
+    inl_memo_bytes_free(&mc.m);
+    free(mc.out);
     double all_runs = (double)bc.warm + (double)g_repeat * res.inner;
-    char extra[64];
-    snprintf(extra, sizeof extra, "sink %.2f B/value",
-             (double)c.sink.bytes / (all_runs * SEED_VALUES));
+    char extra[128];
+    snprintf(extra, sizeof extra, "%.2fx the memo alone (%.2f ns, same values, samples taken in turn), sink %.2f B/value",
+             res.memo_ratio, res.partner_ns, (double)c.sink.bytes / (all_runs * SEED_VALUES));
     report(section, label, &res, limit_ns, extra);
     close_writer(c.w);
     valueset_free(&vs);
@@ -786,11 +832,11 @@ static void section_dict_byte_array(void)
     memo_bytes_case(s, "1Mx1M", BIG, BIG, 0, false, h);
     memo_bytes_case(s, "1Mx10", BIG, 10, 0, false, h);
     memo_bytes_case(s, "1Mx10_shared", BIG, 10, 0, true, h);
-    writer_bytes_case(s, "writer_binary", "writer BYTE_ARRAY, 65535 x 100, copies",
+    writer_bytes_case(s, "writer_binary", "seed", "writer BYTE_ARRAY, 65535 x 100, copies",
                       inlay_type_binary(), 0, false, h);
-    writer_bytes_case(s, "writer_binary_shared", "writer BYTE_ARRAY, 65535 x 100, shared",
+    writer_bytes_case(s, "writer_binary_shared", "seed_shared", "writer BYTE_ARRAY, 65535 x 100, shared",
                       inlay_type_binary(), 0, true, h);
-    writer_bytes_case(s, "writer_string", "writer STRING, 65535 x 100, copies",
+    writer_bytes_case(s, "writer_string", "seed", "writer STRING, 65535 x 100, copies",
                       inlay_type_string(), 0, false, h);
 }
 
@@ -805,9 +851,9 @@ static void section_dict_fixed_len(void)
     memo_bytes_case(s, "1Mx1M", BIG, BIG, 16, false, h);
     memo_bytes_case(s, "1Mx10", BIG, 10, 16, false, h);
     memo_bytes_case(s, "1Mx10_shared", BIG, 10, 16, true, h);
-    writer_bytes_case(s, "writer_flba16", "writer FLBA(16), 65535 x 100, copies",
+    writer_bytes_case(s, "writer_flba16", "seed", "writer FLBA(16), 65535 x 100, copies",
                       inlay_type_fixed(16), 16, false, h);
-    writer_bytes_case(s, "writer_flba16_shared", "writer FLBA(16), 65535 x 100, shared",
+    writer_bytes_case(s, "writer_flba16_shared", "seed_shared", "writer FLBA(16), 65535 x 100, shared",
                       inlay_type_fixed(16), 16, true, h);
 }
 
@@ -827,7 +873,7 @@ static void memo_fixed_case(const char *section, const char *id, const void *v, 
     c.out = xmalloc(n * sizeof *c.out);
     char label[96];
     snprintf(label, sizeof label, "%zu values, %zu distinct", n, distinct);
-    bench_case bc = {id, label, run_memo_fixed, &c, (double)n, 8.0 * (double)n, 1, 1};
+    bench_case bc = {id, label, run_memo_fixed, &c, (double)n, 8.0 * (double)n, 1, 1, NULL};
     bench(section, &bc, g_hash8_ns, NULL);
     if (c.m.count != distinct)
         fprintf(stderr, "bench_encodings: %s %s: the table holds %zu values, not %zu\n", section,
@@ -896,7 +942,7 @@ static void time_case(const char *id, const char *label, int how, inlay_unit uni
     /* samples of at least 10 M rows (~10 row groups) */
     int warm = writer_warm_runs(rows);
     int inner = (int)(10000000 / rows);
-    bench_case bc = {id, label, run_writer, &c, (double)rows, 8.0 * (double)rows, warm, inner};
+    bench_case bc = {id, label, run_writer, &c, (double)rows, 8.0 * (double)rows, warm, inner, NULL};
     result res = measure(&bc);
     double us_k = res.ns_value; /* ns per row is us per 1,000 rows */
     double all_runs = (double)bc.warm + (double)g_repeat * res.inner;
@@ -972,7 +1018,7 @@ static void encode_case(const char *section, const char *id, const char *label, 
     c.v = v;
     c.n = n;
     c.width = width;
-    bench_case bc = {id, label, run_encode, &c, (double)n, in_bytes, 1, 1};
+    bench_case bc = {id, label, run_encode, &c, (double)n, in_bytes, 1, 1, NULL};
     double limit = g_copy_ns_per_byte > 0 ? g_copy_ns_per_byte * in_bytes / (double)n : 0;
     char extra[48];
     run_encode(&c); /* for the output size */
@@ -1208,9 +1254,9 @@ int main(int argc, char **argv)
         }
         printf("RESULT section=%s case=%s ns_per_value=%.4f ns_min=%.4f ns_max=%.4f us_per_run=%.3f "
                "mb_s=%.1f ratio=%.3f allocs_per_run=%.6g bytes_per_run=%.6g allocs_total=%" PRIu64
-               " runs=%" PRIu64 " malloc_per_run=%s bypass=%s\n",
+               " runs=%" PRIu64 " malloc_per_run=%s bypass=%s memo_ratio=%.3f\n",
                r->section, r->id, r->ns_value, r->ns_min, r->ns_max, r->us_run, r->mbs, r->ratio,
-               r->allocs, r->bytes, r->allocs_total, r->runs, mc, bp);
+               r->allocs, r->bytes, r->allocs_total, r->runs, mc, bp, r->memo_ratio);
     }
     if (g_cnt.live != 0) {
         fprintf(stderr, "bench_encodings: the library still holds %" PRId64 " bytes at exit\n",

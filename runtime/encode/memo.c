@@ -135,6 +135,32 @@ void inl_memo_bytes_reset(memo_bytes *m)
     m->arena.len = 0;
 }
 
+void inl_memo_bytes_truncate(memo_bytes *m, size_t count)
+{
+    if (count >= m->count) return;
+    const size_t prefix = m->fixed_width ? 0 : 4;
+    m->arena.len = m->offsets[count] - prefix;
+    m->count = count;
+    const size_t cap = m->mask + 1;
+    size_t start = cap;
+    for (size_t i = 0; i < cap; i++) {
+        if (m->slots[i].index1 > count) m->slots[i].index1 = 0;
+        if (!m->slots[i].index1 && start == cap) start = i;
+    }
+    /* The entries left may sit past a gap that a removed one filled: put
+     * each back from its home, in probe order from an empty slot, so every
+     * chain is whole again. */
+    for (size_t k = 1; k <= cap; k++) {
+        const size_t i = (start + k) & m->mask;
+        memo_bytes_slot e = m->slots[i];
+        if (!e.index1) continue;
+        m->slots[i].index1 = 0;
+        size_t p = e.hash & m->mask;
+        while (m->slots[p].index1) p = (p + 1) & m->mask;
+        m->slots[p] = e;
+    }
+}
+
 static int bytes_rehash(memo_bytes *m)
 {
     size_t old_cap = m->slots ? m->mask + 1 : 0;
@@ -286,6 +312,7 @@ static inline int bytes_make_room(memo_bytes *m)
 __attribute__((noinline)) static int bytes_insert_other(memo_bytes *m, const uint8_t *key, size_t len,
                                                          uint32_t *index)
 {
+    if (INLAY_UNLIKELY(!key || len > INT32_MAX)) return -2;
     if (bytes_make_room(m)) return -1;
     const uint8_t *arena = m->arena.data;
     const uint32_t h = (uint32_t)XXH3_64bits(key, len);
@@ -330,7 +357,7 @@ __attribute__((noinline)) static int short_insert(memo_bytes *m, const uint8_t *
 int inl_memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index)
 {
     const uint8_t *key = len ? data : (const uint8_t *)"";
-    if (len - 8 > 24) return bytes_insert_other(m, key, len, index);
+    if (len - 8 > 24 || !key) return bytes_insert_other(m, key, len, index);
     const short_key k = short_key_load(key, len);
     return short_insert(m, key, len, short_key_hash(&k, len), index);
 }
@@ -350,7 +377,7 @@ int inl_memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t 
 static inline uint32_t hash_ahead(const inlay_bytes *v)
 {
     const size_t len = v->len;
-    if (len - 8 > 24) return 0;   /* hashed by bytes_insert_other */
+    if (len - 8 > 24 || !v->data) return 0;   /* hashed (or refused) by bytes_insert_other */
     const short_key k = short_key_load(v->data, len);
     return short_key_hash(&k, len);
 }
@@ -372,7 +399,7 @@ static int bytes_insert_far(memo_bytes *m, const inlay_bytes *v, size_t n, uint3
         const size_t len = v[i].len;
         const uint8_t *key = v[i].data;
         int r;
-        if (INLAY_UNLIKELY(len - 8 > 24)) {
+        if (INLAY_UNLIKELY(len - 8 > 24 || !key)) {
             r = bytes_insert_other(m, len ? key : (const uint8_t *)"", len, &out[i]);
         } else {
             const memo_bytes_slot *s = &m->slots[h & m->mask];
@@ -386,7 +413,7 @@ static int bytes_insert_far(memo_bytes *m, const inlay_bytes *v, size_t n, uint3
             }
             r = short_insert(m, key, len, h, &out[i]);
         }
-        if (r < 0) return -1;
+        if (r < 0) return r;
     }
     return 0;
 }
@@ -402,7 +429,7 @@ static int bytes_insert_run(memo_bytes *m, const inlay_bytes *v, size_t n, uint3
         const size_t len = v[i].len;
         const uint8_t *key = v[i].data;
         int r;
-        if (INLAY_UNLIKELY(len - 8 > 24)) {
+        if (INLAY_UNLIKELY(len - 8 > 24 || !key)) {
             r = bytes_insert_other(m, len ? key : (const uint8_t *)"", len, &out[i]);
         } else {
             const short_key k = short_key_load(key, len);
@@ -415,7 +442,7 @@ static int bytes_insert_run(memo_bytes *m, const inlay_bytes *v, size_t n, uint3
             }
             r = short_insert(m, key, len, h, &out[i]);
         }
-        if (r < 0) return -1;
+        if (r < 0) return r;
         slots = m->slots;
         mask = m->mask;
         arena = m->arena.data;
@@ -431,7 +458,8 @@ static int bytes_insert_run(memo_bytes *m, const inlay_bytes *v, size_t n, uint3
  * cache is direct-mapped on the address and lives only for the call. */
 #define MEMO_REF_CACHE 256
 #define MEMO_REF_MIN_BATCH 64   /* below this, clearing the cache costs more */
-#define MEMO_REF_PROBATION 1024 /* values after which a cache that rarely hits is dropped */
+#define MEMO_REF_PROBATION 256  /* values after which a cache that rarely hits is dropped */
+#define MEMO_REF_BACKOFF_MAX 64 /* calls skipped, at most, after a failed probation */
 
 typedef struct ref_entry {
     const void *data;
@@ -439,15 +467,44 @@ typedef struct ref_entry {
     uint32_t index;
 } ref_entry;
 
+/* One value of the probation loop: found at its home slot inline, as the
+ * bulk loop does, so a batch that turns out not to repeat addresses pays
+ * little for having tried. */
+static inline int bytes_insert_one(memo_bytes *m, const void *data, size_t len, uint32_t *index)
+{
+    if (INLAY_LIKELY(len - 8 <= 24 && data && m->slots)) {
+        const short_key k = short_key_load(data, len);
+        const uint32_t h = short_key_hash(&k, len);
+        memo_bytes_slot probe = { .hash = h, .len = (uint32_t)len };
+        const memo_bytes_slot *s = &m->slots[h & m->mask];
+        if (slot_tag_of(s) == slot_tag_of(&probe) && short_key_equal(&k, m->arena.data + s->off, len)) {
+            *index = s->index1 - 1;
+            return 1;
+        }
+        return short_insert(m, data, len, h, index);
+    }
+    return inl_memo_bytes_insert(m, data, len, index);
+}
+
 int inl_memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out)
 {
     if (n < MEMO_REF_MIN_BATCH) return bytes_insert_run(m, v, n, out);
+    /* A stream whose batches keep failing probation skips it for a growing
+     * number of calls (1, 2, 4 .. MEMO_REF_BACKOFF_MAX) before trying again. */
+    if (m->ref_skip) {
+        m->ref_skip--;
+        return bytes_insert_run(m, v, n, out);
+    }
     ref_entry cache[MEMO_REF_CACHE];
     for (size_t k = 0; k < MEMO_REF_CACHE; k++) cache[k].len = SIZE_MAX;   /* no value is that long */
     size_t i = 0, hits = 0;
     for (; i < n; i++) {
         /* A batch whose values rarely share addresses stops paying for it. */
-        if (i == MEMO_REF_PROBATION && hits < MEMO_REF_PROBATION / 4) break;
+        if (i == MEMO_REF_PROBATION && hits < MEMO_REF_PROBATION / 4) {
+            m->ref_skip = m->ref_backoff ? m->ref_backoff : 1;
+            m->ref_backoff = m->ref_skip < MEMO_REF_BACKOFF_MAX ? m->ref_skip * 2 : MEMO_REF_BACKOFF_MAX;
+            break;
+        }
         const void *d = v[i].data;
         const size_t len = v[i].len;
         ref_entry *c = &cache[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> 56];
@@ -456,10 +513,12 @@ int inl_memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, ui
             hits++;
             continue;
         }
-        if (inl_memo_bytes_insert(m, d, len, &out[i]) < 0) return -1;
+        int r = bytes_insert_one(m, d, len, &out[i]);
+        if (r < 0) return r;
         c->data = d;
         c->len = len;
         c->index = out[i];
     }
+    if (i == n) m->ref_backoff = 0;
     return bytes_insert_run(m, v + i, n - i, out + i);
 }

@@ -62,6 +62,8 @@ typedef struct memo_bytes {
     buf arena;            /* the PLAIN dictionary page */
     uint32_t *offsets;    /* entry i starts at arena.data + offsets[i] (its bytes) */
     size_t offsets_cap;
+    uint32_t ref_skip;    /* bulk calls left that skip the address cache */
+    uint32_t ref_backoff; /* calls to skip after the next failed probation */
 } memo_bytes;
 
 void inl_memo_fixed_init(memo_fixed *m, const inlay_allocator *a, size_t width);
@@ -77,9 +79,16 @@ int inl_memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32
 void inl_memo_bytes_init(memo_bytes *m, const inlay_allocator *a, size_t fixed_width);
 void inl_memo_bytes_free(memo_bytes *m);
 void inl_memo_bytes_reset(memo_bytes *m);
-/* As inl_memo_fixed_insert. data may be NULL when len is 0 (the empty value). */
+/* As inl_memo_fixed_insert. data may be NULL when len is 0 (the empty
+ * value); a value that is not one Parquet can hold -- NULL data with a
+ * length, a length past INT32_MAX -- is refused with -2 and not inserted. */
 int inl_memo_bytes_insert(memo_bytes *m, const void *data, size_t len, uint32_t *index);
+/* Bulk form: 0, -1 (out of memory) or -2 (a value refused, as above);
+ * entries inserted before the failure stay. */
 int inl_memo_bytes_insert_many(memo_bytes *m, const inlay_bytes *v, size_t n, uint32_t *out);
+/* Forget the entries from index `count` on (those inserted last), as if
+ * they had never been inserted; allocates nothing. */
+void inl_memo_bytes_truncate(memo_bytes *m, size_t count);
 
 /* Entry i of a bytes table. */
 static inline const uint8_t *inl_memo_bytes_value(const memo_bytes *m, size_t i, size_t *len)

@@ -103,7 +103,9 @@ static inline void store32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 PACKER(u16, uint16_t)
 PACKER(u32, uint32_t)
 
-/* The encoder is the same for both value widths; instantiate it twice. */
+/* The encoder is the same for both value widths; instantiate it twice.
+ * uses (may be NULL): each value's count is added to uses[value], while
+ * the values are in cache. */
 #define RLE_ENCODER(NAME, T)                                                     \
     static size_t run_at_##NAME(const T *v, size_t i, size_t n, size_t cap)      \
     {                                                                            \
@@ -111,8 +113,8 @@ PACKER(u32, uint32_t)
         while (i + r < n && r < cap && v[i + r] == v[i]) r++;                    \
         return r;                                                                \
     }                                                                            \
-    int inl_rle_encode_##NAME(buf *out, const inlay_allocator *a, const T *v,    \
-                              size_t n, int width)                               \
+    static int encode_##NAME(buf *out, const inlay_allocator *a, const T *v,     \
+                             size_t n, int width, uint32_t *uses)                \
     {                                                                            \
         if (inl_buf_reserve(out, a, inl_rle_max_size(n, width))) return -1;      \
         uint8_t *p = out->data + out->len;                                       \
@@ -126,6 +128,7 @@ PACKER(u32, uint32_t)
             size_t r = run_at_##NAME(v, i, n, SIZE_MAX);                         \
             if (r >= 8) {                                                        \
                 p = put_run(p, r, v[i], width);                                  \
+                if (uses) uses[v[i]] += (uint32_t)r;                             \
                 i += r;                                                          \
                 continue;                                                        \
             }                                                                    \
@@ -138,6 +141,8 @@ PACKER(u32, uint32_t)
             *p++ = (uint8_t)((groups << 1) | 1);                                 \
             p = pack_##NAME(p, v + start, groups, i - start - (groups - 1) * 8,  \
                             width);                                              \
+            if (uses)                                                            \
+                for (size_t k = start; k < i; k++) uses[v[k]]++;                 \
         }                                                                        \
         out->len = (size_t)(p - out->data);                                      \
         return 0;                                                                \
@@ -145,6 +150,22 @@ PACKER(u32, uint32_t)
 
 RLE_ENCODER(u16, uint16_t)
 RLE_ENCODER(u32, uint32_t)
+
+int inl_rle_encode_u16(buf *out, const inlay_allocator *a, const uint16_t *v, size_t n, int width)
+{
+    return encode_u16(out, a, v, n, width, NULL);
+}
+
+int inl_rle_encode_u32(buf *out, const inlay_allocator *a, const uint32_t *v, size_t n, int width)
+{
+    return encode_u32(out, a, v, n, width, NULL);
+}
+
+int inl_rle_encode_u32_counting(buf *out, const inlay_allocator *a, const uint32_t *v, size_t n, int width,
+                                uint32_t *uses)
+{
+    return encode_u32(out, a, v, n, width, uses);
+}
 void inl_rle_pack_bools(uint8_t *dst, const uint8_t *v, size_t n)
 {
     size_t i = 0;

@@ -29,6 +29,11 @@ size_t inl_rle_max_size(size_t n, int width);
  * must fit the width. Returns 0, or -1 when out of memory. */
 int inl_rle_encode_u16(buf *out, const inlay_allocator *a, const uint16_t *v, size_t n, int width);
 int inl_rle_encode_u32(buf *out, const inlay_allocator *a, const uint32_t *v, size_t n, int width);
+/* The same, adding each value's count to uses[value] as it goes (the
+ * dictionary indices of a page: which entries it uses, read while the
+ * indices are in cache). */
+int inl_rle_encode_u32_counting(buf *out, const inlay_allocator *a, const uint32_t *v, size_t n, int width,
+                                uint32_t *uses);
 
 /* Bit-pack n booleans (one byte each, 0 or 1), LSB first, as PLAIN
  * BOOLEAN data; writes (n + 7) / 8 bytes to dst. */

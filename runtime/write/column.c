@@ -134,6 +134,8 @@ void inl_column_free(column *c, column_env *e)
     c->page_hist = NULL;
     inl_buf_free(&c->trunc, A(e));
     inl_buf_free(&c->stamps, A(e));
+    inl_buf_free(&c->counts, A(e));
+    inl_buf_free(&c->staged, A(e));
     for (int i = 0; i < c->nchunks; i++) {
         chunk *k = &c->chunks[i];
         inl_buf_free(&k->dict, A(e));
@@ -361,7 +363,7 @@ static int dictionary_pays(column *c, column_env *e)
     c->use_dict = false;
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
     else inl_memo_fixed_reset(&c->memo_fixed);
-    c->stamps.len = 0;
+    c->stamps.len = c->counts.len = 0;
     return 0;
 }
 
@@ -380,13 +382,81 @@ static int fixed_stats(column *c, const uint8_t *v, size_t n)
     return 0;
 }
 
-/* Min and max of a dictionary-encoded page: each distinct entry it uses is
- * compared once (stamped with the page's number as it is seen). */
-static int dict_page_stats(column *c, column_env *e)
+/* Bytes of entry x of a BYTE_ARRAY dictionary (its length prefix). */
+static size_t dict_entry_len(const column *c, uint32_t x)
 {
-    const size_t count = dict_count(c), have = c->stamps.len / 4;
+    const uint8_t *p = c->memo_bytes.arena.data + c->memo_bytes.offsets[x] - 4;
+    return (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
+}
+
+/* A dictionary-encoded page's values' bytes, for a column whose values
+ * have no order (page_stats' pass does not run). */
+static void dict_page_ba_bytes(column *c)
+{
+    const uint32_t *idx = (const uint32_t *)c->vals.data;
+    size_t sum = 0;
+    for (size_t i = 0; i < c->page_values; i++) sum += dict_entry_len(c, idx[i]);
+    c->page_ba_bytes = sum;
+}
+
+/* A zero count per dictionary entry (zero again after every page). */
+static uint32_t *entry_counts(column *c, column_env *e)
+{
+    const size_t count = dict_count(c), have = c->counts.len / 4;
     if (have < count) {
-        if (inl_buf_reserve(&c->stamps, A(e), count * 4)) return INLAY_ERR_NOMEM;
+        if (inl_buf_reserve(&c->counts, A(e), count * 4 - c->counts.len)) return NULL;
+        memset(c->counts.data + have * 4, 0, (count - have) * 4);
+        c->counts.len = count * 4;
+    }
+    return (uint32_t *)c->counts.data;
+}
+
+/* Min and max of a dictionary-encoded page (and, for BYTE_ARRAY, its
+ * values' bytes): each distinct entry it uses is compared once. counted:
+ * c->counts already holds the page's uses of each entry. */
+static int dict_page_stats(column *c, column_env *e, bool counted)
+{
+    const size_t count = dict_count(c);
+    const uint32_t *idx = (const uint32_t *)c->vals.data;
+    const size_t n = c->page_values;
+    const bool ba = c->type->physical == INLAY_BYTE_ARRAY;
+    if (count <= n) {
+        /* a dictionary no larger than the page: each entry's uses counted
+         * without branching (by the index encoder, or here), then the
+         * dictionary walked for the entries used */
+        uint32_t *uses;
+        if (!counted) {
+            if (!(uses = entry_counts(c, e))) return INLAY_ERR_NOMEM;
+            for (size_t i = 0; i < n; i++) uses[idx[i]]++;
+        }
+        uses = (uint32_t *)c->counts.data;
+        if (c->is_bytes) {
+            size_t sum = 0;
+            for (size_t x = 0; x < count; x++) {
+                if (!uses[x]) continue;
+                size_t len;
+                const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, x, &len);
+                sum += (size_t)uses[x] * len;
+                uses[x] = 0;
+                if (inl_stats_update_bytes(&c->pst, A(e), v, len)) return INLAY_ERR_NOMEM;
+            }
+            if (ba) c->page_ba_bytes = sum;
+            return 0;
+        }
+        e->trial.len = 0;
+        if (inl_buf_reserve(&e->trial, A(e), count * c->width)) return INLAY_ERR_NOMEM;
+        size_t k = 0;
+        for (size_t x = 0; x < count; x++) {
+            if (!uses[x]) continue;
+            uses[x] = 0;
+            memcpy(e->trial.data + k++ * c->width, c->memo_fixed.values.data + x * c->width, c->width);
+        }
+        return fixed_stats(c, e->trial.data, k);
+    }
+    /* a larger dictionary: entries stamped with the page's number as seen */
+    const size_t have = c->stamps.len / 4;
+    if (have < count) {
+        if (inl_buf_reserve(&c->stamps, A(e), count * 4 - c->stamps.len)) return INLAY_ERR_NOMEM;
         memset(c->stamps.data + have * 4, 0, (count - have) * 4);
         c->stamps.len = count * 4;
     }
@@ -395,38 +465,19 @@ static int dict_page_stats(column *c, column_env *e)
         c->stamp = 1;
     }
     uint32_t *seen = (uint32_t *)c->stamps.data;
-    const uint32_t *idx = (const uint32_t *)c->vals.data, now = c->stamp;
-    const size_t n = c->page_values;
-    if (count <= n) {
-        /* a dictionary no larger than the page: mark without branching, then
-         * walk the dictionary for the entries marked */
-        for (size_t i = 0; i < n; i++) seen[idx[i]] = now;
-        if (c->is_bytes) {
-            for (size_t x = 0; x < count; x++) {
-                if (seen[x] != now) continue;
-                size_t len;
-                const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, x, &len);
-                if (inl_stats_update_bytes(&c->pst, A(e), v, len)) return INLAY_ERR_NOMEM;
-            }
-            return 0;
-        }
-        e->trial.len = 0;
-        if (inl_buf_reserve(&e->trial, A(e), count * c->width)) return INLAY_ERR_NOMEM;
-        size_t k = 0;
-        for (size_t x = 0; x < count; x++)
-            if (seen[x] == now)
-                memcpy(e->trial.data + k++ * c->width, c->memo_fixed.values.data + x * c->width, c->width);
-        return fixed_stats(c, e->trial.data, k);
-    }
+    const uint32_t now = c->stamp;
     if (c->is_bytes) {
+        size_t sum = 0;
         for (size_t i = 0; i < n; i++) {
             uint32_t x = idx[i];
-            if (seen[x] == now) continue;
-            seen[x] = now;
             size_t len;
             const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, x, &len);
+            sum += len;
+            if (seen[x] == now) continue;
+            seen[x] = now;
             if (inl_stats_update_bytes(&c->pst, A(e), v, len)) return INLAY_ERR_NOMEM;
         }
+        if (ba) c->page_ba_bytes = sum;
         return 0;
     }
     /* the distinct values gathered, then one typed pass */
@@ -445,15 +496,20 @@ static int dict_page_stats(column *c, column_env *e)
     return fixed_stats(c, out, k);
 }
 
-/* The page's min and max into c->pst (its null count too). */
-static int page_stats(column *c, column_env *e)
+/* The page's min and max into c->pst (its null count too). counted: as
+ * for dict_page_stats. */
+static int page_stats(column *c, column_env *e, bool counted)
 {
     stats *ps = &c->pst;
     inl_stats_reset(ps);
     ps->null_count = c->page_entries - c->page_values;
     const size_t n = c->page_values;
-    if (!n || c->leaf->order == ORDER_NONE) return 0;
-    if (c->use_dict) return dict_page_stats(c, e);
+    if (!n) return 0;
+    if (c->leaf->order == ORDER_NONE) {
+        if (c->use_dict && c->type->physical == INLAY_BYTE_ARRAY) dict_page_ba_bytes(c);
+        return 0;
+    }
+    if (c->use_dict) return dict_page_stats(c, e, counted);
     const uint8_t *v = c->vals.data;
     switch (c->type->physical) {
     case INLAY_BOOLEAN: inl_stats_update_bool(ps, v, n); return 0;
@@ -551,12 +607,30 @@ static int flush_page(column *c, column_env *e)
     if (c->type->physical == INLAY_BYTE_ARRAY && !c->use_dict)
         c->page_ba_bytes = c->vals.len - 4 * c->page_values;
 
+    /* Dictionary indices first: their encoder counts each entry's uses as
+     * it goes, which the page's statistics then read. */
+    bool counted = false;
+    if (c->use_dict) {
+        uint32_t *uses = NULL;
+        if (c->statistics && c->leaf->order != ORDER_NONE && c->page_values &&
+            dict_count(c) <= c->page_values) {
+            if (!(uses = entry_counts(c, e))) return INLAY_ERR_NOMEM;
+            counted = true;
+        }
+        uint8_t wb = (uint8_t)index_bit_width(c);
+        e->encoded.len = 0;
+        if (inl_buf_append(&e->encoded, A(e), &wb, 1) ||
+            inl_rle_encode_u32_counting(&e->encoded, A(e), (const uint32_t *)c->vals.data, c->page_values, wb,
+                                        uses))
+            return INLAY_ERR_NOMEM;
+    }
+
     /* statistics: in the header, folded into the chunk's, and in the index */
     stats_wire wire, *ws = NULL;
     stats_bounds b;   /* numeric bounds live in it until the page is written */
     int64_t *hist = c->page_hist;
     if (c->statistics) {
-        INL_FORWARD(page_stats(c, e));
+        INL_FORWARD(page_stats(c, e, counted));
         memset(&wire, 0, sizeof wire);
         wire.null_count = (int64_t)c->pst.null_count;
         if (inl_stats_bounds_of(&c->pst, c->type->physical, &b)) {
@@ -605,12 +679,6 @@ static int flush_page(column *c, column_env *e)
     const uint8_t *values;
     size_t values_len;
     if (c->use_dict) {
-        int w = index_bit_width(c);
-        uint8_t wb = (uint8_t)w;
-        e->encoded.len = 0;
-        if (inl_buf_append(&e->encoded, A(e), &wb, 1) ||
-            inl_rle_encode_u32(&e->encoded, A(e), (const uint32_t *)c->vals.data, c->page_values, w))
-            return INLAY_ERR_NOMEM;
         d.encoding = ENC_RLE_DICTIONARY;
         values = e->encoded.data;
         values_len = e->encoded.len;
@@ -713,7 +781,8 @@ int inl_column_seal(column *c, column_env *e)
     INL_FORWARD(start_chunk(c, e, open_chunk(c)));
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
     else inl_memo_fixed_reset(&c->memo_fixed);
-    c->stamps.len = 0;
+    c->stamps.len = c->counts.len = 0;
+    c->stage_n = c->stage_pos = 0;
     c->use_dict = c->dict_allowed;
     c->dict_used = false;
     c->dict_decided = false;
@@ -759,23 +828,30 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
     if (c->use_dict) {
         if (inl_buf_reserve(&c->vals, A(e), n * 4)) return INLAY_ERR_NOMEM;
         uint32_t *idx = (uint32_t *)(c->vals.data + c->vals.len);
-        const size_t before = dict_count(c);
-        int r = c->is_bytes ? inl_memo_bytes_insert_many(&c->memo_bytes, values, n, idx)
-                            : inl_memo_fixed_insert_many(&c->memo_fixed, values, n, idx);
-        if (r) return INLAY_ERR_NOMEM;
-        c->vals.len += n * 4;
-        if (c->bloom_on && dict_count(c) > before)
-            INL_FORWARD(hash_values(c, e, NULL, before, dict_count(c) - before));
-        const bool pending = decision_pending(c);
-        if (c->type->physical == INLAY_BYTE_ARRAY && (pending || c->statistics)) {
-            size_t plain = inl_plain_bytes_size(values, n);
-            if (pending) c->page_plain_bytes += plain;
-            c->page_ba_bytes += plain - 4 * n;
-        } else if (pending) {
-            c->page_plain_bytes += n * c->width;
+        size_t taken = 0;
+        if (c->stage_pos < c->stage_n) {
+            if (c->stage_pos == 0 && c->bloom_on && dict_count(c) > c->stage_count0)
+                INL_FORWARD(hash_values(c, e, NULL, c->stage_count0, dict_count(c) - c->stage_count0));
+            taken = c->stage_n - c->stage_pos < n ? c->stage_n - c->stage_pos : n;
+            memcpy(idx, c->staged.data + c->stage_pos * 4, taken * 4);
+            c->stage_pos += taken;
         }
+        if (taken < n) {
+            const size_t before = dict_count(c);
+            const uint8_t *rest = (const uint8_t *)values + taken * c->value_size;
+            int r = c->is_bytes ? inl_memo_bytes_insert_many(&c->memo_bytes, (const inlay_bytes *)rest, n - taken, idx + taken)
+                                : inl_memo_fixed_insert_many(&c->memo_fixed, rest, n - taken, idx + taken);
+            if (r) return INLAY_ERR_NOMEM;
+            if (c->bloom_on && dict_count(c) > before)
+                INL_FORWARD(hash_values(c, e, NULL, before, dict_count(c) - before));
+        }
+        c->vals.len += n * 4;
+        if (decision_pending(c))
+            c->page_plain_bytes += c->type->physical == INLAY_BYTE_ARRAY ? inl_plain_bytes_size(values, n)
+                                                                         : n * c->width;
         return 0;
     }
+    c->stage_pos = c->stage_n;   /* a dictionary given up: staged indices are not wanted */
     int r;
     if (c->type->physical == INLAY_BYTE_ARRAY) r = inl_plain_put_bytes(&c->vals, A(e), values, n);
     else if (c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY) r = inl_plain_put_flba(&c->vals, A(e), values, n, c->width);
@@ -805,7 +881,12 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
     size_t chunk_room = e->row_group_rows - (size_t)k->num_rows;
     if (chunk_room < room) room = chunk_room;
     if (room == 0) room = 1;
-    if (c->use_dict && room > DICT_SLICE) room = DICT_SLICE;
+    if (c->use_dict) {
+        /* staged values need no lookup: a slice takes as many as fit, and
+         * none past them */
+        const size_t cap = c->stage_pos < c->stage_n ? c->stage_n - c->stage_pos : DICT_SLICE;
+        if (room > cap) room = cap;
+    }
     /* PLAIN pages, and pages that may still become so, are cut by their bytes */
     const bool by_bytes = !c->use_dict || decision_pending(c);
     const size_t have_bytes = c->use_dict ? c->page_plain_bytes : c->vals.len;
@@ -846,6 +927,54 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
     return end;
 }
 
+/* ---- staging ----------------------------------------------------------- */
+
+size_t inl_column_stageable(const column *c, const column_env *e, size_t count, size_t nvalues,
+                            const int16_t *def, const int16_t *rep)
+{
+    if (!c->use_dict || c->type->physical != INLAY_BYTE_ARRAY || decision_pending(c) || rep || !nvalues)
+        return 0;
+    const uint64_t rows = c->chunks[c->nsealed].num_rows;
+    const size_t room = rows < e->row_group_rows ? (size_t)(e->row_group_rows - rows) : 0;
+    if (count <= room) return nvalues;
+    if (!def) return room;
+    size_t v = 0;
+    for (size_t i = 0; i < room; i++) v += def[i] == c->leaf->max_def;
+    return v;
+}
+
+void inl_column_stage_begin(column *c)
+{
+    c->stage_n = c->stage_pos = 0;
+    c->stage_count0 = c->memo_bytes.count;
+}
+
+bool inl_column_stage_full(const column *c, const column_env *e)
+{
+    return dict_bytes(c) > e->dictionary_bytes || dict_count(c) > INT32_MAX / 2;
+}
+
+int inl_column_stage(column *c, column_env *e, const inlay_bytes *v, size_t n)
+{
+    c->staged.len = c->stage_n * 4;
+    if (inl_buf_reserve(&c->staged, A(e), n * 4)) return INLAY_ERR_NOMEM;
+    uint32_t *idx = (uint32_t *)c->staged.data + c->stage_n;
+    const size_t before = c->memo_bytes.count;
+    int r = inl_memo_bytes_insert_many(&c->memo_bytes, v, n, idx);
+    if (r) {
+        inl_memo_bytes_truncate(&c->memo_bytes, before);
+        return r == -2 ? INLAY_ERR_VALUE : INLAY_ERR_NOMEM;
+    }
+    c->stage_n += n;
+    return 0;
+}
+
+void inl_column_unstage(column *c)
+{
+    inl_memo_bytes_truncate(&c->memo_bytes, c->stage_count0);
+    c->stage_n = c->stage_pos = 0;
+}
+
 int inl_column_append(column *c, column_env *e, const void *values, size_t count,
                   const int16_t *def, const int16_t *rep)
 {
@@ -879,8 +1008,9 @@ int inl_column_append(column *c, column_env *e, const void *values, size_t count
         if (c->page_rows >= e->page_rows || page_size_estimate(c) >= e->page_bytes) {
             INL_FORWARD(flush_page(c, e));
         }
-        /* indices are 32-bit; keep well inside them */
-        if (c->use_dict && (dict_bytes(c) > e->dictionary_bytes || dict_count(c) > INT32_MAX / 2)) {
+        /* indices are 32-bit; keep well inside them. Staged values take
+         * their entries first: staging stopped where the limit was passed. */
+        if (c->use_dict && c->stage_pos == c->stage_n && inl_column_stage_full(c, e)) {
             INL_FORWARD(flush_page(c, e));
             c->use_dict = false;
         }

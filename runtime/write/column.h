@@ -1,7 +1,8 @@
 /*
  * column.h — the column buffer of one leaf, and the column chunks it cuts.
  *
- * Values arrive in batches (already checked by validate.c). The buffer holds
+ * Values arrive in batches (already checked by validate.c, and for byte
+ * arrays in dictionary mode already looked up: see staging below). The buffer holds
  * the current page: levels as uint16 arrays and values either PLAIN-encoded
  * or, in dictionary mode, as uint32 indices into the chunk's memo table.
  * A page ends at its row or byte limit; a chunk ends at the row-group row
@@ -105,11 +106,18 @@ typedef struct column {
     buf vals;                 /* PLAIN bytes, or uint32 dictionary indices */
     size_t page_entries, page_rows, page_values;
     size_t page_plain_bytes;  /* PLAIN size of the page's values while the check is pending */
-    size_t page_ba_bytes;     /* dictionary mode, BYTE_ARRAY: the page's values' bytes */
+    size_t page_ba_bytes;     /* BYTE_ARRAY: the page's values' bytes, found as it is written */
     stats pst;                /* the page's statistics, made as it is written */
     buf trunc;                /* a truncated max bound */
     buf stamps;               /* uint32 per dictionary entry: the last page it was seen in */
     uint32_t stamp;
+    buf counts;               /* uint32 per dictionary entry: its uses in the page; zero between pages */
+    /* A batch's first values put into the dictionary while they were
+     * checked (inl_column_stage), their indices taken by the append that
+     * follows in place of a second lookup. */
+    buf staged;               /* uint32 indices */
+    size_t stage_n, stage_pos;   /* values staged; taken so far */
+    size_t stage_count0;      /* dictionary entries before the batch */
     size_t nhist;             /* level counts per page (0 when the column has no levels) */
     int64_t *page_hist;       /* the current page's, nhist entries */
     bool bloom_on;            /* a bloom filter per chunk */
@@ -133,6 +141,27 @@ void inl_column_free(column *c, column_env *e);
  * sticky error (NOMEM, COMPRESS). */
 int inl_column_append(column *c, column_env *e, const void *values, size_t count,
                   const int16_t *def, const int16_t *rep);
+
+/* Staging, for BYTE_ARRAY values in dictionary mode: the checks of a batch
+ * and its dictionary lookups in one pass (validate.c drives it), so the
+ * values are read once.
+ *
+ * inl_column_stageable: how many of the batch's first values may be
+ * staged -- those that fall in the open chunk, when the column is flat,
+ * dictionary-encoding BYTE_ARRAY values and past its first-page decision;
+ * 0 otherwise. count entries, nvalues of them values. */
+size_t inl_column_stageable(const column *c, const column_env *e, size_t count, size_t nvalues,
+                            const int16_t *def, const int16_t *rep);
+/* A new stage, empty. */
+void inl_column_stage_begin(column *c);
+/* The dictionary has reached its limit: stage no further. */
+bool inl_column_stage_full(const column *c, const column_env *e);
+/* n more values into the dictionary; their indices staged. Returns 0,
+ * INLAY_ERR_VALUE (a value Parquet cannot hold: NULL data with a length, a
+ * length past INT32_MAX) or INLAY_ERR_NOMEM; the stage then stays as it was. */
+int inl_column_stage(column *c, column_env *e, const inlay_bytes *v, size_t n);
+/* Undo the stage: the dictionary as it was before inl_column_stage_begin. */
+void inl_column_unstage(column *c);
 
 /* End the open chunk (even if empty). */
 int inl_column_seal(column *c, column_env *e);

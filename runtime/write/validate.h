@@ -28,4 +28,14 @@ int inl_validate_values(const column *c, const void *values, size_t n, inl_err *
  * other types are checked as inl_validate_values does. */
 int inl_validate_values_prechecked(const column *c, const void *values, size_t n, inl_err *err);
 
+/* Check n byte-array values while staging them into the column's
+ * dictionary (inl_column_stage): the table refuses a value Parquet cannot
+ * hold as it looks it up, and for text each new dictionary entry's UTF-8 is
+ * checked once, rather than every value. Stops early when
+ * the dictionary reaches its limit: *staged gets how many were staged, the
+ * rest being for inl_validate_values. Returns 0, or the status with err
+ * set (err->row: the value at fault; INLAY_ERR_NOMEM) and nothing staged. */
+int inl_validate_stage_bytes(column *c, column_env *e, const inlay_bytes *v, size_t n, bool prechecked,
+                             inl_err *err, size_t *staged);
+
 #endif

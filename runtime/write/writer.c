@@ -47,6 +47,7 @@ typedef struct prepared {
     const void *values;
     size_t count;
     const int16_t *def, *rep;
+    bool staged;   /* some values are in the dictionary already (inl_column_stage) */
 } prepared;
 
 
@@ -690,6 +691,7 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
     int st;
     p->c = c;
     p->count = count;
+    p->staged = false;
     if (!count) {
         p->values = NULL;
         p->def = p->rep = NULL;
@@ -713,8 +715,24 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
     if (nvalues && !values)
         return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': %zu values expected, got NULL",
                          c->path, nvalues);
-    st = prechecked ? inl_validate_values_prechecked(c, values, nvalues, &ce)
-                    : inl_validate_values(c, values, nvalues, &ce);
+    /* byte arrays bound for the dictionary are looked up as they are checked */
+    size_t staged = 0;
+    const size_t stageable = inl_column_stageable(c, &w->env, count, nvalues, def, rep);
+    if (stageable) {
+        st = inl_validate_stage_bytes(c, &w->env, values, stageable, prechecked, &ce, &staged);
+        if (st == INLAY_ERR_NOMEM) return set_failed(w, st, c->path);
+        p->staged = staged > 0;
+    }
+    if (!st) {
+        const uint8_t *rest = (const uint8_t *)values + staged * c->value_size;
+        st = prechecked ? inl_validate_values_prechecked(c, rest, nvalues - staged, &ce)
+                        : inl_validate_values(c, rest, nvalues - staged, &ce);
+        if (st) {
+            ce.row += (int64_t)staged;
+            if (p->staged) inl_column_unstage(c);
+            p->staged = false;
+        }
+    }
     if (st) {
         size_t entry = (size_t)ce.row;
         if (def) {   /* value index -> batch entry */
@@ -766,6 +784,14 @@ static int commit(inlay_writer *w, const prepared *p)
     return st ? set_failed(w, st, p->c->path) : 0;
 }
 
+/* Batches checked but refused after all: their staged values leave the
+ * dictionaries. */
+static void unstage(const prepared *p, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i].staged) inl_column_unstage(p[i].c);
+}
+
 static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
                   const void *values, size_t count, const inlay_levels *lv)
 {
@@ -773,7 +799,11 @@ static int append(inlay_writer *w, int col, inlay_physical phys, const char *fn,
     INL_FORWARD(ready(w, col, phys, fn));
     prepared p;
     INL_FORWARD(prepare(w, col, values, count, lv, false, &p));
-    INL_FORWARD(check_order(w, &p, 1));
+    int st = check_order(w, &p, 1);
+    if (st) {
+        unstage(&p, 1);
+        return st;
+    }
     INL_FORWARD(commit(w, &p));
     return flush_ready(w);
 }
@@ -841,9 +871,14 @@ static int append_batches(inlay_writer *w, const inlay_column_batch *batches, in
     prepared *p = w->prepared;
     for (int i = 0; i < n; i++)
         if ((st = prepare(w, batches[i].column, batches[i].values, batches[i].count,
-                          &batches[i].levels, prechecked && prechecked[i], &p[i])))
+                          &batches[i].levels, prechecked && prechecked[i], &p[i]))) {
+            unstage(p, i);
             return st;
-    INL_FORWARD(check_order(w, p, n));
+        }
+    if ((st = check_order(w, p, n))) {
+        unstage(p, n);
+        return st;
+    }
     for (int i = 0; i < n; i++)
         INL_FORWARD(commit(w, &p[i]));
     return flush_ready(w);
