@@ -143,8 +143,10 @@ void inl_memo_bytes_truncate(memo_bytes *m, size_t count)
     m->count = count;
     const size_t cap = m->mask + 1;
     size_t start = cap;
+    /* an empty slot is all zero: a probe tests a slot's tag before its index */
+    const memo_bytes_slot empty = { 0 };
     for (size_t i = 0; i < cap; i++) {
-        if (m->slots[i].index1 > count) m->slots[i].index1 = 0;
+        if (m->slots[i].index1 > count) m->slots[i] = empty;
         if (!m->slots[i].index1 && start == cap) start = i;
     }
     /* The entries left may sit past a gap that a removed one filled: put
@@ -154,7 +156,7 @@ void inl_memo_bytes_truncate(memo_bytes *m, size_t count)
         const size_t i = (start + k) & m->mask;
         memo_bytes_slot e = m->slots[i];
         if (!e.index1) continue;
-        m->slots[i].index1 = 0;
+        m->slots[i] = empty;
         size_t p = e.hash & m->mask;
         while (m->slots[p].index1) p = (p + 1) & m->mask;
         m->slots[p] = e;

@@ -554,6 +554,93 @@ START_TEST(test_nomem_bytes)
 }
 END_TEST
 
+/* ---- truncate and refused values ----------------------------------------- */
+
+/* Keys of 1..40 bytes (both hash paths), many sharing a slot's
+ * neighbourhood in a small table. */
+static size_t trunc_key(char *key, int k)
+{
+    int len = 1 + (k * 7) % 40;
+    for (int i = 0; i < len; i++) key[i] = (char)('a' + (k * 31 + i * 17) % 26);
+    int n = snprintf(key, 12, "%d", k);
+    key[n] = '-';   /* keep the key length, make it unique */
+    return (size_t)(len > n + 1 ? len : n + 1);
+}
+
+/* Truncating to any count leaves exactly the table that inserting only the
+ * first `count` keys makes: same indices, same arena bytes, and the
+ * removed keys come back as new entries. */
+START_TEST(test_truncate_bytes)
+{
+    static const size_t cuts[] = { 0, 1, 7, 100, 555, 999, 1000 };
+    char key[64];
+    for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++) {
+        const size_t keep = cuts[c];
+        memo_bytes m, ref;
+        inl_memo_bytes_init(&m, &alloc, 0);
+        inl_memo_bytes_init(&ref, &alloc, 0);
+        uint32_t index;
+        for (int k = 0; k < 1000; k++) {
+            size_t len = trunc_key(key, k);
+            ck_assert_int_eq(inl_memo_bytes_insert(&m, key, len, &index), 0);
+            if ((size_t)k < keep) ck_assert_int_eq(inl_memo_bytes_insert(&ref, key, len, &index), 0);
+        }
+        inl_memo_bytes_truncate(&m, keep);
+        ck_assert_uint_eq(m.count, keep);
+        ck_assert_uint_eq(inl_memo_bytes_bytes(&m), inl_memo_bytes_bytes(&ref));
+        ck_assert_mem_eq(m.arena.data, ref.arena.data, inl_memo_bytes_bytes(&ref));
+        for (int k = 0; k < 1000; k++) {   /* kept keys found; the others new, in order */
+            size_t len = trunc_key(key, k);
+            int r = inl_memo_bytes_insert(&m, key, len, &index);
+            ck_assert_int_eq(r, ((size_t)k < keep ? 1 : 0));
+            ck_assert_uint_eq(index, (uint32_t)k);
+        }
+        inl_memo_bytes_free(&m);
+        inl_memo_bytes_free(&ref);
+    }
+}
+END_TEST
+
+/* NULL data with a length and lengths past INT32_MAX are refused, single
+ * and bulk, at every length path; what came before stays. */
+START_TEST(test_refused_values)
+{
+    memo_bytes m;
+    inl_memo_bytes_init(&m, &alloc, 0);
+    uint32_t index;
+    static const size_t lens[] = { 1, 7, 8, 20, 32, 33, 100 };
+    for (size_t i = 0; i < sizeof lens / sizeof *lens; i++)
+        ck_assert_int_eq(inl_memo_bytes_insert(&m, NULL, lens[i], &index), -2);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "x", (size_t)INT32_MAX + 1, &index), -2);
+    ck_assert_uint_eq(m.count, 0);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, NULL, 0, &index), 0);   /* the empty value */
+
+    /* bulk: 300 values (past the address cache's batch size), the bad one late */
+    static char text[300][24];
+    inlay_bytes v[300];
+    uint32_t out[300];
+    for (size_t bad = 0; bad < sizeof lens / sizeof *lens; bad++) {
+        inl_memo_bytes_reset(&m);
+        for (int k = 0; k < 300; k++) {
+            int n = snprintf(text[k], sizeof text[k], "value-%d-%d", k % 50, k % 7);
+            v[k].data = text[k];
+            v[k].len = (size_t)n;
+        }
+        v[250].data = NULL;
+        v[250].len = lens[bad];
+        ck_assert_int_eq(inl_memo_bytes_insert_many(&m, v, 300, out), -2);
+        ck_assert_uint_le(m.count, 250);
+        for (int k = 0; k < 250; k++) {   /* the values before it were looked up */
+            size_t len;
+            const uint8_t *e = inl_memo_bytes_value(&m, out[k], &len);
+            ck_assert_uint_eq(len, v[k].len);
+            ck_assert_mem_eq(e, v[k].data, len);
+        }
+    }
+    inl_memo_bytes_free(&m);
+}
+END_TEST
+
 static Suite *memo_suite(void)
 {
     Suite *s = suite_create("memo");
@@ -608,6 +695,12 @@ static Suite *memo_suite(void)
     tcase_add_test(c, test_page_int32);
     tcase_add_test(c, test_page_byte_array);
     tcase_add_test(c, test_page_flba);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("truncate and refused values");
+    tcase_add_checked_fixture(c, setup, NULL);
+    tcase_add_test(c, test_truncate_bytes);
+    tcase_add_test(c, test_refused_values);
     suite_add_tcase(s, c);
 
     c = tcase_create("out of memory");

@@ -16,10 +16,15 @@ enum { B = 50 };    /* rows per batch */
 
 static inlay_schema *make_schema(void)
 {
+    /* name always dictionary-encoded: its values are looked up as they
+     * are checked, and a refused call must take them back out */
+    inlay_column_options dict;
+    inlay_column_options_init(&dict);
+    dict.encoding = INLAY_ENCODING_DICTIONARY;
     inlay_schema *s = inlay_schema_create(NULL);
     ck_assert_ptr_nonnull(s);
     ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "name", INLAY_OPTIONAL, inlay_type_string(), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "name", INLAY_OPTIONAL, inlay_type_string(), &dict), 0);
     ck_assert_int_gt(inlay_schema_add(s, 0, "small", INLAY_REQUIRED, inlay_type_int(8, true), NULL), 0);
     ck_assert_int_gt(inlay_schema_add(s, 0, "code", INLAY_REQUIRED, inlay_type_fixed(4), NULL), 0);
     int tags = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
@@ -285,6 +290,46 @@ static int null_data(inlay_writer *w)
     return inlay_writer_append_bytes(w, C_NAME, v, 2, NULL);
 }
 
+/* Byte arrays in dictionary mode are looked up as they are checked: a batch
+ * of values new to the dictionary, refused late, must leave none of them
+ * behind (and, made twice, must find none of them the second time). */
+enum { NEW_ENTRIES = 5000 };
+static inlay_bytes *new_entries(void)
+{
+    static inlay_bytes v[NEW_ENTRIES];
+    static char text[NEW_ENTRIES][24];
+    for (int k = 0; k < NEW_ENTRIES; k++) {
+        int n = snprintf(text[k], sizeof text[k], "fresh-entry-%d", k % 300);
+        v[k].data = text[k];
+        v[k].len = (size_t)n;
+    }
+    return v;
+}
+
+static int bad_utf8_after_new_entries(inlay_writer *w)
+{
+    inlay_bytes *v = new_entries();
+    v[4500].data = "fresh-but-\xC3\x28-bad";
+    v[4500].len = 17;
+    return inlay_writer_append_bytes(w, C_NAME, v, NEW_ENTRIES, NULL);
+}
+
+static int null_data_after_new_entries(inlay_writer *w)
+{
+    inlay_bytes *v = new_entries();
+    v[4700].data = NULL;
+    v[4700].len = 12;
+    return inlay_writer_append_bytes(w, C_NAME, v, NEW_ENTRIES, NULL);
+}
+
+static int short_bad_after_new_entries(inlay_writer *w)
+{
+    inlay_bytes *v = new_entries();   /* all within the open row group, the bad one new */
+    v[15].data = "\xFF";
+    v[15].len = 1;
+    return inlay_writer_append_bytes(w, C_NAME, v, 18, NULL);
+}
+
 static int values_missing(inlay_writer *w)
 {
     return inlay_writer_append_i64(w, C_ID, NULL, 3, NULL);
@@ -320,6 +365,19 @@ static int columns_one_bad(inlay_writer *w)
         { C_PRICE, price, 2, { NULL, NULL, NULL } },
     };
     return inlay_writer_append_columns(w, b, 3);
+}
+
+/* append_columns: a string batch of new dictionary entries, then a bad
+ * batch: the strings must leave the dictionary again */
+static int columns_new_entries_then_bad(inlay_writer *w)
+{
+    const inlay_bytes name[] = { { "staged-name-one", 15 }, { "staged-name-two", 15 }, { "n1", 2 } };
+    static const int32_t price[] = { 5, 10000, 7 };
+    inlay_column_batch b[2] = {
+        { C_NAME, name, 3, { NULL, NULL, NULL } },
+        { C_PRICE, price, 3, { NULL, NULL, NULL } },
+    };
+    return inlay_writer_append_columns(w, b, 2);
 }
 
 static int columns_bad_validity(inlay_writer *w)
@@ -398,6 +456,10 @@ static const bad_call bad_calls[] = {
     { "invalid UTF-8 after 8 ASCII bytes", INLAY_ERR_VALUE, "name", 2 * B, bad_utf8_long },
     { "UTF-8 surrogate", INLAY_ERR_VALUE, "name", 2 * B + 1, surrogate_utf8 },
     { "NULL data with a length", INLAY_ERR_VALUE, "name", 2 * B + 1, null_data },
+    { "invalid UTF-8 after new dictionary entries", INLAY_ERR_VALUE, "name", 2 * B + 4500, bad_utf8_after_new_entries },
+    { "NULL data after new dictionary entries", INLAY_ERR_VALUE, "name", 2 * B + 4700, null_data_after_new_entries },
+    { "invalid UTF-8 among new entries in the open row group", INLAY_ERR_VALUE, "name", 2 * B + 15, short_bad_after_new_entries },
+    { "append_columns with new entries, then a bad batch", INLAY_ERR_VALUE, "price", B + 1, columns_new_entries_then_bad },
     { "NULL values", INLAY_ERR_ARGUMENT, "id", -1, values_missing },
     { "levels and a validity bitmap", INLAY_ERR_ARGUMENT, "flag", -1, def_and_validity },
     { "validity bitmap on a nested column", INLAY_ERR_ARGUMENT, "tags.list.element", -1, validity_on_nested },
@@ -449,6 +511,169 @@ START_TEST(test_bad_call)
     write_file(&b, NULL);
     ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
                   "%s: the file differs from one written without the rejected call", bad->what);
+    inlay_buffer_free(&a);
+    inlay_buffer_free(&b);
+}
+END_TEST
+
+/* ---- byte arrays looked up as they are checked ------------------------------------------ */
+
+enum { SB_ROWS = 9000, SB_MORE = 5000, SB_BINARY_DISTINCT = 1200 };
+
+/* Row r of column s (text, 300 distinct) and of b (40 bytes, some above
+ * 0x7F, 1200 distinct; every 5th row null). */
+static size_t sb_text(char *out, size_t r)
+{
+    return (size_t)snprintf(out, 32, "fresh-entry-%zu", r % 300);
+}
+
+static void sb_binary(uint8_t *out, size_t r)
+{
+    for (int i = 0; i < 40; i++) out[i] = (uint8_t)((r % SB_BINARY_DISTINCT) * 131 + (size_t)i * 29);
+}
+
+/* Rows [first, first + n) of s (with `bad_at`, if below n, invalid UTF-8)
+ * or of b. */
+static int sb_append(inlay_writer *w, int col, size_t first, size_t n, size_t bad_at)
+{
+    static char text[SB_ROWS][32];
+    static uint8_t bin[SB_ROWS][40];
+    static inlay_bytes v[SB_ROWS];
+    static int16_t def[SB_ROWS];
+    size_t nv = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = first + i;
+        if (col == 0) {
+            v[nv].len = sb_text(text[i], r);
+            v[nv++].data = text[i];
+            continue;
+        }
+        def[i] = r % 5 != 4;
+        if (!def[i]) continue;
+        sb_binary(bin[i], r);
+        v[nv].data = bin[i];
+        v[nv++].len = 40;
+    }
+    if (bad_at < n) {
+        v[bad_at].data = "fresh-entry-\xC3\x28";
+        v[bad_at].len = 14;
+    }
+    inlay_levels lv = { def, NULL, NULL };
+    return inlay_writer_append_bytes(w, col, v, n, col ? &lv : NULL);
+}
+
+/* refuse: make a refused call first (a batch of new entries, the bad one late) */
+static void sb_write(inlay_buffer *out, bool refuse)
+{
+    /* s always dictionary-encoded (looked up from its first value); b by
+     * AUTO, whose first page in each row group decides and is not staged */
+    inlay_column_options dict;
+    inlay_column_options_init(&dict);
+    dict.encoding = INLAY_ENCODING_DICTIONARY;
+    dict.bloom_filter = true;
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "s", INLAY_REQUIRED, inlay_type_string(), &dict), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "b", INLAY_OPTIONAL, inlay_type_binary(), NULL), 0);
+    inlay_options o;
+    inlay_options_init(&o);
+    o.page_rows = 1000;
+    o.row_group_rows = 10000;            /* the second batches cross it */
+    o.dictionary_bytes = 48 * 1024;      /* b's 1200 x 44 bytes pass it inside a batch */
+    inlay_buffer_init(out, NULL);
+    inlay_writer *w = NULL;
+    ck_assert_int_eq(inlay_writer_open(&w, inlay_buffer_sink(out), s, &o), INLAY_OK);
+    inlay_schema_free(s);
+    if (refuse) {
+        for (int again = 0; again < 2; again++) {
+            ck_assert_int_eq(sb_append(w, 0, 0, SB_ROWS, 8000), INLAY_ERR_VALUE);
+            ck_assert_msg(mentions_row(inlay_writer_errmsg(w), 8000), "%s", inlay_writer_errmsg(w));
+        }
+    }
+    APPEND_OK(sb_append(w, 0, 0, SB_ROWS, SIZE_MAX));
+    APPEND_OK(sb_append(w, 1, 0, SB_ROWS, SIZE_MAX));
+    APPEND_OK(sb_append(w, 0, SB_ROWS, SB_MORE, SIZE_MAX));
+    APPEND_OK(sb_append(w, 1, SB_ROWS, SB_MORE, SIZE_MAX));
+    APPEND_OK(inlay_writer_close(w));
+    inlay_writer_free(w);
+}
+
+START_TEST(test_staged_batches)
+{
+    inlay_buffer a, b;
+    sb_write(&a, true);
+    sb_write(&b, false);
+    ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+                  "a refused batch of new dictionary entries changed the file");
+
+    inlay_reader *r = NULL;
+    ck_assert_int_eq(inlay_reader_open_memory(&r, b.data, b.len, NULL), INLAY_OK);
+    ck_assert_int_eq(inlay_reader_info(r)->num_row_groups, 2);
+    size_t rows, row = 0;
+    char text[32];
+    uint8_t bin[40];
+    while (inlay_reader_next(r, 0, &rows) == INLAY_OK && rows) {
+        const inlay_array *sa = inlay_reader_array(r, 0), *ba = inlay_reader_array(r, 1);
+        const inlay_bytes *sv = sa->values, *bv = ba->values;
+        for (size_t i = 0; i < rows; i++, row++) {
+            size_t len = sb_text(text, row);
+            ck_assert_uint_eq(sv[i].len, len);
+            ck_assert_mem_eq(sv[i].data, text, len);
+            bool present = !ba->validity || (ba->validity[i / 8] >> (i % 8) & 1);
+            ck_assert_int_eq(present, row % 5 != 4);
+            if (!present) continue;
+            sb_binary(bin, row);
+            ck_assert_uint_eq(bv[i].len, 40);
+            ck_assert_mem_eq(bv[i].data, bin, 40);
+        }
+    }
+    ck_assert_uint_eq(row, SB_ROWS + SB_MORE);
+    inlay_reader_free(r);
+    inlay_buffer_free(&a);
+    inlay_buffer_free(&b);
+}
+END_TEST
+
+/* A batch refused for the declared sort order, after a string batch of the
+ * same call was looked up into its dictionary: the strings leave it. */
+static void sorted_write(inlay_buffer *out, bool refuse)
+{
+    inlay_column_options dict;
+    inlay_column_options_init(&dict);
+    dict.encoding = INLAY_ENCODING_DICTIONARY;
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "name", INLAY_REQUIRED, inlay_type_string(), &dict), 0);
+    inlay_options o;
+    inlay_options_init(&o);
+    const inlay_sorting_column key = { "id", false, false };
+    o.sorting_columns = &key;
+    o.sorting_columns_count = 1;
+    inlay_buffer_init(out, NULL);
+    inlay_writer *w = NULL;
+    ck_assert_int_eq(inlay_writer_open(&w, inlay_buffer_sink(out), s, &o), INLAY_OK);
+    inlay_schema_free(s);
+    if (refuse) {
+        const inlay_bytes names[] = { { "refused-name-one", 16 }, { "refused-name-two", 16 }, { "kept-name-1", 11 } };
+        static const int64_t ids[] = { 5, 3, 4 };
+        inlay_column_batch b[2] = { { 1, names, 3, { NULL, NULL, NULL } }, { 0, ids, 3, { NULL, NULL, NULL } } };
+        ck_assert_int_eq(inlay_writer_append_columns(w, b, 2), INLAY_ERR_VALUE);
+        ck_assert_ptr_nonnull(strstr(inlay_writer_errmsg(w), "sort order"));
+    }
+    const inlay_bytes names[] = { { "kept-name-1", 11 }, { "kept-name-2", 11 }, { "kept-name-1", 11 } };
+    static const int64_t ids[] = { 1, 2, 3 };
+    inlay_column_batch b[2] = { { 1, names, 3, { NULL, NULL, NULL } }, { 0, ids, 3, { NULL, NULL, NULL } } };
+    APPEND_OK(inlay_writer_append_columns(w, b, 2));
+    APPEND_OK(inlay_writer_close(w));
+    inlay_writer_free(w);
+}
+
+START_TEST(test_sort_refusal_unstages)
+{
+    inlay_buffer a, b;
+    sorted_write(&a, true);
+    sorted_write(&b, false);
+    ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+                  "a batch refused for its order left strings in the dictionary");
     inlay_buffer_free(&a);
     inlay_buffer_free(&b);
 }
@@ -997,6 +1222,8 @@ static Suite *writer_suite(void)
 
     c = tcase_create("close and abort");
     tcase_add_test(c, test_error_info);
+    tcase_add_test(c, test_staged_batches);
+    tcase_add_test(c, test_sort_refusal_unstages);
     tcase_add_test(c, test_call_after_close);
     tcase_add_test(c, test_unequal_rows_at_close);
     tcase_add_test(c, test_abort);
