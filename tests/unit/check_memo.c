@@ -588,7 +588,7 @@ START_TEST(test_truncate_bytes)
         inl_memo_bytes_truncate(&m, keep);
         ck_assert_uint_eq(m.count, keep);
         ck_assert_uint_eq(inl_memo_bytes_bytes(&m), inl_memo_bytes_bytes(&ref));
-        ck_assert_mem_eq(m.arena.data, ref.arena.data, inl_memo_bytes_bytes(&ref));
+        if (keep) ck_assert_mem_eq(m.arena.data, ref.arena.data, inl_memo_bytes_bytes(&ref));
         for (int k = 0; k < 1000; k++) {   /* kept keys found; the others new, in order */
             size_t len = trunc_key(key, k);
             int r = inl_memo_bytes_insert(&m, key, len, &index);
