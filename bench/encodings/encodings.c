@@ -612,7 +612,7 @@ static void run_writer(void *p)
 }
 
 enum {
-    ENC_I64, ENC_I32, ENC_LENGTH_BYTES, ENC_BYTES, ENC_BSS, ENC_BOOL_RLE, ENC_RLE_U32
+    ENC_I64, ENC_I32, ENC_LENGTH_BYTES, ENC_BYTES, ENC_BSS, ENC_BOOL_RLE, ENC_RLE_U32, ENC_RLE_U32_COUNTING
 };
 
 typedef struct encode_ctx {
@@ -635,6 +635,20 @@ static void run_encode(void *p)
     case ENC_BYTES: r = inl_delta_encode_bytes(&c->out, &g_alloc, c->v, c->n); break;
     case ENC_BSS: r = inl_bss_encode(&c->out, &g_alloc, c->v, c->n, c->width); break;
     case ENC_BOOL_RLE: r = inl_bool_rle_encode(&c->out, &g_alloc, c->v, c->n); break;
+    case ENC_RLE_U32_COUNTING: {
+        /* the writer's index pages: every entry's uses counted (100 entries
+         * here), read and zeroed again as the page's statistics do */
+        static uint32_t uses[1u << 7];
+        r = inl_rle_encode_u32_counting(&c->out, &g_alloc, c->v, c->n, (int)c->width, uses);
+        uint32_t sum = 0;
+        for (size_t x = 0; x < sizeof uses / sizeof uses[0]; x++) {
+            sum += uses[x];
+            uses[x] = 0;
+        }
+        if (sum != c->n)
+            die("inl_rle_encode_u32_counting: counts do not add up");
+        break;
+    }
     default: r = inl_rle_encode_u32(&c->out, &g_alloc, c->v, c->n, (int)c->width); break;
     }
     if (r)
@@ -1137,6 +1151,10 @@ static void section_rle(void)
                 4.0 * n);
     encode_case(s, "u32_w7_runs", "inl_rle_encode_u32 width 7, runs of 1..128", ENC_RLE_U32, runi, n,
                 7, 4.0 * n);
+    encode_case(s, "u32_w7_random_counting", "..._counting width 7, random 0..99", ENC_RLE_U32_COUNTING,
+                ri, n, 7, 4.0 * n);
+    encode_case(s, "u32_w7_runs_counting", "..._counting width 7, runs of 1..128", ENC_RLE_U32_COUNTING,
+                runi, n, 7, 4.0 * n);
     free(rb);
     free(runb);
     free(ri);

@@ -135,7 +135,6 @@ void inl_column_free(column *c, column_env *e)
     inl_buf_free(&c->trunc, A(e));
     inl_buf_free(&c->stamps, A(e));
     inl_buf_free(&c->counts, A(e));
-    inl_buf_free(&c->staged, A(e));
     for (int i = 0; i < c->nchunks; i++) {
         chunk *k = &c->chunks[i];
         inl_buf_free(&k->dict, A(e));
@@ -208,10 +207,16 @@ size_t inl_column_buffered_bytes(const column *c)
 
 /* ---- pages ------------------------------------------------------------ */
 
+/* The dictionary indices of the page being filled. */
+static inline const uint32_t *page_indices(const column *c)
+{
+    return (const uint32_t *)(c->vals.data + c->page_off);
+}
+
 /* The page's values PLAIN-encoded from their dictionary indices, into out. */
 static int materialize_plain(column *c, column_env *e, buf *out)
 {
-    const uint32_t *idx = (const uint32_t *)c->vals.data;
+    const uint32_t *idx = page_indices(c);
     const size_t n = c->page_values;
     out->len = 0;
     if (!c->is_bytes) {
@@ -393,7 +398,7 @@ static size_t dict_entry_len(const column *c, uint32_t x)
  * have no order (page_stats' pass does not run). */
 static void dict_page_ba_bytes(column *c)
 {
-    const uint32_t *idx = (const uint32_t *)c->vals.data;
+    const uint32_t *idx = page_indices(c);
     size_t sum = 0;
     for (size_t i = 0; i < c->page_values; i++) sum += dict_entry_len(c, idx[i]);
     c->page_ba_bytes = sum;
@@ -417,7 +422,7 @@ static uint32_t *entry_counts(column *c, column_env *e)
 static int dict_page_stats(column *c, column_env *e, bool counted)
 {
     const size_t count = dict_count(c);
-    const uint32_t *idx = (const uint32_t *)c->vals.data;
+    const uint32_t *idx = page_indices(c);
     const size_t n = c->page_values;
     const bool ba = c->type->physical == INLAY_BYTE_ARRAY;
     if (count <= n) {
@@ -433,11 +438,12 @@ static int dict_page_stats(column *c, column_env *e, bool counted)
         if (c->is_bytes) {
             size_t sum = 0;
             for (size_t x = 0; x < count; x++) {
-                if (!uses[x]) continue;
+                const size_t used = uses[x];
+                if (!used) continue;
+                uses[x] = 0;
                 size_t len;
                 const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, x, &len);
-                sum += (size_t)uses[x] * len;
-                uses[x] = 0;
+                sum += used * len;
                 if (inl_stats_update_bytes(&c->pst, A(e), v, len)) return INLAY_ERR_NOMEM;
             }
             if (ba) c->page_ba_bytes = sum;
@@ -620,7 +626,7 @@ static int flush_page(column *c, column_env *e)
         uint8_t wb = (uint8_t)index_bit_width(c);
         e->encoded.len = 0;
         if (inl_buf_append(&e->encoded, A(e), &wb, 1) ||
-            inl_rle_encode_u32_counting(&e->encoded, A(e), (const uint32_t *)c->vals.data, c->page_values, wb,
+            inl_rle_encode_u32_counting(&e->encoded, A(e), page_indices(c), c->page_values, wb,
                                         uses))
             return INLAY_ERR_NOMEM;
     }
@@ -725,7 +731,11 @@ static int flush_page(column *c, column_env *e)
     k->num_values += c->page_entries;
     k->page_counts[d.encoding]++;
     if (c->use_dict) c->dict_used = true;
-    c->defs.len = c->reps.len = c->vals.len = 0;
+    c->defs.len = c->reps.len = 0;
+    /* staged indices not yet taken lie past the page's: the next page
+     * starts where this one ends, rather than their being moved */
+    if (c->stage_pos < c->stage_n) c->page_off = c->vals.len;
+    else c->vals.len = c->page_off = 0;
     c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = c->page_ba_bytes = 0;
     return 0;
 }
@@ -783,6 +793,7 @@ int inl_column_seal(column *c, column_env *e)
     else inl_memo_fixed_reset(&c->memo_fixed);
     c->stamps.len = c->counts.len = 0;
     c->stage_n = c->stage_pos = 0;
+    c->vals.len = c->page_off = 0;
     c->use_dict = c->dict_allowed;
     c->dict_used = false;
     c->dict_decided = false;
@@ -826,16 +837,15 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
 {
     if (!n) return 0;
     if (c->use_dict) {
-        if (inl_buf_reserve(&c->vals, A(e), n * 4)) return INLAY_ERR_NOMEM;
-        uint32_t *idx = (uint32_t *)(c->vals.data + c->vals.len);
         size_t taken = 0;
-        if (c->stage_pos < c->stage_n) {
+        if (c->stage_pos < c->stage_n) {   /* staged right where they go: past the page's indices */
             if (c->stage_pos == 0 && c->bloom_on && dict_count(c) > c->stage_count0)
                 INL_FORWARD(hash_values(c, e, NULL, c->stage_count0, dict_count(c) - c->stage_count0));
             taken = c->stage_n - c->stage_pos < n ? c->stage_n - c->stage_pos : n;
-            memcpy(idx, c->staged.data + c->stage_pos * 4, taken * 4);
             c->stage_pos += taken;
         }
+        if (inl_buf_reserve(&c->vals, A(e), n * 4)) return INLAY_ERR_NOMEM;
+        uint32_t *idx = (uint32_t *)(c->vals.data + c->vals.len);
         if (taken < n) {
             const size_t before = dict_count(c);
             const uint8_t *rest = (const uint8_t *)values + taken * c->value_size;
@@ -947,6 +957,16 @@ void inl_column_stage_begin(column *c)
 {
     c->stage_n = c->stage_pos = 0;
     c->stage_count0 = c->memo_bytes.count;
+    if (c->page_off) {   /* the page's indices to the front, the stage to follow them */
+        memmove(c->vals.data, c->vals.data + c->page_off, c->vals.len - c->page_off);
+        c->vals.len -= c->page_off;
+        c->page_off = 0;
+    }
+}
+
+const uint32_t *inl_column_staged(const column *c)
+{
+    return (const uint32_t *)(c->vals.data + c->vals.len);
 }
 
 bool inl_column_stage_full(const column *c, const column_env *e)
@@ -956,9 +976,8 @@ bool inl_column_stage_full(const column *c, const column_env *e)
 
 int inl_column_stage(column *c, column_env *e, const inlay_bytes *v, size_t n)
 {
-    c->staged.len = c->stage_n * 4;
-    if (inl_buf_reserve(&c->staged, A(e), n * 4)) return INLAY_ERR_NOMEM;
-    uint32_t *idx = (uint32_t *)c->staged.data + c->stage_n;
+    if (inl_buf_reserve(&c->vals, A(e), (c->stage_n + n) * 4)) return INLAY_ERR_NOMEM;
+    uint32_t *idx = (uint32_t *)(c->vals.data + c->vals.len) + c->stage_n;
     const size_t before = c->memo_bytes.count;
     int r = inl_memo_bytes_insert_many(&c->memo_bytes, v, n, idx);
     if (r) {

@@ -103,7 +103,10 @@ typedef struct column {
     memo_bytes memo_bytes;
     /* the page being filled */
     buf defs, reps;           /* uint16 levels */
-    buf vals;                 /* PLAIN bytes, or uint32 dictionary indices */
+    buf vals;                 /* PLAIN bytes, or uint32 dictionary indices (the page's from
+                                 page_off to len; staged ones may follow) */
+    size_t page_off;          /* where the page's indices start in vals: past the last page's
+                                 while staged indices are being taken */
     size_t page_entries, page_rows, page_values;
     size_t page_plain_bytes;  /* PLAIN size of the page's values while the check is pending */
     size_t page_ba_bytes;     /* BYTE_ARRAY: the page's values' bytes, found as it is written */
@@ -113,9 +116,9 @@ typedef struct column {
     uint32_t stamp;
     buf counts;               /* uint32 per dictionary entry: its uses in the page; zero between pages */
     /* A batch's first values put into the dictionary while they were
-     * checked (inl_column_stage), their indices taken by the append that
-     * follows in place of a second lookup. */
-    buf staged;               /* uint32 indices */
+     * checked (inl_column_stage), their indices kept in vals past the
+     * page's, for the append that follows to take in place of a second
+     * lookup. */
     size_t stage_n, stage_pos;   /* values staged; taken so far */
     size_t stage_count0;      /* dictionary entries before the batch */
     size_t nhist;             /* level counts per page (0 when the column has no levels) */
@@ -160,6 +163,8 @@ bool inl_column_stage_full(const column *c, const column_env *e);
  * INLAY_ERR_VALUE (a value Parquet cannot hold: NULL data with a length, a
  * length past INT32_MAX) or INLAY_ERR_NOMEM; the stage then stays as it was. */
 int inl_column_stage(column *c, column_env *e, const inlay_bytes *v, size_t n);
+/* The staged indices (stage_n of them). */
+const uint32_t *inl_column_staged(const column *c);
 /* Undo the stage: the dictionary as it was before inl_column_stage_begin. */
 void inl_column_unstage(column *c);
 

@@ -237,7 +237,7 @@ int inl_validate_stage_bytes(column *c, column_env *e, const inlay_bytes *v, siz
             const uint8_t *b = inl_memo_bytes_value(&c->memo_bytes, x, &len);
             if (utf8_value_ok(b, len)) continue;
             /* an entry's first use is the earliest value that is not valid */
-            const uint32_t *idx = (const uint32_t *)c->staged.data + done;
+            const uint32_t *idx = inl_column_staged(c) + done;
             size_t i = 0;
             while (idx[i] != x) i++;
             inl_column_unstage(c);
