@@ -77,31 +77,49 @@ static inline void store32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
     X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27)   \
     X(28) X(29) X(30) X(31) X(32)
 
-/* Pack `groups` groups of eight values from v at width w; the last group
- * may hold only `tail` (1..8) real values, the rest packed as zeros.
- * Returns the end of the output. */
-#define PACKER(NAME, T)                                                             \
-    static uint8_t *pack_##NAME(uint8_t *p, const T *v, size_t groups, size_t tail, \
-                                int w)                                              \
+/* A literal (bit-packed) run from v[*at], at most 63 groups of eight,
+ * ending before a group that starts a run of 8 or more equal values (not
+ * looked for in the first group, which the caller found is none) or at n;
+ * the last group may hold fewer than eight real values, packed with zeros.
+ * Each group is checked, packed and (uses) counted in one visit. Writes
+ * the run's header and groups at p and returns the end of the output. */
+#define LITERAL(NAME, T)                                                            \
+    static uint8_t *literal_##NAME(uint8_t *p, const T *v, size_t *at, size_t n,    \
+                                   int w, uint32_t *uses)                           \
     {                                                                               \
-        T last[8] = { 0 };                                                          \
-        memcpy(last, v + (groups - 1) * 8, tail * sizeof(T));                       \
+        uint8_t *header = p++;                                                      \
+        size_t i = *at, groups = 0;                                                 \
         switch (w) {                                                                \
-            WIDTHS(PACK_CASE)                                                \
+            WIDTHS(LITERAL_CASE_##NAME)                                             \
         default: break;                                                             \
         }                                                                           \
+        *header = (uint8_t)((groups << 1) | 1);                                     \
+        *at = i;                                                                    \
         return p;                                                                   \
     }
 
-#define PACK_CASE(W)                                                                \
+#define LITERAL_CASE(NAME, T, W)                                                    \
     case W:                                                                         \
-        for (size_t g = 0; g + 1 < groups; g++, p += W) PACK8_BODY(v + g * 8, W);  \
-        PACK8_BODY(last, W);                                                        \
-        p += W;                                                                     \
+        while (i < n && groups < 63) {                                              \
+            if (groups > 0 && run_at_##NAME(v, i, n, 8) >= 8) break;                \
+            const T *g = v + i;                                                     \
+            size_t real = 8;                                                        \
+            T last[8] = { 0 };                                                      \
+            if (n - i < 8) {                                                        \
+                real = n - i;                                                       \
+                memcpy(last, g, real * sizeof(T));                                  \
+                g = last;                                                           \
+            }                                                                       \
+            PACK8_BODY(g, W);                                                       \
+            if (uses)                                                               \
+                for (size_t k = 0; k < real; k++) uses[g[k]]++;                     \
+            p += W;                                                                 \
+            i += real;                                                              \
+            groups++;                                                               \
+        }                                                                           \
         break;
-
-PACKER(u16, uint16_t)
-PACKER(u32, uint32_t)
+#define LITERAL_CASE_u16(W) LITERAL_CASE(u16, uint16_t, W)
+#define LITERAL_CASE_u32(W) LITERAL_CASE(u32, uint32_t, W)
 
 /* The encoder is the same for both value widths; instantiate it twice.
  * uses (may be NULL): each value's count is added to uses[value], while
@@ -113,6 +131,7 @@ PACKER(u32, uint32_t)
         while (i + r < n && r < cap && v[i + r] == v[i]) r++;                    \
         return r;                                                                \
     }                                                                            \
+    LITERAL(NAME, T)                                                             \
     static int encode_##NAME(buf *out, const inlay_allocator *a, const T *v,     \
                              size_t n, int width, uint32_t *uses)                \
     {                                                                            \
@@ -132,17 +151,7 @@ PACKER(u32, uint32_t)
                 i += r;                                                          \
                 continue;                                                        \
             }                                                                    \
-            size_t start = i, groups = 0;                                        \
-            while (i < n && groups < 63) {                                       \
-                if (groups > 0 && run_at_##NAME(v, i, n, 8) >= 8) break;         \
-                i = i + 8 < n ? i + 8 : n;                                       \
-                groups++;                                                        \
-            }                                                                    \
-            *p++ = (uint8_t)((groups << 1) | 1);                                 \
-            p = pack_##NAME(p, v + start, groups, i - start - (groups - 1) * 8,  \
-                            width);                                              \
-            if (uses)                                                            \
-                for (size_t k = start; k < i; k++) uses[v[k]]++;                 \
+            p = literal_##NAME(p, v, &i, n, width, uses);                        \
         }                                                                        \
         out->len = (size_t)(p - out->data);                                      \
         return 0;                                                                \

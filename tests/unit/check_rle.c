@@ -441,6 +441,37 @@ START_TEST(test_nomem)
 }
 END_TEST
 
+/* ---- counting -------------------------------------------------------------- */
+
+/* The counting form writes the same bytes as the plain one and adds each
+ * value's occurrences to uses[], over runs, literal runs and short tails. */
+START_TEST(test_counting)
+{
+    enum { N = 3001, DISTINCT = 100 };
+    static uint32_t v[N];
+    uint32_t uses[DISTINCT], want[DISTINCT];
+    uint64_t x = 88172645463325252ull;
+    for (int shape = 0; shape < 3; shape++) {
+        for (size_t n = 0; n <= N; n += n < 40 ? 1 : 397) {
+            for (size_t i = 0; i < n; i++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                bool repeat = i > 0 && (shape == 1 ? x % 4 != 0 : shape == 2 ? x % 50 != 0 : false);
+                v[i] = repeat ? v[i - 1] : (uint32_t)(x % DISTINCT);
+            }
+            memset(want, 0, sizeof want);
+            for (size_t i = 0; i < n; i++) want[v[i]]++;
+            for (uint32_t k = 0; k < DISTINCT; k++) uses[k] = 7;   /* added to, not set */
+            buf counted = { 0 };
+            ck_assert_int_eq(inl_rle_encode_u32_counting(&counted, &alloc, v, n, 7, uses), 0);
+            encode(v, n, 7);
+            ck_assert_bytes(counted.data, counted.len, out.data, out.len);
+            for (uint32_t k = 0; k < DISTINCT; k++) ck_assert_uint_eq(uses[k], want[k] + 7);
+            inl_buf_free(&counted, &alloc);
+        }
+    }
+}
+END_TEST
+
 static Suite *rle_suite(void)
 {
     Suite *s = suite_create("rle");
@@ -460,6 +491,11 @@ static Suite *rle_suite(void)
     tcase_add_test(c, test_run_value_bytes);
     tcase_add_test(c, test_u16_bytes);
     tcase_add_test(c, test_appends);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("counting");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_add_test(c, test_counting);
     suite_add_tcase(s, c);
 
     c = tcase_create("run boundaries");
