@@ -982,12 +982,13 @@ static void section_time_column(void)
     printf("  %-40s %9s %10s %9s %8s %10s %10s %10s\n", "case", "ns/row", "us/run", "MB/s",
            "x memcpy", "allocs/run", "bytes/run", "malloc/run");
     int64_t *us = xmalloc(BIG * sizeof *us), *sec = xmalloc(BIG * sizeof *sec),
-            *ns = xmalloc(BIG * sizeof *ns);
+            *ns = xmalloc(BIG * sizeof *ns), *ms = xmalloc(BIG * sizeof *ms);
     int64_t t = TS_START;
     for (size_t i = 0; i < BIG; i++) {
         t += (int64_t)(rng_next(&r) & 1023);
         us[i] = t;
         ns[i] = t * 1000 + (int64_t)below(&r, 1000);
+        ms[i] = t / 1000;
     }
     int64_t ts = TS_START / 1000000;
     for (size_t i = 0; i < BIG; i++) {
@@ -998,21 +999,24 @@ static void section_time_column(void)
         const char *id, *label;
         int how;
         inlay_unit unit;
-        int data; /* 0 us, 1 s, 2 ns */
+        int data; /* 0 us, 1 s, 2 ns, 3 ms */
         size_t rows;
     } cases[] = {
         {"i64_1k", "append_i64 (us), 1000 rows/run", APPEND_I64, INLAY_UNIT_MICROS, 0, 1000},
         {"time_s_1k", "append_time from s, 1000 rows/run", APPEND_TIME, INLAY_UNIT_SECONDS, 1, 1000},
+        {"time_ms_1k", "append_time from ms, 1000 rows/run", APPEND_TIME, INLAY_UNIT_MILLIS, 3, 1000},
         {"time_ns_1k", "append_time from ns, 1000 rows/run", APPEND_TIME, INLAY_UNIT_NANOS, 2, 1000},
         {"i64_1M", "append_i64 (us), 1000000 rows/run", APPEND_I64, INLAY_UNIT_MICROS, 0, BIG},
         {"time_s_1M", "append_time from s, 1000000 rows/run", APPEND_TIME, INLAY_UNIT_SECONDS, 1, BIG},
+        {"time_ms_1M", "append_time from ms, 1000000 rows/run", APPEND_TIME, INLAY_UNIT_MILLIS, 3, BIG},
         {"time_ns_1M", "append_time from ns, 1000000 rows/run", APPEND_TIME, INLAY_UNIT_NANOS, 2, BIG},
     };
-    const int64_t *data[3] = {us, sec, ns};
+    const int64_t *data[4] = {us, sec, ns, ms};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         time_case(cases[k].id, cases[k].label, cases[k].how, cases[k].unit, data[cases[k].data],
                   cases[k].rows);
     free(us);
+    free(ms);
     free(sec);
     free(ns);
 }
