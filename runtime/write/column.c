@@ -862,8 +862,10 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
         return 0;
     }
     c->stage_pos = c->stage_n;   /* a dictionary given up: staged indices are not wanted */
-    int r;
-    if (c->type->physical == INLAY_BYTE_ARRAY) r = inl_plain_put_bytes(&c->vals, A(e), values, n);
+    int r = 0;
+    if (values == c->vals.data + c->vals.len && c->width == c->value_size && !c->is_bytes)
+        c->vals.len += n * c->width;   /* made in place (inl_column_value_room) */
+    else if (c->type->physical == INLAY_BYTE_ARRAY) r = inl_plain_put_bytes(&c->vals, A(e), values, n);
     else if (c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY) r = inl_plain_put_flba(&c->vals, A(e), values, n, c->width);
     else r = inl_plain_put_fixed(&c->vals, A(e), values, n, c->width);
     if (r) return INLAY_ERR_NOMEM;
@@ -935,6 +937,25 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
         }
     }
     return end;
+}
+
+/* ---- values made in place ---------------------------------------------- */
+
+void *inl_column_value_room(column *c, column_env *e, size_t count, size_t nvalues, const int16_t *rep)
+{
+    if (c->use_dict || c->is_bytes || c->type->physical == INLAY_BOOLEAN || c->width != c->value_size ||
+        rep || !nvalues)
+        return NULL;
+    /* one slice (slice_end): the page and chunk take the whole batch */
+    const chunk *k = &c->chunks[c->nsealed];
+    size_t room = e->page_rows > c->page_rows ? e->page_rows - c->page_rows : 0;
+    const size_t chunk_room = e->row_group_rows > k->num_rows ? (size_t)(e->row_group_rows - k->num_rows) : 0;
+    if (chunk_room < room) room = chunk_room;
+    const size_t fit = c->vals.len < e->page_bytes ? (e->page_bytes - c->vals.len) / c->width : 0;
+    if (fit < room) room = fit;
+    if (count > room) return NULL;
+    if (inl_buf_reserve(&c->vals, A(e), nvalues * c->width)) return NULL;
+    return c->vals.data + c->vals.len;
 }
 
 /* ---- staging ----------------------------------------------------------- */

@@ -145,6 +145,15 @@ void inl_column_free(column *c, column_env *e);
 int inl_column_append(column *c, column_env *e, const void *values, size_t count,
                   const int16_t *def, const int16_t *rep);
 
+/* Room for nvalues fixed-width values (of count entries) right where the
+ * page will hold them, for a caller that makes them (converted time units)
+ * to write them there rather than into a buffer of its own: appended with
+ * that pointer as their values, they are not copied. NULL when the column
+ * would not take them in one piece (a dictionary, byte arrays, a batch
+ * the page or chunk does not hold whole) or there is no memory; the
+ * caller then uses its own buffer. */
+void *inl_column_value_room(column *c, column_env *e, size_t count, size_t nvalues, const int16_t *rep);
+
 /* Staging, for BYTE_ARRAY values in dictionary mode: the checks of a batch
  * and its dictionary lookups in one pass (validate.c drives it), so the
  * values are read once.

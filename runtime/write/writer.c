@@ -836,10 +836,16 @@ int inlay_writer_append_time(inlay_writer *w, int col, const int64_t *values, si
     if (n && !values)
         return set_error(w, INLAY_ERR_ARGUMENT, "column '%s': %zu values expected, got NULL", c->path, n);
     const bool narrow = phys == INLAY_INT32;
-    w->converted.len = 0;
-    if (inl_buf_reserve(&w->converted, &w->alloc, n * 8))
-        return set_failed(w, INLAY_ERR_NOMEM, "converting time values");
-    size_t bad = inl_timeconv_run(w->converted.data, narrow, values, n, unit, to, validity);
+    /* converted straight into the page when it takes the batch whole;
+     * nothing there counts until the append takes it */
+    void *dst = validity ? NULL : inl_column_value_room(c, &w->env, count, n, lv ? lv->rep : NULL);
+    if (!dst) {
+        w->converted.len = 0;
+        if (inl_buf_reserve(&w->converted, &w->alloc, n * 8))
+            return set_failed(w, INLAY_ERR_NOMEM, "converting time values");
+        dst = w->converted.data;
+    }
+    size_t bad = inl_timeconv_run(dst, narrow, values, n, unit, to, validity);
     if (bad < n) {
         size_t entry = bad;
         if (def && !validity) {
@@ -850,7 +856,7 @@ int inlay_writer_append_time(inlay_writer *w, int col, const int64_t *values, si
         return set_value_error(w, INLAY_ERR_VALUE, c, row_of(c, lv ? lv->rep : NULL, entry),
                                "%lld does not fit the column after conversion", (long long)values[bad]);
     }
-    return append(w, col, phys, "append_time", w->converted.data, count, lv);
+    return append(w, col, phys, "append_time", dst, count, lv);
 }
 
 /* Every batch checked, then every batch buffered. prechecked (NULL: none)

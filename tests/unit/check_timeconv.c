@@ -10,7 +10,8 @@
  * naming column and row and leaves the file byte for byte as if the call
  * had not been made, the slot of a null never counts, columns that are not
  * dates or times are refused, and in steady state (past the first page,
- * dictionary dropped) appending allocates nothing.
+ * dictionary dropped) appending allocates nothing; a column without a
+ * dictionary gets converted values straight into its page.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "timeconv.h"
@@ -426,6 +427,67 @@ START_TEST(test_public_convert)
     ck_assert_uint_eq(inlay_time_convert(out, false, big, 3, INLAY_UNIT_MICROS, INLAY_UNIT_NANOS), 2);
     const int64_t far[2] = { 0, (int64_t)INT32_MAX + 1 };
     ck_assert_uint_eq(inlay_time_convert(days, true, far, 2, INLAY_UNIT_DAYS, INLAY_UNIT_DAYS), 1);
+}
+END_TEST
+
+/* A column without a dictionary takes converted values straight into its
+ * page when the page takes the batch whole: batches of every size around
+ * the page's edge (1,000 rows), wide and narrow, with nulls by levels, and
+ * between them refused calls whose values were converted in place too:
+ * the file must be as if they had never been made. */
+START_TEST(test_in_place)
+{
+    static const size_t sizes[] = { 1, 7, 500, 492, 999, 1000, 1, 1001, 2500, 3, 998, 2 };
+    enum { MAX = 2500, TOTAL = 7504 };
+    static int64_t secs[MAX], want[TOTAL];
+    static int16_t def[MAX];
+    for (int narrow = 0; narrow < 2; narrow++) {
+        inlay_type t = narrow ? inlay_type_date() : inlay_type_timestamp(INLAY_MICROS, true);
+        file f[2];
+        size_t nwant = 0;
+        for (int refuse = 0; refuse < 2; refuse++) {
+            inlay_options o = options();
+            inlay_writer *w = open_one(&f[refuse], "t", INLAY_OPTIONAL, t,
+                                       narrow ? INLAY_ENCODING_PLAIN : INLAY_ENCODING_DELTA, &o);
+            int64_t row = 0;
+            for (size_t b = 0; b < sizeof sizes / sizeof *sizes; b++) {
+                const size_t n = sizes[b];
+                size_t nv = 0;
+                for (size_t i = 0; i < n; i++, row++) {
+                    def[i] = row % 9 != 4;
+                    if (!def[i]) continue;
+                    secs[nv] = 1700000000 + row * 86399 - (row % 5) * 7;
+                    if (!refuse)
+                        want[nwant++] = narrow ? (int64_t)floor_div128(secs[nv], 86400) : secs[nv] * 1000000;
+                    nv++;
+                }
+                inlay_levels lv = { def, NULL, NULL };
+                if (refuse && nv > 1) {   /* the same batch with its last value past the column */
+                    int64_t keep = secs[nv - 1];
+                    secs[nv - 1] = narrow ? (int64_t)1 << 50 : INT64_MAX / 10;
+                    ck_assert_int_eq(inlay_writer_append_time(w, 0, secs, n, INLAY_UNIT_SECONDS, &lv), INLAY_ERR_VALUE);
+                    secs[nv - 1] = keep;
+                }
+                APPEND_OK(inlay_writer_append_time(w, 0, secs, n, INLAY_UNIT_SECONDS, &lv));
+            }
+            finish(w, &f[refuse]);
+        }
+        ck_assert_msg(f[0].out.len == f[1].out.len && memcmp(f[0].out.data, f[1].out.data, f[0].out.len) == 0,
+                      "refused calls converted in place changed the file (%s)", narrow ? "date" : "timestamp");
+        decoded d = { 0 };
+        decode_column(&f[0], "t", narrow ? 4 : 8, 1, 0, &d);
+        if (narrow) {
+            static int32_t days[TOTAL];
+            for (size_t i = 0; i < nwant; i++) days[i] = (int32_t)want[i];
+            expect_fixed(&d, days, nwant, 4);
+        } else {
+            expect_fixed(&d, want, nwant, 8);
+        }
+        ck_assert_uint_eq(d.nlevels, TOTAL);
+        decoded_free(&d);
+        file_free(&f[0]);
+        file_free(&f[1]);
+    }
 }
 END_TEST
 
@@ -877,6 +939,7 @@ static Suite *timeconv_suite(void)
     suite_add_tcase(s, c);
 
     c = tcase_create("append_time");
+    tcase_add_test(c, test_in_place);
     tcase_add_test(c, test_seconds_to_micros);
     tcase_add_test(c, test_nanos_to_micros);
     tcase_add_test(c, test_seconds_to_date);
