@@ -286,40 +286,78 @@ static int put_stream32(buf *out, const inlay_allocator *a, size_t n, fill32_fn 
     return 0;
 }
 
+typedef struct i32_source {
+    const int32_t *v;
+    int32_t lo, hi;   /* the values' signed bounds so far */
+} i32_source;
+
 static void fill_i32(void *ctx, uint32_t *dst, size_t from, size_t count)
 {
-    const int32_t *v = (const int32_t *)ctx + from;
-    for (size_t k = 0; k < count; k++) dst[k] = (uint32_t)v[k];
+    i32_source *s = ctx;
+    const int32_t *v = s->v + from;
+    int32_t lo = s->lo, hi = s->hi;
+    for (size_t k = 0; k < count; k++) {
+        dst[k] = (uint32_t)v[k];
+        lo = v[k] < lo ? v[k] : lo;
+        hi = v[k] > hi ? v[k] : hi;
+    }
+    s->lo = lo;
+    s->hi = hi;
+}
+
+int inl_delta_encode_i32_bounds(buf *out, const inlay_allocator *a, const int32_t *v, size_t n, int32_t *lo,
+                                int32_t *hi)
+{
+    i32_source s = { v, INT32_MAX, INT32_MIN };
+    if (put_stream32(out, a, n, fill_i32, &s)) return -1;
+    *lo = s.lo;
+    *hi = s.hi;
+    return 0;
 }
 
 int inl_delta_encode_i32(buf *out, const inlay_allocator *a, const int32_t *v, size_t n)
 {
-    return put_stream32(out, a, n, fill_i32, (void *)v);
+    int32_t lo, hi;
+    return inl_delta_encode_i32_bounds(out, a, v, n, &lo, &hi);
 }
 
 INLAY_MULTIVERSION
-int inl_delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, size_t n)
+int inl_delta_encode_i64_bounds(buf *out, const inlay_allocator *a, const int64_t *v, size_t n, int64_t *lo,
+                                int64_t *hi)
 {
     const size_t start = out->len;
     uint64_t d[DELTA_BLOCK_SIZE];
     if (put_header(out, a, n, n ? zigzag64((uint64_t)v[0]) : 0)) return -1;
+    int64_t vlo = n ? v[0] : INT64_MAX, vhi = n ? v[0] : INT64_MIN;
     for (size_t i = 1; i < n; i += DELTA_BLOCK_SIZE) {
         const size_t count = n - i < DELTA_BLOCK_SIZE ? n - i : DELTA_BLOCK_SIZE;
-        /* Deltas and their signed extremes in one vectorisable pass. */
+        /* Deltas, their signed extremes and the values' in one vectorisable
+         * pass: the page's statistics need not read the values again. */
         int64_t min = INT64_MAX, max = INT64_MIN;
         for (size_t k = 0; k < count; k++) {
-            const uint64_t dk = (uint64_t)v[i + k] - (uint64_t)v[i + k - 1];
+            const int64_t vk = v[i + k];
+            const uint64_t dk = (uint64_t)vk - (uint64_t)v[i + k - 1];
             const int64_t x = (int64_t)dk;   /* two's complement, as GCC and Clang define it */
             d[k] = dk;
             min = x < min ? x : min;
             max = x > max ? x : max;
+            vlo = vk < vlo ? vk : vlo;
+            vhi = vk > vhi ? vk : vhi;
         }
         if (put_block64(out, a, d, count, min, max)) {
             out->len = start;
             return -1;
         }
     }
+    *lo = vlo;
+    *hi = vhi;
     return 0;
+}
+
+int inl_delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, size_t n)
+{
+    int64_t lo, hi;
+    return inl_delta_encode_i64_bounds(out, a, v, n, &lo, &hi);
 }
 
 /* ---- byte arrays ------------------------------------------------------------------ */

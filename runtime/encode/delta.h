@@ -42,6 +42,12 @@ enum {
 /* DELTA_BINARY_PACKED of v[0..n). */
 int inl_delta_encode_i32(buf *out, const inlay_allocator *a, const int32_t *v, size_t n);
 int inl_delta_encode_i64(buf *out, const inlay_allocator *a, const int64_t *v, size_t n);
+/* The same, giving the values' signed minimum and maximum, found in the
+ * pass that takes their deltas (for n = 0: INT_MAX and INT_MIN). */
+int inl_delta_encode_i32_bounds(buf *out, const inlay_allocator *a, const int32_t *v, size_t n, int32_t *lo,
+                                int32_t *hi);
+int inl_delta_encode_i64_bounds(buf *out, const inlay_allocator *a, const int64_t *v, size_t n, int64_t *lo,
+                                int64_t *hi);
 
 /* DELTA_LENGTH_BYTE_ARRAY of v[0..n): the lengths as DELTA_BINARY_PACKED
  * INT32, then every value's bytes back to back. Each length must be at most

@@ -278,7 +278,7 @@ static const inlay_bytes *byte_views(const column *c, column_env *e, const uint8
  * column's value encoding into out; res and res_len get the encoded bytes
  * (for PLAIN, the input itself). */
 static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t plain_len, size_t n,
-                         buf *out, const uint8_t **res, size_t *res_len)
+                         buf *out, const uint8_t **res, size_t *res_len, int64_t *bounds)
 {
     const inlay_allocator *a = A(e);
     int r = 0;
@@ -301,8 +301,14 @@ static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t 
         r = inl_bss_encode(out, a, plain, n, c->width);
         break;
     case ENC_DELTA_BINARY_PACKED:
-        r = c->width == 4 ? inl_delta_encode_i32(out, a, (const int32_t *)plain, n)
-                          : inl_delta_encode_i64(out, a, (const int64_t *)plain, n);
+        if (c->width == 4) {
+            int32_t lo, hi;
+            r = inl_delta_encode_i32_bounds(out, a, (const int32_t *)plain, n, &lo, &hi);
+            if (bounds) bounds[0] = lo, bounds[1] = hi;
+        } else {
+            r = inl_delta_encode_i64_bounds(out, a, (const int64_t *)plain, n, bounds ? &bounds[0] : &(int64_t){0},
+                                            bounds ? &bounds[1] : &(int64_t){0});
+        }
         break;
     default: {
         const inlay_bytes *v = byte_views(c, e, plain, n);
@@ -347,7 +353,7 @@ static int dictionary_pays(column *c, column_env *e)
     INL_FORWARD(materialize_plain(c, e, &e->trial));
     const uint8_t *fb;
     size_t fb_len;
-    INL_FORWARD(encode_values(c, e, e->trial.data, e->trial.len, c->page_values, &e->encoded, &fb, &fb_len));
+    INL_FORWARD(encode_values(c, e, e->trial.data, e->trial.len, c->page_values, &e->encoded, &fb, &fb_len, NULL));
     const void *dict = c->is_bytes ? (const void *)c->memo_bytes.arena.data
                                    : (const void *)c->memo_fixed.values.data;
     size_t dict_len = dict_bytes(c);
@@ -503,8 +509,9 @@ static int dict_page_stats(column *c, column_env *e, bool counted)
 }
 
 /* The page's min and max into c->pst (its null count too). counted: as
- * for dict_page_stats. */
-static int page_stats(column *c, column_env *e, bool counted)
+ * for dict_page_stats. bounds (may be NULL): the values' signed minimum
+ * and maximum, found already by their encoder. */
+static int page_stats(column *c, column_env *e, bool counted, const int64_t *bounds)
 {
     stats *ps = &c->pst;
     inl_stats_reset(ps);
@@ -516,6 +523,15 @@ static int page_stats(column *c, column_env *e, bool counted)
         return 0;
     }
     if (c->use_dict) return dict_page_stats(c, e, counted);
+    if (bounds && c->leaf->order == ORDER_SIGNED) {
+        if (c->type->physical == INLAY_INT32) {
+            const int32_t b32[2] = { (int32_t)bounds[0], (int32_t)bounds[1] };
+            inl_stats_update_i32(ps, b32, 2);
+        } else {
+            inl_stats_update_i64(ps, bounds, 2);
+        }
+        return 0;
+    }
     const uint8_t *v = c->vals.data;
     switch (c->type->physical) {
     case INLAY_BOOLEAN: inl_stats_update_bool(ps, v, n); return 0;
@@ -630,13 +646,23 @@ static int flush_page(column *c, column_env *e)
                                         uses))
             return INLAY_ERR_NOMEM;
     }
+    /* Other values too: a DELTA encoder finds their bounds in its pass. */
+    const uint8_t *values = NULL;
+    size_t values_len = 0;
+    int64_t bounds[2];
+    bool bounded = false;
+    if (!c->use_dict) {
+        bounded = c->value_encoding == ENC_DELTA_BINARY_PACKED && c->page_values > 0;
+        INL_FORWARD(encode_values(c, e, c->vals.data, c->vals.len, c->page_values, &e->encoded, &values,
+                                  &values_len, bounded ? bounds : NULL));
+    }
 
     /* statistics: in the header, folded into the chunk's, and in the index */
     stats_wire wire, *ws = NULL;
     stats_bounds b;   /* numeric bounds live in it until the page is written */
     int64_t *hist = c->page_hist;
     if (c->statistics) {
-        INL_FORWARD(page_stats(c, e, counted));
+        INL_FORWARD(page_stats(c, e, counted, bounded ? bounds : NULL));
         memset(&wire, 0, sizeof wire);
         wire.null_count = (int64_t)c->pst.null_count;
         if (inl_stats_bounds_of(&c->pst, c->type->physical, &b)) {
@@ -682,16 +708,11 @@ static int flush_page(column *c, column_env *e)
     }
     d.nprefix = d.nparts;
 
-    const uint8_t *values;
-    size_t values_len;
     if (c->use_dict) {
         d.encoding = ENC_RLE_DICTIONARY;
         values = e->encoded.data;
         values_len = e->encoded.len;
     } else {
-        st = encode_values(c, e, c->vals.data, c->vals.len, c->page_values, &e->encoded,
-                           &values, &values_len);
-        if (st) return st;
         d.encoding = c->value_encoding;
     }
     d.parts[d.nparts] = values;

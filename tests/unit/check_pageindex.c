@@ -714,6 +714,78 @@ START_TEST(test_dictionary_and_plain_agree)
 }
 END_TEST
 
+/* ---- DELTA pages: bounds from the encoder's pass --------------------------------------------- */
+
+START_TEST(test_delta_bounds)
+{
+    /* A DELTA_BINARY_PACKED page's bounds come from the pass that takes its
+     * deltas (signed orders); they must be what PLAIN pages of the same
+     * values say, and the page's true min and max. UINT_64 (unsigned order)
+     * and int8 (narrow, signed) ride along. */
+    enum { ROWS = 700, PAGE = 100 };
+    static const char *const names[] = { "l_d", "l_p", "u_d", "u_p", "b_d", "b_p" };
+    inlay_schema *s = inlay_schema_create(NULL);
+    for (int c = 0; c < 6; c++) {
+        inlay_column_options co;
+        inlay_column_options_init(&co);
+        co.encoding = c % 2 ? INLAY_ENCODING_PLAIN : INLAY_ENCODING_DELTA;
+        inlay_type t = c < 2 ? inlay_type_int(64, true) : c < 4 ? inlay_type_int(64, false) : inlay_type_int(8, true);
+        ck_assert_int_gt(inlay_schema_add(s, 0, names[c], INLAY_REQUIRED, t, &co), 0);
+    }
+    inlay_options o = flat_options(1 + _i);
+    o.page_rows = PAGE;
+    o.row_group_rows = ROWS;
+    pfile p;
+    inlay_writer *w = pfile_open(&p, s, &o);
+    inlay_schema_free(s);
+    static int64_t l[ROWS];
+    static int32_t b[ROWS];
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int r = 0; r < ROWS; r++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        const int page = r / PAGE;
+        /* page 0 all negative, 1 mixed, 2 extremes, the rest random */
+        l[r] = page == 0 ? -(int64_t)(x % 1000) - 1 : page == 1 ? (int64_t)(x % 2001) - 1000
+             : page == 2 ? (r % 3 == 0 ? INT64_MIN : r % 3 == 1 ? INT64_MAX : 0) : (int64_t)x;
+        b[r] = (int32_t)(int8_t)x;
+    }
+    for (int c = 0; c < 6; c++) {
+        if (c < 4) APPEND_OK(w, inlay_writer_append_i64(w, c, l, ROWS, NULL));
+        else APPEND_OK(w, inlay_writer_append_i32(w, c, b, ROWS, NULL));
+    }
+    pfile_close(&p, w);
+    for (int c = 0; c < 6; c += 2) {
+        const fm_chunk *kd = chunk_of(&p, 0, names[c]), *kp = chunk_of(&p, 0, names[c + 1]);
+        walk wd, wp;
+        walk_chunk(&p, kd, &wd);
+        walk_chunk(&p, kp, &wp);
+        ck_assert_int_eq(wd.ndata, ROWS / PAGE);
+        ck_assert_int_eq(wp.ndata, ROWS / PAGE);
+        for (int pg = 0; pg < wd.ndata; pg++) {
+            ck_assert_int_eq(wd.data[pg].h.encoding, 5);   /* DELTA_BINARY_PACKED */
+            const tr_statistics *a = &wd.data[pg].h.stats, *q = &wp.data[pg].h.stats;
+            ck_assert_bytes(a->min, (size_t)a->min_len, q->min, (size_t)q->min_len);
+            ck_assert_bytes(a->max, (size_t)a->max_len, q->max, (size_t)q->max_len);
+            if (c == 0) {   /* and the page's own signed bounds */
+                int64_t lo = INT64_MAX, hi = INT64_MIN;
+                for (int r = pg * PAGE; r < (pg + 1) * PAGE; r++) {
+                    lo = l[r] < lo ? l[r] : lo;
+                    hi = l[r] > hi ? l[r] : hi;
+                }
+                uint8_t want[8];
+                put_le(want, (uint64_t)lo, 8);
+                ck_assert_bytes(a->min, (size_t)a->min_len, want, 8);
+                put_le(want, (uint64_t)hi, 8);
+                ck_assert_bytes(a->max, (size_t)a->max_len, want, 8);
+            }
+        }
+        ck_assert_bytes(kd->stats.min, (size_t)kd->stats.min_len, kp->stats.min, (size_t)kp->stats.min_len);
+        ck_assert_bytes(kd->stats.max, (size_t)kd->stats.max_len, kp->stats.max, (size_t)kp->stats.max_len);
+    }
+    pfile_free(&p);
+}
+END_TEST
+
 /* ---- FLOAT16, BOOLEAN, FLOAT ------------------------------------------------------------------ */
 
 START_TEST(test_other_orders)
@@ -2172,6 +2244,7 @@ static Suite *pageindex_suite(void)
     tcase_add_loop_test(c, test_flat_columns_ahead, 1, 3);
     tcase_add_test(c, test_zero_pages);
     tcase_add_loop_test(c, test_dictionary_and_plain_agree, 1, 3);
+    tcase_add_loop_test(c, test_delta_bounds, 0, 2);
     tcase_add_loop_test(c, test_all_nan_page, 1, 3);
     tcase_add_loop_test(c, test_other_orders, 1, 3);
     tcase_add_loop_test(c, test_dictionary_given_up, 0, 2);
