@@ -767,6 +767,15 @@ static void section_limits(void)
  *  dict_byte_array, dict_fixed_len
  *--------------------------------------------------------------------*/
 
+/* A table for the n values of vs, and room for their indices. */
+static void memo_bytes_ctx_init(memo_bytes_ctx *c, const valueset *vs, size_t n, size_t fixed_width)
+{
+    inl_memo_bytes_init(&c->m, &g_alloc, fixed_width);
+    c->v = vs->v;
+    c->n = n;
+    c->out = xmalloc(n * sizeof *c->out);
+}
+
 /* One memo_bytes case: n values over `distinct` strings. */
 static void memo_bytes_case(const char *section, const char *id, size_t n, size_t distinct,
                             size_t fixed_width, bool shared, double limit_ns)
@@ -776,10 +785,7 @@ static void memo_bytes_case(const char *section, const char *id, size_t n, size_
     valueset vs;
     valueset_make(&vs, section, id, n, distinct, fixed_width, shared);
     memo_bytes_ctx c;
-    inl_memo_bytes_init(&c.m, &g_alloc, fixed_width);
-    c.v = vs.v;
-    c.n = n;
-    c.out = xmalloc(n * sizeof *c.out);
+    memo_bytes_ctx_init(&c, &vs, n, fixed_width);
     char label[96];
     snprintf(label, sizeof label, "%zu values, %zu distinct%s", n, distinct,
              n == distinct ? "" : shared ? ", shared" : ", copies");
@@ -807,10 +813,7 @@ static void writer_bytes_case(const char *section, const char *id, const char *m
     valueset_make(&vs, section, memo_id, SEED_VALUES, SEED_DISTINCT, fixed_width, shared);
 
     memo_bytes_ctx mc;
-    inl_memo_bytes_init(&mc.m, &g_alloc, fixed_width);
-    mc.v = vs.v;
-    mc.n = SEED_VALUES;
-    mc.out = xmalloc(SEED_VALUES * sizeof *mc.out);
+    memo_bytes_ctx_init(&mc, &vs, SEED_VALUES, fixed_width);
     bench_case bm = {memo_id, "memo alone", run_memo_bytes, &mc, SEED_VALUES, (double)vs.bytes, 1, 1, NULL};
 
     writer_ctx c;
