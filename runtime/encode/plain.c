@@ -12,6 +12,7 @@ size_t inl_plain_bytes_size(const inlay_bytes *v, size_t n)
 
 int inl_plain_put_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n)
 {
+    if (!n) return 0;   /* out may have no memory yet: no offset from NULL */
     if (inl_buf_reserve(out, a, inl_plain_bytes_size(v, n))) return -1;
     uint8_t *p = out->data + out->len;
     for (size_t i = 0; i < n; i++) {
@@ -26,6 +27,7 @@ int inl_plain_put_bytes(buf *out, const inlay_allocator *a, const inlay_bytes *v
 int inl_plain_put_flba(buf *out, const inlay_allocator *a, const inlay_bytes *v, size_t n,
                    size_t width)
 {
+    if (!n) return 0;
     if (inl_buf_reserve(out, a, n * width)) return -1;
     uint8_t *p = out->data + out->len;
     for (size_t i = 0; i < n; i++, p += width) memcpy(p, v[i].data, width);

@@ -207,10 +207,17 @@ size_t inl_column_buffered_bytes(const column *c)
 
 /* ---- pages ------------------------------------------------------------ */
 
+/* Where c->vals ends: NULL for a buffer never grown (no offset from a
+ * null pointer, which C does not define). */
+static inline const uint8_t *vals_at(const column *c, size_t off)
+{
+    return c->vals.data ? c->vals.data + off : NULL;
+}
+
 /* The dictionary indices of the page being filled. */
 static inline const uint32_t *page_indices(const column *c)
 {
-    return (const uint32_t *)(c->vals.data + c->page_off);
+    return (const uint32_t *)vals_at(c, c->page_off);
 }
 
 /* The page's values PLAIN-encoded from their dictionary indices, into out. */
@@ -884,7 +891,7 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
     }
     c->stage_pos = c->stage_n;   /* a dictionary given up: staged indices are not wanted */
     int r = 0;
-    if (values == c->vals.data + c->vals.len && c->width == c->value_size && !c->is_bytes)
+    if (values && values == vals_at(c, c->vals.len) && c->width == c->value_size && !c->is_bytes)
         c->vals.len += n * c->width;   /* made in place (inl_column_value_room) */
     else if (c->type->physical == INLAY_BYTE_ARRAY) r = inl_plain_put_bytes(&c->vals, A(e), values, n);
     else if (c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY) r = inl_plain_put_flba(&c->vals, A(e), values, n, c->width);
@@ -1008,7 +1015,7 @@ void inl_column_stage_begin(column *c)
 
 const uint32_t *inl_column_staged(const column *c)
 {
-    return (const uint32_t *)(c->vals.data + c->vals.len);
+    return (const uint32_t *)vals_at(c, c->vals.len);
 }
 
 bool inl_column_stage_full(const column *c, const column_env *e)

@@ -98,6 +98,7 @@ __attribute__((target("avx2"))) static bool shapes_ok_avx2(const inlay_bytes *v,
 
 static bool bytes_shapes_ok(const inlay_bytes *v, size_t n, size_t fixed)
 {
+    if (!n) return true;   /* v may be NULL */
 #ifdef HAVE_SHAPES_AVX2
     if (!fixed && sizeof(size_t) == 8 && __builtin_cpu_supports("avx2")) return shapes_ok_avx2(v, n);
 #endif

@@ -724,7 +724,7 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
         p->staged = staged > 0;
     }
     if (!st) {
-        const uint8_t *rest = (const uint8_t *)values + staged * c->value_size;
+        const void *rest = staged ? (const uint8_t *)values + staged * c->value_size : values;
         st = prechecked ? inl_validate_values_prechecked(c, rest, nvalues - staged, &ce)
                         : inl_validate_values(c, rest, nvalues - staged, &ce);
         if (st) {
