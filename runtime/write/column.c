@@ -891,8 +891,12 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
     }
     c->stage_pos = c->stage_n;   /* a dictionary given up: staged indices are not wanted */
     int r = 0;
-    if (values && values == vals_at(c, c->vals.len) && c->width == c->value_size && !c->is_bytes)
-        c->vals.len += n * c->width;   /* made in place (inl_column_value_room) */
+    /* Made in place (inl_column_value_room): the values lie inside this
+     * buffer's own room, where no caller's memory can be. Equality alone
+     * would not do: a caller's block may begin where a full buffer ends. */
+    if (values && values == vals_at(c, c->vals.len) && n * c->width <= c->vals.cap - c->vals.len &&
+        c->width == c->value_size && !c->is_bytes)
+        c->vals.len += n * c->width;
     else if (c->type->physical == INLAY_BYTE_ARRAY) r = inl_plain_put_bytes(&c->vals, A(e), values, n);
     else if (c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY) r = inl_plain_put_flba(&c->vals, A(e), values, n, c->width);
     else r = inl_plain_put_fixed(&c->vals, A(e), values, n, c->width);
