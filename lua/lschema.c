@@ -287,8 +287,10 @@ static void resolve_type(lua_State *L, int idx, const char *path, lfield *f, inl
                 field_error(L, path, "type '%s' needs a key and a value type: use inlay.map(K, V)", s);
             if (!strcmp(s, "struct"))
                 field_error(L, path, "type '%s' needs its fields: use inlay.struct { { name, type }, ... }", s);
-            if (!strcmp(s, "timestamp") || !strcmp(s, "time"))
-                field_error(L, path, "type '%s' needs a unit: use inlay.%s(\"us\") (or \"ms\", \"ns\")", s);
+            if (!strcmp(s, "timestamp") || !strcmp(s, "time")) {
+                lua_pushfstring(L, "type '%s' needs a unit: use inlay.%s(\"us\") (or \"ms\", \"ns\")", s, s);
+                field_error(L, path, "%s", lua_tostring(L, -1));
+            }
             if (!strcmp(s, "decimal"))
                 field_error(L, path, "type '%s' needs a precision: use inlay.decimal(precision, scale)", s);
             if (!strcmp(s, "fixed")) field_error(L, path, "type '%s' needs a width: use inlay.fixed(bytes)", s);

@@ -31,7 +31,9 @@ T.case("bad schemas name the field", function()
   schema_error({ { "ts", inlay.timestamp("us", { tz = "UTC" }) } },
                "inlay: field 'ts': unknown timestamp option 'tz' (the only one is 'utc')")
   schema_error({ { "t", inlay.time("us", { utc = "yes" }) } }, "inlay: field 't': time option 'utc' must be a boolean")
-  schema_error({ { "ts", "timestamp" } }, "inlay: field 'ts': type 'timestamp' needs a unit")
+  schema_error({ { "ts", "timestamp" } },
+    "inlay: field 'ts': type 'timestamp' needs a unit: use inlay.timestamp(\"us\") (or \"ms\", \"ns\")")
+  schema_error({ { "t", "time" } }, "inlay: field 't': type 'time' needs a unit: use inlay.time(\"us\")")
   schema_error({ { "p", "decimal" } }, "inlay: field 'p': type 'decimal' needs a precision")
   schema_error({ { "tags", "list" } }, "inlay: field 'tags': type 'list' needs an element type: use inlay.list(T)")
   schema_error({ { "x", "double", encoding = "delta" } },
