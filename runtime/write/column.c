@@ -207,7 +207,7 @@ size_t inl_column_buffered_bytes(const column *c)
 
 /* ---- pages ------------------------------------------------------------ */
 
-/* Where c->vals ends: NULL for a buffer never grown (no offset from a
+/* Byte off of c->vals: NULL for a buffer never grown (no offset from a
  * null pointer, which C does not define). */
 static inline const uint8_t *vals_at(const column *c, size_t off)
 {
@@ -313,8 +313,9 @@ static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t 
             r = inl_delta_encode_i32_bounds(out, a, (const int32_t *)plain, n, &lo, &hi);
             if (bounds) bounds[0] = lo, bounds[1] = hi;
         } else {
-            r = inl_delta_encode_i64_bounds(out, a, (const int64_t *)plain, n, bounds ? &bounds[0] : &(int64_t){0},
-                                            bounds ? &bounds[1] : &(int64_t){0});
+            int64_t lo, hi;
+            r = inl_delta_encode_i64_bounds(out, a, (const int64_t *)plain, n, &lo, &hi);
+            if (bounds) bounds[0] = lo, bounds[1] = hi;
         }
         break;
     default: {
@@ -398,23 +399,6 @@ static int fixed_stats(column *c, const uint8_t *v, size_t n)
     default: break;
     }
     return 0;
-}
-
-/* Bytes of entry x of a BYTE_ARRAY dictionary (its length prefix). */
-static size_t dict_entry_len(const column *c, uint32_t x)
-{
-    const uint8_t *p = c->memo_bytes.arena.data + c->memo_bytes.offsets[x] - 4;
-    return (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
-}
-
-/* A dictionary-encoded page's values' bytes, for a column whose values
- * have no order (page_stats' pass does not run). */
-static void dict_page_ba_bytes(column *c)
-{
-    const uint32_t *idx = page_indices(c);
-    size_t sum = 0;
-    for (size_t i = 0; i < c->page_values; i++) sum += dict_entry_len(c, idx[i]);
-    c->page_ba_bytes = sum;
 }
 
 /* A zero count per dictionary entry (zero again after every page). */
@@ -524,11 +508,7 @@ static int page_stats(column *c, column_env *e, bool counted, const int64_t *bou
     inl_stats_reset(ps);
     ps->null_count = c->page_entries - c->page_values;
     const size_t n = c->page_values;
-    if (!n) return 0;
-    if (c->leaf->order == ORDER_NONE) {
-        if (c->use_dict && c->type->physical == INLAY_BYTE_ARRAY) dict_page_ba_bytes(c);
-        return 0;
-    }
+    if (!n || c->leaf->order == ORDER_NONE) return 0;   /* every BYTE_ARRAY type has an order */
     if (c->use_dict) return dict_page_stats(c, e, counted);
     if (bounds && c->leaf->order == ORDER_SIGNED) {
         if (c->type->physical == INLAY_INT32) {
