@@ -128,6 +128,7 @@ int main(int argc, char **argv)
     inlay_options o;
     inlay_options_init(&o);
     o.alloc = (inlay_allocator){ counting_alloc, &count };
+    o.serialize_alloc = true;   /* the counter is plain: the writer's worker threads allocate too */
     inlay_schema *s = game_events_schema();
     if (!s) return 1;
     inlay_writer *w;

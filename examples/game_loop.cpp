@@ -110,6 +110,7 @@ int main(int argc, char **argv)
     inlay_options o;
     inlay_options_init(&o);
     o.alloc = inlay_allocator{ counting_alloc, &count };
+    o.serialize_alloc = true;   // the counter is plain: the writer's worker threads allocate too
     inlay_writer *raw = nullptr;
     const int opened = inlay_writer_open_file(&raw, out.c_str(), s.get(), &o);
     writer_ptr w{ raw };

@@ -1043,6 +1043,15 @@ static void parse_options(lua_State *L, int idx, const lschema *s, inlay_options
                 inl_lua_error(L, "option 'page_version' must be 1 or 2, got %s", luaL_tolstring(L, -1, NULL));
             o->page_version = (int)v;
         }
+        else if (!strcmp(k, "threads") || !strcmp(k, "row_groups_in_flight")) {
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            if (!ok || v < 0 || v > 64)
+                inl_lua_error(L, "option '%s' must be an integer in 0..64 (0: the default), got %s", k,
+                              luaL_tolstring(L, -1, NULL));
+            if (k[0] == 't') o->threads = (int)v;
+            else o->row_groups_in_flight = (int)v;
+        }
         else if (!strcmp(k, "sync")) o->sync = opt_bool(L, k);
         else if (!strcmp(k, "statistics")) o->statistics = opt_bool(L, k);
         else if (!strcmp(k, "page_index")) o->page_index = opt_bool(L, k);
@@ -1062,7 +1071,8 @@ static void parse_options(lua_State *L, int idx, const lschema *s, inlay_options
             inl_lua_error(L, "unknown option '%s' (the options are compression, compression_level, "
                         "min_compression_gain, row_group_rows, row_group_bytes, page_bytes, page_rows, "
                         "dictionary_bytes, page_version, sync, metadata, statistics, page_index, "
-                        "statistics_truncate_length, page_checksum, sorting_columns, bloom_filter)", k);
+                        "statistics_truncate_length, page_checksum, sorting_columns, bloom_filter, threads, "
+                        "row_groups_in_flight)", k);
         }
         lua_pop(L, 1);
     }
@@ -1200,6 +1210,7 @@ static int writer_open(lua_State *L)
     inl_lua_conv_init(&lw->cv, L);
     if (!alloc_scratch(lw)) inl_lua_error(L, "out of memory");
     o.alloc = lw->cv.alloc;
+    o.serialize_alloc = true;   /* the state's allocator (a host's budget, say) is not known to be thread-safe */
     int st = stream ? open_stream(L, wi, lw, stream, s, &o) : inlay_writer_open_file(&lw->w, path, s->s, &o);
     if (st != INLAY_OK) {
         lua_pushstring(L, lw->w ? inlay_writer_errmsg(lw->w) : inlay_strerror(st));

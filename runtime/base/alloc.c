@@ -19,6 +19,29 @@ inlay_allocator inl_mem_default(void)
     return a;
 }
 
+static void *locked_fn(void *ud, void *p, size_t old, size_t n)
+{
+    locked_alloc *l = ud;
+    pthread_mutex_lock(&l->lock);
+    void *r = l->inner.fn(l->inner.ud, p, old, n);
+    pthread_mutex_unlock(&l->lock);
+    return r;
+}
+
+void inl_mem_locked_init(locked_alloc *l, inlay_allocator inner)
+{
+    l->inner = inner;
+    pthread_mutex_init(&l->lock, NULL);
+}
+
+inlay_allocator inl_mem_locked(locked_alloc *l)
+{
+    inlay_allocator a = { locked_fn, l };
+    return a;
+}
+
+void inl_mem_locked_destroy(locked_alloc *l) { pthread_mutex_destroy(&l->lock); }
+
 inlay_allocator inl_mem_or_default(const inlay_allocator *a)
 {
     return (a && a->fn) ? *a : inl_mem_default();

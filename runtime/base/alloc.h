@@ -9,6 +9,7 @@
 #ifndef INLAY_ALLOC_H
 #define INLAY_ALLOC_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -26,6 +27,16 @@
 #else
 #define INLAY_MULTIVERSION
 #endif
+
+/* An allocator called under a lock: for a host's allocator that is not
+ * thread-safe, when worker threads call it too. */
+typedef struct locked_alloc {
+    inlay_allocator inner;
+    pthread_mutex_t lock;
+} locked_alloc;
+void inl_mem_locked_init(locked_alloc *l, inlay_allocator inner);
+inlay_allocator inl_mem_locked(locked_alloc *l);
+void inl_mem_locked_destroy(locked_alloc *l);
 
 /* The default allocator: malloc/realloc/free. */
 inlay_allocator inl_mem_default(void);

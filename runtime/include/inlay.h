@@ -18,9 +18,15 @@
  *     if (inlay_writer_close(w) != INLAY_OK) puts(inlay_writer_errmsg(w));
  *     inlay_writer_free(w);
  *
- * Threading: objects are not shared between threads by the library; one
- * writer may be used from one thread at a time. Distinct writers are
- * independent.
+ * Threading: one writer may be used from one thread at a time. Distinct
+ * writers are independent. A writer has worker threads of its own
+ * (inlay_options.threads, by default one per online CPU up to
+ * INLAY_MAX_DEFAULT_THREADS): they encode and compress the pages the
+ * calling thread cuts, and the allocator is then called from them too,
+ * concurrently; a host whose allocator is not thread-safe sets
+ * inlay_options.serialize_alloc (or threads = 1). The sink is called only
+ * from the thread calling the writer. The file is byte for byte the same at
+ * any thread count.
  *
  * Errors: every function that can fail returns an int status, INLAY_OK (0)
  * or one of the negative INLAY_ERR_* codes. The writer keeps a message that
@@ -461,6 +467,8 @@ INLAY_API bool inlay_compression_levels(inlay_compression c, int *lo, int *hi, i
 #define INLAY_DEFAULT_MIN_GAIN          0.03
 #define INLAY_DEFAULT_PAGE_VERSION      1
 #define INLAY_DEFAULT_SYNC              true
+#define INLAY_MAX_DEFAULT_THREADS       8
+#define INLAY_DEFAULT_ROW_GROUPS_IN_FLIGHT 2
 #define INLAY_DEFAULT_TRUNCATE_LENGTH   64
 #define INLAY_DEFAULT_BLOOM_FPP         0.01
 #define INLAY_BLOOM_MAX_BYTES           (128u << 20)
@@ -514,6 +522,18 @@ typedef struct inlay_options {
                                       copied at open. Checked as rows arrive: a row out of order is
                                       INLAY_ERR_VALUE naming it, and the append is refused whole. */
     size_t sorting_columns_count;
+    /* Threads. The calling thread checks and buffers values and cuts pages where it would alone;
+     * threads - 1 workers finish them (statistics, encoding, compression), columns in parallel,
+     * while it goes on with the next rows. Each column's pages are finished in order, so the
+     * output does not depend on the thread count or the timing. */
+    int threads;                   /* 0 (default): the online CPUs, at most INLAY_MAX_DEFAULT_THREADS;
+                                      1: everything on the calling thread; at most 64 */
+    int row_groups_in_flight;      /* ended row groups not yet written (their pages still being
+                                      finished) before an append waits for the oldest; 0 = default
+                                      INLAY_DEFAULT_ROW_GROUPS_IN_FLIGHT. Buffered memory stays about
+                                      (row_groups_in_flight + 1) row groups */
+    bool serialize_alloc;          /* the allocator is not thread-safe: the library calls it under a
+                                      lock of its own (from its workers as well) */
 } inlay_options;
 
 /* Fill o with the defaults above. */
@@ -737,7 +757,8 @@ INLAY_API int inlay_writer_append_array(inlay_writer *w, int field, const inlay_
 
 /* End the current row group now, on the host's schedule (once per N
  * seconds of game time, say) rather than at the size limits: the rows
- * buffered so far are encoded, compressed and written, and the next append
+ * buffered so far are encoded, compressed and written (the workers' pages
+ * waited for), and the next append
  * starts a new row group. Every column must hold the same number of rows
  * (INLAY_ERR_STATE otherwise, naming the columns; nothing changes). No rows
  * buffered: nothing happens. Errors of the sink or the allocator are sticky

@@ -13,7 +13,8 @@
  * the dictionary limit is checked often enough. */
 #define DICT_SLICE 4096
 
-static const inlay_allocator *A(column_env *e) { return &e->alloc; }
+
+static const inlay_allocator *A(const column_env *e) { return &e->alloc; }
 
 /* The encoding of pages that are not dictionary-encoded (schema.c has
  * checked that the choice fits the type). */
@@ -35,27 +36,48 @@ static int value_encoding_for(const inlay_type *t, inlay_encoding_choice choice)
     }
 }
 
+static void chunk_free(chunk *k, const inlay_allocator *a)
+{
+    inl_buf_free(&k->dict, a);
+    inl_buf_free(&k->pages, a);
+    inl_stats_free(&k->st, a);
+    inl_buf_free(&k->hist, a);
+    inl_buf_free(&k->pg, a);
+    inl_buf_free(&k->pg_bounds, a);
+    inl_buf_free(&k->pg_hist, a);
+    inl_buf_free(&k->hashes, a);
+    inl_buf_free(&k->bloom, a);
+    inl_mem_free(a, k, sizeof *k);
+}
+
 static int grow_chunks(column *c, column_env *e, int need)
 {
     if (need <= c->nchunks) return 0;
-    chunk *n = inl_mem_realloc(A(e), c->chunks, (size_t)c->nchunks * sizeof *n, (size_t)need * sizeof *n);
-    if (!n) return INLAY_ERR_NOMEM;
-    for (int i = c->nchunks; i < need; i++) {
-        memset(&n[i], 0, sizeof n[i]);
-        n[i].st.order = c->leaf->order;
+    if (need > c->chunks_cap) {
+        chunk **n = inl_mem_realloc(A(e), c->chunks, (size_t)c->chunks_cap * sizeof *n, (size_t)need * sizeof *n);
+        if (!n) return INLAY_ERR_NOMEM;
+        c->chunks = n;
+        c->chunks_cap = need;
     }
-    c->chunks = n;
-    c->nchunks = need;
+    chunk **n = c->chunks;
+    for (int i = c->nchunks; i < need; i++) {
+        chunk *k = inl_mem_alloc(A(e), sizeof *k);
+        if (!k) return INLAY_ERR_NOMEM;
+        memset(k, 0, sizeof *k);
+        k->st.order = c->leaf->order;
+        n[i] = k;
+        c->nchunks = i + 1;
+    }
     return 0;
 }
 
-static chunk *open_chunk(column *c);
+static chunk *open_chunk(column *c) { return c->chunks[c->nsealed]; }
 
 /* A new chunk starts with the column's codec, undecided (v1) until its
  * first data page shows whether the codec pays, and with no pages. */
-static int start_chunk(const column *c, const column_env *e, chunk *k)
+static int start_chunk(column *c, const column_env *e, chunk *k)
 {
-    k->codec = c->comp->codec;
+    k->codec = c->codec;
     k->codec_decided = k->codec == INLAY_UNCOMPRESSED || e->min_gain <= 0 || e->page_version == 2;
     k->dict.len = k->pages.len = 0;
     k->num_values = k->num_rows = k->raw_size = k->stored_size = 0;
@@ -68,16 +90,19 @@ static int start_chunk(const column *c, const column_env *e, chunk *k)
     k->last_bounded = -1;
     k->hashes.len = k->bloom.len = 0;
     k->hist.len = 0;
-    if (inl_buf_reserve(&k->hist, &e->alloc, c->nhist * sizeof(int64_t))) return INLAY_ERR_NOMEM;
+    k->cut_bytes = 0;
+    k->seq = c->chunk_seq++;
+    c->chunk_pages = 0;
+    if (inl_buf_reserve(&k->hist, A(e), c->nhist * sizeof(int64_t))) return INLAY_ERR_NOMEM;
     if (e->page_index) {
         /* room for the index entries of the pages a full chunk will have at
          * its row limit, so that a steady writer does not grow them page by page */
         size_t pages = e->row_group_rows / e->page_rows + 1;
         if (pages > 4096) pages = 4096;
         const size_t bound = c->width && c->width <= 16 ? c->width : 16;
-        if (inl_buf_reserve(&k->pg, &e->alloc, pages * sizeof(page_entry)) ||
-            inl_buf_reserve(&k->pg_bounds, &e->alloc, pages * 2 * bound) ||
-            inl_buf_reserve(&k->pg_hist, &e->alloc, pages * c->nhist * sizeof(int64_t)))
+        if (inl_buf_reserve(&k->pg, A(e), pages * sizeof(page_entry)) ||
+            inl_buf_reserve(&k->pg_bounds, A(e), pages * 2 * bound) ||
+            inl_buf_reserve(&k->pg_hist, A(e), pages * c->nhist * sizeof(int64_t)))
             return INLAY_ERR_NOMEM;
     }
     if (c->nhist) memset(k->hist.data, 0, c->nhist * sizeof(int64_t));
@@ -85,10 +110,13 @@ static int start_chunk(const column *c, const column_env *e, chunk *k)
     return 0;
 }
 
-int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, compressor *comp)
+int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, int comp_id,
+                    inlay_compression codec)
 {
     memset(c, 0, sizeof *c);
-    c->comp = comp;
+    c->index = leaf;
+    c->comp_id = comp_id;
+    c->codec = codec;
     c->leaf = &s->leaves[leaf];
     const schema_node *node = &s->nodes[c->leaf->node];
     c->type = &node->type;
@@ -113,11 +141,34 @@ int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, c
         inl_memo_fixed_init(&c->memo_fixed, A(e), c->width);
     c->nhist = (c->leaf->max_def > 0 ? (size_t)c->leaf->max_def + 1 : 0) +
                (c->leaf->max_rep > 0 ? (size_t)c->leaf->max_rep + 1 : 0);
-    c->pst.order = c->leaf->order;
-    if (c->nhist && !(c->page_hist = inl_mem_alloc(A(e), c->nhist * sizeof *c->page_hist)))
-        return INLAY_ERR_NOMEM;
+    c->own_job.pst.order = c->leaf->order;
     INL_FORWARD(grow_chunks(c, e, 2));
     return start_chunk(c, e, open_chunk(c));
+}
+
+void inl_page_job_free(page_job *j, const inlay_allocator *a)
+{
+    inl_stats_free(&j->pst, a);
+    inl_buf_free(&j->hist, a);
+    inl_buf_free(&j->own_defs, a);
+    inl_buf_free(&j->own_reps, a);
+    inl_buf_free(&j->own_vals, a);
+    inl_buf_free(&j->own_dict, a);
+}
+
+void inl_page_work_free(page_work *pw, const inlay_allocator *a, int ncomps)
+{
+    inl_page_scratch_free(&pw->scratch, a);
+    inl_buf_free(&pw->levels, a);
+    inl_buf_free(&pw->encoded, a);
+    inl_buf_free(&pw->trial, a);
+    inl_buf_free(&pw->views, a);
+    inl_compress_free(&pw->none);
+    if (pw->comps) {
+        for (int i = 0; i < ncomps; i++) inl_compress_free(&pw->comps[i]);
+        inl_mem_free(a, pw->comps, (size_t)ncomps * sizeof *pw->comps);
+    }
+    pw->comps = NULL;
 }
 
 void inl_column_free(column *c, column_env *e)
@@ -129,41 +180,32 @@ void inl_column_free(column *c, column_env *e)
     inl_buf_free(&c->vals, A(e));
     inl_buf_free(&c->validity_defs, A(e));
     inl_buf_free(&c->validity_vals, A(e));
-    inl_stats_free(&c->pst, A(e));
-    if (c->page_hist) inl_mem_free(A(e), c->page_hist, c->nhist * sizeof *c->page_hist);
-    c->page_hist = NULL;
+    inl_page_job_free(&c->own_job, A(e));
     inl_buf_free(&c->trunc, A(e));
+    inl_buf_free(&c->rg_trunc, A(e));
     inl_buf_free(&c->stamps, A(e));
     inl_buf_free(&c->counts, A(e));
-    for (int i = 0; i < c->nchunks; i++) {
-        chunk *k = &c->chunks[i];
-        inl_buf_free(&k->dict, A(e));
-        inl_buf_free(&k->pages, A(e));
-        inl_stats_free(&k->st, A(e));
-        inl_buf_free(&k->hist, A(e));
-        inl_buf_free(&k->pg, A(e));
-        inl_buf_free(&k->pg_bounds, A(e));
-        inl_buf_free(&k->pg_hist, A(e));
-        inl_buf_free(&k->hashes, A(e));
-        inl_buf_free(&k->bloom, A(e));
-    }
+    for (int i = 0; i < c->nchunks; i++) chunk_free(c->chunks[i], A(e));
     inl_bloom_free(&c->filter, A(e));
-    inl_mem_free(A(e), c->chunks, (size_t)c->nchunks * sizeof *c->chunks);
+    if (c->chunks) inl_mem_free(A(e), c->chunks, (size_t)c->chunks_cap * sizeof *c->chunks);
     c->chunks = NULL;
-    c->nchunks = 0;
+    c->nchunks = c->chunks_cap = 0;
 }
 
-static chunk *open_chunk(column *c) { return &c->chunks[c->nsealed]; }
-
-/* The compressor of the open chunk's pages. */
-static compressor *chunk_comp(column *c, column_env *e, const chunk *k)
+/* The compressor of a chunk's pages. */
+static compressor *chunk_comp(const column *c, page_work *pw, const chunk *k)
 {
-    return k->codec == INLAY_UNCOMPRESSED ? &e->none : c->comp;
+    return k->codec == INLAY_UNCOMPRESSED ? &pw->none : &pw->comps[c->comp_id];
 }
 
 static size_t dict_bytes(const column *c)
 {
     return c->is_bytes ? inl_memo_bytes_bytes(&c->memo_bytes) : inl_memo_fixed_bytes(&c->memo_fixed);
+}
+
+static const uint8_t *dict_data(const column *c)
+{
+    return c->is_bytes ? c->memo_bytes.arena.data : c->memo_fixed.values.data;
 }
 
 static size_t dict_count(const column *c)
@@ -199,10 +241,12 @@ static size_t page_size_estimate(const column *c)
     return levels + c->vals.len;
 }
 
+/* Counted from the pages as cut, not as written, so that where a row group
+ * ends by its bytes does not depend on how far the workers have got. */
 size_t inl_column_buffered_bytes(const column *c)
 {
-    const chunk *k = &c->chunks[c->nsealed];
-    return k->pages.len + page_size_estimate(c) + (c->use_dict || c->dict_used ? dict_bytes(c) : 0);
+    const chunk *k = c->chunks[c->nsealed];
+    return k->cut_bytes + page_size_estimate(c) + (c->use_dict || c->dict_used ? dict_bytes(c) : 0);
 }
 
 /* ---- pages ------------------------------------------------------------ */
@@ -218,6 +262,12 @@ static inline const uint8_t *vals_at(const column *c, size_t off)
 static inline const uint32_t *page_indices(const column *c)
 {
     return (const uint32_t *)vals_at(c, c->page_off);
+}
+
+/* A job's values (or indices). */
+static inline const uint8_t *job_vals(const page_job *j)
+{
+    return j->vals->data ? j->vals->data + j->vals_off : NULL;
 }
 
 /* The page's values PLAIN-encoded from their dictionary indices, into out. */
@@ -260,13 +310,14 @@ static int put_levels(buf *out, const inlay_allocator *a, const buf *levels, siz
 }
 
 /* inlay_bytes views of n PLAIN-encoded byte arrays (or fixed-width values)
- * in e->views. */
-static const inlay_bytes *byte_views(const column *c, column_env *e, const uint8_t *plain, size_t n)
+ * in pw->views. */
+static const inlay_bytes *byte_views(const column *c, page_work *pw, const inlay_allocator *a,
+                                     const uint8_t *plain, size_t n)
 {
-    e->views.len = 0;
+    pw->views.len = 0;
     /* at least one slot, so an all-null page gets a non-NULL (empty) array */
-    if (inl_buf_reserve(&e->views, A(e), (n ? n : 1) * sizeof(inlay_bytes))) return NULL;
-    inlay_bytes *v = (inlay_bytes *)e->views.data;
+    if (inl_buf_reserve(&pw->views, a, (n ? n : 1) * sizeof(inlay_bytes))) return NULL;
+    inlay_bytes *v = (inlay_bytes *)pw->views.data;
     const uint8_t *p = plain;
     for (size_t i = 0; i < n; i++) {
         size_t len = c->width;
@@ -284,10 +335,10 @@ static const inlay_bytes *byte_views(const column *c, column_env *e, const uint8
 /* Encode n values buffered PLAIN in `plain` (plain_len bytes) with the
  * column's value encoding into out; res and res_len get the encoded bytes
  * (for PLAIN, the input itself). */
-static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t plain_len, size_t n,
-                         buf *out, const uint8_t **res, size_t *res_len, int64_t *bounds)
+static int encode_values(const column *c, page_work *pw, const inlay_allocator *a, const uint8_t *plain,
+                         size_t plain_len, size_t n, buf *out, const uint8_t **res, size_t *res_len,
+                         int64_t *bounds)
 {
-    const inlay_allocator *a = A(e);
     int r = 0;
     out->len = 0;
     switch (c->value_encoding) {
@@ -319,7 +370,7 @@ static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t 
         }
         break;
     default: {
-        const inlay_bytes *v = byte_views(c, e, plain, n);
+        const inlay_bytes *v = byte_views(c, pw, a, plain, n);
         if (!v) return INLAY_ERR_NOMEM;
         r = c->value_encoding == ENC_DELTA_LENGTH_BYTE_ARRAY ? inl_delta_encode_length_bytes(out, a, v, n)
                                                              : inl_delta_encode_bytes(out, a, v, n);
@@ -333,14 +384,15 @@ static int encode_values(column *c, column_env *e, const uint8_t *plain, size_t 
 }
 
 /* Compressed size of n bytes, or n when there is no codec. */
-static size_t compressed_size(compressor *comp, column_env *e, const void *p, size_t n, int *st)
+static size_t compressed_size(compressor *comp, page_work *pw, const inlay_allocator *a, const void *p,
+                              size_t n, int *st)
 {
     *st = 0;
     if (comp->codec == INLAY_UNCOMPRESSED || n == 0) return n;
     size_t bound = inl_compress_bound(comp, n);
-    e->scratch.packed.len = 0;
-    if (inl_buf_reserve(&e->scratch.packed, A(e), bound)) { *st = INLAY_ERR_NOMEM; return 0; }
-    size_t r = inl_compress_run(comp, e->scratch.packed.data, bound, p, n, st);
+    pw->scratch.packed.len = 0;
+    if (inl_buf_reserve(&pw->scratch.packed, a, bound)) { *st = INLAY_ERR_NOMEM; return 0; }
+    size_t r = inl_compress_run(comp, pw->scratch.packed.data, bound, p, n, st);
     if (r == SIZE_MAX) return 0;
     *st = 0;
     return r;
@@ -349,36 +401,40 @@ static size_t compressed_size(compressor *comp, column_env *e, const void *p, si
 /* Before the first dictionary page of a chunk is committed: keep the
  * dictionary only if dictionary + indices are smaller than the fallback
  * encoding of the same values (the parquet-mr rule). When the two are
- * within a factor of two either way, they are compared after compression,
- * which can reverse the answer. Otherwise the page and the rest of the
- * chunk use the fallback encoding. A page without values (all nulls) does
- * not decide: it goes out dictionary-encoded (an empty dictionary page
- * backs it if the dictionary is dropped later) and the next page decides. */
+ * within a factor of two either way, they are compared after compression
+ * with the column's codec, which can reverse the answer. Otherwise the
+ * page and the rest of the chunk use the fallback encoding. A page without
+ * values (all nulls) does not decide: it goes out dictionary-encoded (an
+ * empty dictionary page backs it if the dictionary is dropped later) and
+ * the next page decides. Runs on the appending thread, which owns the
+ * dictionary. */
 static int dictionary_pays(column *c, column_env *e)
 {
     if (c->dict_decided || !c->cost_check || c->page_values == 0) return 0;
     c->dict_decided = true;
-    INL_FORWARD(materialize_plain(c, e, &e->trial));
+    page_work *pw = &e->work;
+    INL_FORWARD(materialize_plain(c, e, &pw->trial));
     const uint8_t *fb;
     size_t fb_len;
-    INL_FORWARD(encode_values(c, e, e->trial.data, e->trial.len, c->page_values, &e->encoded, &fb, &fb_len, NULL));
-    const void *dict = c->is_bytes ? (const void *)c->memo_bytes.arena.data
-                                   : (const void *)c->memo_fixed.values.data;
+    INL_FORWARD(encode_values(c, pw, A(e), pw->trial.data, pw->trial.len, c->page_values, &pw->encoded, &fb,
+                              &fb_len, NULL));
+    const void *dict = dict_data(c);
     size_t dict_len = dict_bytes(c);
     size_t indices = c->page_values * (size_t)index_bit_width(c) / 8 + 2;
     size_t with_dict = dict_len + indices, without = fb_len;
     if (with_dict < 2 * without && without < 2 * with_dict) {   /* close: compression decides */
         int st;
-        compressor *comp = chunk_comp(c, e, open_chunk(c));
-        with_dict = compressed_size(comp, e, dict, dict_len, &st) + indices;
+        compressor *comp = c->codec == INLAY_UNCOMPRESSED ? &pw->none : &pw->comps[c->comp_id];
+        with_dict = compressed_size(comp, pw, A(e), dict, dict_len, &st) + indices;
         if (st) return st;
-        without = compressed_size(comp, e, fb, fb_len, &st);
+        without = compressed_size(comp, pw, A(e), fb, fb_len, &st);
         if (st) return st;
     }
     if (with_dict < without) return 0;
     buf t = c->vals;       /* the PLAIN values become the page's buffer */
-    c->vals = e->trial;
-    e->trial = t;
+    c->vals = pw->trial;
+    pw->trial = t;
+    c->page_off = 0;
     c->use_dict = false;
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
     else inl_memo_fixed_reset(&c->memo_fixed);
@@ -388,21 +444,20 @@ static int dictionary_pays(column *c, column_env *e)
 
 /* ---- page statistics ---------------------------------------------------- */
 
-/* Min and max of n fixed-width values into c->pst. */
-static int fixed_stats(column *c, const uint8_t *v, size_t n)
+/* Min and max of n fixed-width values into ps. */
+static void fixed_stats(stats *ps, inlay_physical phys, const uint8_t *v, size_t n)
 {
-    switch (c->type->physical) {
-    case INLAY_INT32: inl_stats_update_i32(&c->pst, (const int32_t *)v, n); break;
-    case INLAY_INT64: inl_stats_update_i64(&c->pst, (const int64_t *)v, n); break;
-    case INLAY_FLOAT: inl_stats_update_float(&c->pst, (const float *)v, n); break;
-    case INLAY_DOUBLE: inl_stats_update_double(&c->pst, (const double *)v, n); break;
+    switch (phys) {
+    case INLAY_INT32: inl_stats_update_i32(ps, (const int32_t *)v, n); break;
+    case INLAY_INT64: inl_stats_update_i64(ps, (const int64_t *)v, n); break;
+    case INLAY_FLOAT: inl_stats_update_float(ps, (const float *)v, n); break;
+    case INLAY_DOUBLE: inl_stats_update_double(ps, (const double *)v, n); break;
     default: break;
     }
-    return 0;
 }
 
 /* A zero count per dictionary entry (zero again after every page). */
-static uint32_t *entry_counts(column *c, column_env *e)
+static uint32_t *entry_counts(column *c, const column_env *e)
 {
     const size_t count = dict_count(c), have = c->counts.len / 4;
     if (have < count) {
@@ -413,14 +468,15 @@ static uint32_t *entry_counts(column *c, column_env *e)
     return (uint32_t *)c->counts.data;
 }
 
-/* Min and max of a dictionary-encoded page (and, for BYTE_ARRAY, its
- * values' bytes): each distinct entry it uses is compared once. counted:
- * c->counts already holds the page's uses of each entry. */
-static int dict_page_stats(column *c, column_env *e, bool counted)
+/* Min and max of a dictionary-encoded page of n indices (and, for
+ * BYTE_ARRAY, its values' bytes into *ba_bytes) into ps: each distinct
+ * entry it uses is compared once. counted: c->counts already holds the
+ * page's uses of each entry. Reads the column's dictionary: on the
+ * appending thread only. trial: scratch. */
+static int dict_page_stats(column *c, const column_env *e, buf *trial, stats *ps, const uint32_t *idx,
+                           size_t n, bool counted, size_t *ba_bytes)
 {
     const size_t count = dict_count(c);
-    const uint32_t *idx = page_indices(c);
-    const size_t n = c->page_values;
     const bool ba = c->type->physical == INLAY_BYTE_ARRAY;
     if (count <= n) {
         /* a dictionary no larger than the page: each entry's uses counted
@@ -441,20 +497,21 @@ static int dict_page_stats(column *c, column_env *e, bool counted)
                 size_t len;
                 const uint8_t *v = inl_memo_bytes_value(&c->memo_bytes, x, &len);
                 sum += used * len;
-                if (inl_stats_update_bytes(&c->pst, A(e), v, len)) return INLAY_ERR_NOMEM;
+                if (inl_stats_update_bytes(ps, A(e), v, len)) return INLAY_ERR_NOMEM;
             }
-            if (ba) c->page_ba_bytes = sum;
+            if (ba) *ba_bytes = sum;
             return 0;
         }
-        e->trial.len = 0;
-        if (inl_buf_reserve(&e->trial, A(e), count * c->width)) return INLAY_ERR_NOMEM;
+        trial->len = 0;
+        if (inl_buf_reserve(trial, A(e), count * c->width)) return INLAY_ERR_NOMEM;
         size_t k = 0;
         for (size_t x = 0; x < count; x++) {
             if (!uses[x]) continue;
             uses[x] = 0;
-            memcpy(e->trial.data + k++ * c->width, c->memo_fixed.values.data + x * c->width, c->width);
+            memcpy(trial->data + k++ * c->width, c->memo_fixed.values.data + x * c->width, c->width);
         }
-        return fixed_stats(c, e->trial.data, k);
+        fixed_stats(ps, c->type->physical, trial->data, k);
+        return 0;
     }
     /* a larger dictionary: entries stamped with the page's number as seen */
     const size_t have = c->stamps.len / 4;
@@ -478,17 +535,17 @@ static int dict_page_stats(column *c, column_env *e, bool counted)
             sum += len;
             if (seen[x] == now) continue;
             seen[x] = now;
-            if (inl_stats_update_bytes(&c->pst, A(e), v, len)) return INLAY_ERR_NOMEM;
+            if (inl_stats_update_bytes(ps, A(e), v, len)) return INLAY_ERR_NOMEM;
         }
-        if (ba) c->page_ba_bytes = sum;
+        if (ba) *ba_bytes = sum;
         return 0;
     }
     /* the distinct values gathered, then one typed pass */
     const size_t w = c->width;
-    e->trial.len = 0;
-    if (inl_buf_reserve(&e->trial, A(e), (n < count ? n : count) * w)) return INLAY_ERR_NOMEM;
+    trial->len = 0;
+    if (inl_buf_reserve(trial, A(e), (n < count ? n : count) * w)) return INLAY_ERR_NOMEM;
     const uint8_t *dict = c->memo_fixed.values.data;
-    uint8_t *out = e->trial.data;
+    uint8_t *out = trial->data;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x = idx[i];
@@ -496,20 +553,24 @@ static int dict_page_stats(column *c, column_env *e, bool counted)
         seen[x] = now;
         memcpy(out + k++ * w, dict + (size_t)x * w, w);
     }
-    return fixed_stats(c, out, k);
+    fixed_stats(ps, c->type->physical, out, k);
+    return 0;
 }
 
-/* The page's min and max into c->pst (its null count too). counted: as
- * for dict_page_stats. bounds (may be NULL): the values' signed minimum
+/* A job's page's min and max into its pst (its null count too). counted:
+ * as for dict_page_stats. bounds (may be NULL): the values' signed minimum
  * and maximum, found already by their encoder. */
-static int page_stats(column *c, column_env *e, bool counted, const int64_t *bounds)
+static int page_stats(page_job *j, const column_env *e, page_work *pw, bool counted, const int64_t *bounds)
 {
-    stats *ps = &c->pst;
+    column *c = j->c;
+    stats *ps = &j->pst;
+    if (j->stats_done) return 0;
     inl_stats_reset(ps);
-    ps->null_count = c->page_entries - c->page_values;
-    const size_t n = c->page_values;
+    ps->null_count = j->entries - j->values;
+    const size_t n = j->values;
     if (!n || c->leaf->order == ORDER_NONE) return 0;   /* every BYTE_ARRAY type has an order */
-    if (c->use_dict) return dict_page_stats(c, e, counted);
+    if (j->use_dict)   /* j->live: stats_done otherwise */
+        return dict_page_stats(c, e, &pw->trial, ps, (const uint32_t *)job_vals(j), n, counted, &j->ba_bytes);
     if (bounds && c->leaf->order == ORDER_SIGNED) {
         if (c->type->physical == INLAY_INT32) {
             const int32_t b32[2] = { (int32_t)bounds[0], (int32_t)bounds[1] };
@@ -519,23 +580,22 @@ static int page_stats(column *c, column_env *e, bool counted, const int64_t *bou
         }
         return 0;
     }
-    const uint8_t *v = c->vals.data;
+    const uint8_t *v = job_vals(j);
     switch (c->type->physical) {
     case INLAY_BOOLEAN: inl_stats_update_bool(ps, v, n); return 0;
-    case INLAY_INT32: inl_stats_update_i32(ps, (const int32_t *)v, n); return 0;
-    case INLAY_INT64: inl_stats_update_i64(ps, (const int64_t *)v, n); return 0;
-    case INLAY_FLOAT: inl_stats_update_float(ps, (const float *)v, n); return 0;
-    case INLAY_DOUBLE: inl_stats_update_double(ps, (const double *)v, n); return 0;
     case INLAY_FIXED_LEN_BYTE_ARRAY:
         for (size_t i = 0; i < n; i++)
             if (inl_stats_update_bytes(ps, A(e), v + i * c->width, c->width)) return INLAY_ERR_NOMEM;
         return 0;
-    default:
+    case INLAY_BYTE_ARRAY:
         for (size_t i = 0; i < n; i++) {
             size_t len = (size_t)v[0] | (size_t)v[1] << 8 | (size_t)v[2] << 16 | (size_t)v[3] << 24;
             if (inl_stats_update_bytes(ps, A(e), v + 4, len)) return INLAY_ERR_NOMEM;
             v += 4 + len;
         }
+        return 0;
+    default:
+        fixed_stats(ps, c->type->physical, v, n);
         return 0;
     }
 }
@@ -549,34 +609,36 @@ static void count_levels(const buf *levels, size_t n, int64_t *h)
 
 /* The page's level histograms (definition, then repetition) into h
  * (c->nhist entries, zeroed). */
-static void page_histograms(const column *c, int64_t *h)
+static void page_histograms(const page_job *j, int64_t *h)
 {
-    const int16_t max_def = c->leaf->max_def, max_rep = c->leaf->max_rep;
+    const int16_t max_def = j->c->leaf->max_def, max_rep = j->c->leaf->max_rep;
     if (max_def > 0) {
         if (max_def == 1 && max_rep == 0) {   /* levels say null or not: counted already */
-            h[0] = (int64_t)(c->page_entries - c->page_values);
-            h[1] = (int64_t)c->page_values;
+            h[0] = (int64_t)(j->entries - j->values);
+            h[1] = (int64_t)j->values;
         } else {
-            count_levels(&c->defs, c->page_entries, h);
+            count_levels(j->defs, j->entries, h);
         }
         h += max_def + 1;
     }
-    if (max_rep > 0) count_levels(&c->reps, c->page_entries, h);
+    if (max_rep > 0) count_levels(j->reps, j->entries, h);
 }
 
 /* The page's entry in the chunk's page index (bounds as written in its
  * header), and the boundary order so far. */
-static int index_page(column *c, column_env *e, chunk *k, size_t offset, size_t size,
+static int index_page(const page_job *j, const column_env *e, size_t offset, size_t size,
                       const stats_wire *w, const int64_t *hist)
 {
+    const column *c = j->c;
+    chunk *k = j->k;
     page_entry p;
     memset(&p, 0, sizeof p);
     p.offset = offset;
     p.size = (int32_t)size;
-    p.first_row = (int64_t)(k->num_rows - c->page_rows);
-    p.null_count = (int64_t)(c->page_entries - c->page_values);
-    p.unencoded_bytes = (int64_t)c->page_ba_bytes;
-    p.null_page = c->page_values == 0;
+    p.first_row = (int64_t)j->first_row;
+    p.null_count = (int64_t)(j->entries - j->values);
+    p.unencoded_bytes = (int64_t)j->ba_bytes;
+    p.null_page = j->values == 0;
     if (w && w->has_bounds) {
         p.min_at = (uint32_t)k->pg_bounds.len;
         p.min_len = (uint32_t)w->min_len;
@@ -607,30 +669,30 @@ static int index_page(column *c, column_env *e, chunk *k, size_t offset, size_t 
     return 0;
 }
 
-static int flush_page(column *c, column_env *e)
+/* ---- finishing (any thread) ----------------------------------------------- */
+
+/* A page: statistics, encoding, compression, written into its chunk. */
+static int finish_page(page_job *j, const column_env *e, page_work *pw)
 {
-    if (c->page_entries == 0) return 0;
-    int st;
-    if (c->use_dict && (st = dictionary_pays(c, e))) return st;
-    chunk *k = open_chunk(c);
-    if (c->type->physical == INLAY_BYTE_ARRAY && !c->use_dict)
-        c->page_ba_bytes = c->vals.len - 4 * c->page_values;
+    column *c = j->c;
+    chunk *k = j->k;
+    const inlay_allocator *a = A(e);
 
     /* Dictionary indices first: their encoder counts each entry's uses as
-     * it goes, which the page's statistics then read. */
+     * it goes, which the page's statistics then read (on the appending
+     * thread; a worker's page has its statistics already). */
     bool counted = false;
-    if (c->use_dict) {
+    if (j->use_dict) {
         uint32_t *uses = NULL;
-        if (c->statistics && c->leaf->order != ORDER_NONE && c->page_values &&
-            dict_count(c) <= c->page_values) {
+        if (j->live && c->statistics && c->leaf->order != ORDER_NONE && j->values &&
+            dict_count(c) <= j->values) {
             if (!(uses = entry_counts(c, e))) return INLAY_ERR_NOMEM;
             counted = true;
         }
-        uint8_t wb = (uint8_t)index_bit_width(c);
-        e->encoded.len = 0;
-        if (inl_buf_append(&e->encoded, A(e), &wb, 1) ||
-            inl_rle_encode_u32_counting(&e->encoded, A(e), page_indices(c), c->page_values, wb,
-                                        uses))
+        uint8_t wb = (uint8_t)j->index_width;
+        pw->encoded.len = 0;
+        if (inl_buf_append(&pw->encoded, a, &wb, 1) ||
+            inl_rle_encode_u32_counting(&pw->encoded, a, (const uint32_t *)job_vals(j), j->values, wb, uses))
             return INLAY_ERR_NOMEM;
     }
     /* Other values too: a DELTA encoder finds their bounds in its pass. */
@@ -638,23 +700,23 @@ static int flush_page(column *c, column_env *e)
     size_t values_len = 0;
     int64_t bounds[2];
     bool bounded = false;
-    if (!c->use_dict) {
-        bounded = c->value_encoding == ENC_DELTA_BINARY_PACKED && c->page_values > 0;
-        INL_FORWARD(encode_values(c, e, c->vals.data, c->vals.len, c->page_values, &e->encoded, &values,
-                                  &values_len, bounded ? bounds : NULL));
+    if (!j->use_dict) {
+        bounded = c->value_encoding == ENC_DELTA_BINARY_PACKED && j->values > 0;
+        INL_FORWARD(encode_values(c, pw, a, job_vals(j), j->vals->len - j->vals_off, j->values, &pw->encoded,
+                                  &values, &values_len, bounded ? bounds : NULL));
     }
 
     /* statistics: in the header, folded into the chunk's, and in the index */
     stats_wire wire, *ws = NULL;
     stats_bounds b;   /* numeric bounds live in it until the page is written */
-    int64_t *hist = c->page_hist;
+    int64_t *hist = NULL;
     if (c->statistics) {
-        INL_FORWARD(page_stats(c, e, counted, bounded ? bounds : NULL));
+        INL_FORWARD(page_stats(j, e, pw, counted, bounded ? bounds : NULL));
         memset(&wire, 0, sizeof wire);
-        wire.null_count = (int64_t)c->pst.null_count;
-        if (inl_stats_bounds_of(&c->pst, c->type->physical, &b)) {
+        wire.null_count = (int64_t)j->pst.null_count;
+        if (inl_stats_bounds_of(&j->pst, c->type->physical, &b)) {
             if (c->type->physical == INLAY_BYTE_ARRAY && c->leaf->order == ORDER_BYTES &&
-                inl_stats_truncate(&b, e->truncate_length, inl_type_is_utf8(c->type), &c->trunc, A(e)))
+                inl_stats_truncate(&b, e->truncate_length, inl_type_is_utf8(c->type), &c->trunc, a))
                 return INLAY_ERR_NOMEM;
             wire.has_bounds = true;
             wire.min = b.min;
@@ -665,11 +727,14 @@ static int flush_page(column *c, column_env *e)
             wire.max_exact = b.max_exact;
         }
         ws = &wire;
-        if (inl_stats_merge(&k->st, &c->pst, c->is_bytes, A(e))) return INLAY_ERR_NOMEM;
-        k->unencoded_bytes += (int64_t)c->page_ba_bytes;
+        if (inl_stats_merge(&k->st, &j->pst, c->is_bytes, a)) return INLAY_ERR_NOMEM;
+        k->unencoded_bytes += (int64_t)j->ba_bytes;
         if (c->nhist) {
+            j->hist.len = 0;
+            if (inl_buf_reserve(&j->hist, a, c->nhist * sizeof *hist)) return INLAY_ERR_NOMEM;
+            hist = (int64_t *)j->hist.data;
             memset(hist, 0, c->nhist * sizeof *hist);
-            page_histograms(c, hist);
+            page_histograms(j, hist);
             int64_t *total = (int64_t *)k->hist.data;
             for (size_t i = 0; i < c->nhist; i++) total[i] += hist[i];
         }
@@ -678,27 +743,27 @@ static int flush_page(column *c, column_env *e)
     page_desc d;
     memset(&d, 0, sizeof d);
     d.type = v2 ? PAGE_DATA_V2 : PAGE_DATA;
-    d.num_values = (int32_t)c->page_entries;
-    d.num_nulls = (int32_t)(c->page_entries - c->page_values);
-    d.num_rows = (int32_t)c->page_rows;
+    d.num_values = (int32_t)j->entries;
+    d.num_nulls = (int32_t)(j->entries - j->values);
+    d.num_rows = (int32_t)j->rows;
 
-    e->levels.len = 0;
+    pw->levels.len = 0;
     if (c->leaf->max_rep > 0 &&
-        put_levels(&e->levels, A(e), &c->reps, c->page_entries, c->leaf->max_rep, !v2, &d.rep_bytes))
+        put_levels(&pw->levels, a, j->reps, j->entries, c->leaf->max_rep, !v2, &d.rep_bytes))
         return INLAY_ERR_NOMEM;
     if (c->leaf->max_def > 0 &&
-        put_levels(&e->levels, A(e), &c->defs, c->page_entries, c->leaf->max_def, !v2, &d.def_bytes))
+        put_levels(&pw->levels, a, j->defs, j->entries, c->leaf->max_def, !v2, &d.def_bytes))
         return INLAY_ERR_NOMEM;
-    if (e->levels.len) {
-        d.parts[d.nparts] = e->levels.data;
-        d.lens[d.nparts++] = e->levels.len;
+    if (pw->levels.len) {
+        d.parts[d.nparts] = pw->levels.data;
+        d.lens[d.nparts++] = pw->levels.len;
     }
     d.nprefix = d.nparts;
 
-    if (c->use_dict) {
+    if (j->use_dict) {
         d.encoding = ENC_RLE_DICTIONARY;
-        values = e->encoded.data;
-        values_len = e->encoded.len;
+        values = pw->encoded.data;
+        values_len = pw->encoded.len;
     } else {
         d.encoding = c->value_encoding;
     }
@@ -709,7 +774,7 @@ static int flush_page(column *c, column_env *e)
 
     size_t raw, stored;
     const size_t page_start = k->pages.len;
-    INL_FORWARD(inl_page_write(&k->pages, A(e), chunk_comp(c, e, k), &e->scratch, &d, e->min_gain, &raw, &stored));
+    INL_FORWARD(inl_page_write(&k->pages, a, chunk_comp(c, pw, k), &pw->scratch, &d, e->min_gain, &raw, &stored));
     if (!k->codec_decided) {
         k->codec_decided = true;
         /* A dictionary-encoded page is mostly bit-packed indices, which no
@@ -717,65 +782,52 @@ static int flush_page(column *c, column_env *e)
          * values so far) counts too, or a large dictionary of text would go
          * out uncompressed for the sake of its indices. */
         double raw_all = (double)raw, stored_all = (double)stored;
-        if (c->use_dict) {
-            const void *dict = c->is_bytes ? (const void *)c->memo_bytes.arena.data
-                                           : (const void *)c->memo_fixed.values.data;
-            size_t dict_len = dict_bytes(c);
-            size_t packed = compressed_size(c->comp, e, dict, dict_len, &st);
+        if (j->use_dict) {
+            int st;
+            size_t packed = compressed_size(&pw->comps[c->comp_id], pw, a, j->dict, j->dict_len, &st);
             if (st) return st;
-            raw_all += (double)dict_len;
+            raw_all += (double)j->dict_len;
             stored_all += (double)packed;
         }
         if (stored_all > raw_all * (1.0 - e->min_gain)) {   /* the codec does not pay: not here, not later */
             k->codec = INLAY_UNCOMPRESSED;
             k->pages.len = page_start;
-            INL_FORWARD(inl_page_write(&k->pages, A(e), &e->none, &e->scratch, &d, 0, &raw, &stored));
+            INL_FORWARD(inl_page_write(&k->pages, a, &pw->none, &pw->scratch, &d, 0, &raw, &stored));
         }
     }
     if (e->page_index)
-        INL_FORWARD(index_page(c, e, k, page_start, stored, ws, ws && c->nhist ? hist : NULL));
+        INL_FORWARD(index_page(j, e, page_start, stored, ws, ws && c->nhist ? hist : NULL));
     k->raw_size += raw;
     k->stored_size += stored;
-    k->num_values += c->page_entries;
+    k->num_values += j->entries;
     k->page_counts[d.encoding]++;
-    if (c->use_dict) c->dict_used = true;
-    c->defs.len = c->reps.len = 0;
-    /* staged indices not yet taken lie past the page's: the next page
-     * starts where this one ends, rather than their being moved */
-    if (c->stage_pos < c->stage_n) c->page_off = c->vals.len;
-    else c->vals.len = c->page_off = 0;
-    c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = c->page_ba_bytes = 0;
     return 0;
 }
 
-static int write_dictionary(column *c, column_env *e, chunk *k)
+static int write_dictionary(const page_job *j, const column_env *e, page_work *pw)
 {
+    chunk *k = j->k;
     page_desc d;
     memset(&d, 0, sizeof d);
     d.type = PAGE_DICTIONARY;
     d.encoding = ENC_PLAIN;
-    d.num_values = (int32_t)dict_count(c);
+    d.num_values = (int32_t)j->dict_entries;
     d.checksum = e->checksum;
     d.nparts = 1;
-    if (c->is_bytes) {
-        d.parts[0] = c->memo_bytes.arena.data;
-        d.lens[0] = c->memo_bytes.arena.len;
-    } else {
-        d.parts[0] = c->memo_fixed.values.data;
-        d.lens[0] = c->memo_fixed.values.len;
-    }
+    d.parts[0] = j->dict;
+    d.lens[0] = j->dict_len;
     size_t raw, stored;
     k->dict.len = 0;
-    INL_FORWARD(inl_page_write(&k->dict, A(e), chunk_comp(c, e, k), &e->scratch, &d, 0, &raw, &stored));
+    INL_FORWARD(inl_page_write(&k->dict, A(e), chunk_comp(j->c, pw, k), &pw->scratch, &d, 0, &raw, &stored));
     k->raw_size += raw;
     k->stored_size += stored;
-    k->dict_entries = (uint32_t)dict_count(c);
+    k->dict_entries = j->dict_entries;
     return 0;
 }
 
 /* The chunk's bloom filter from its values' hashes, sized for the
  * distinct values asked for or, by default, for as many as it has hashes. */
-static int make_bloom(column *c, column_env *e, chunk *k)
+static int make_bloom(column *c, const column_env *e, chunk *k)
 {
     const size_t n = k->hashes.len / 8;
     const size_t nbytes = inl_bloom_bytes_for(c->bloom_ndv ? c->bloom_ndv : n, c->bloom_fpp, INLAY_BLOOM_MAX_BYTES);
@@ -788,13 +840,155 @@ static int make_bloom(column *c, column_env *e, chunk *k)
     return 0;
 }
 
+int inl_column_finish(page_job *j, const column_env *e, page_work *pw)
+{
+    if (!j->seal) return finish_page(j, e, pw);
+    if (j->has_dict) INL_FORWARD(write_dictionary(j, e, pw));
+    if (j->c->bloom_on) INL_FORWARD(make_bloom(j->c, e, j->k));
+    return 0;
+}
+
+/* ---- cutting (the appending thread) --------------------------------------- */
+
+/* A job for work that leaves the appending thread, or the column's own. */
+static page_job *new_job(column *c, column_env *e, bool seal)
+{
+    page_job *j = e->submit ? e->take_job(e->submit_ctx, c->index) : &c->own_job;
+    if (!j) return NULL;
+    j->c = c;
+    j->k = open_chunk(c);
+    j->seal = seal;
+    j->live = !e->submit;
+    j->stats_done = false;
+    j->has_dict = false;
+    j->dict = NULL;
+    j->dict_len = 0;
+    j->dict_entries = 0;
+    j->pst.order = c->leaf->order;
+    return j;
+}
+
+/* The dictionary so far into a job: the column's memo itself when the job
+ * is finished here, else a copy (the memo goes on growing). */
+static int job_dictionary(page_job *j, column *c, const column_env *e)
+{
+    j->has_dict = true;
+    j->dict_entries = (uint32_t)dict_count(c);
+    j->dict_len = dict_bytes(c);
+    if (j->live) {
+        j->dict = dict_data(c);
+        return 0;
+    }
+    /* room for twice the dictionary: the column's jobs take turns with
+     * it, and it grows over a run */
+    j->own_dict.len = 0;
+    if (j->own_dict.cap < j->dict_len && inl_buf_reserve(&j->own_dict, A(e), 2 * j->dict_len))
+        return INLAY_ERR_NOMEM;
+    if (inl_buf_append(&j->own_dict, A(e), dict_data(c), j->dict_len)) return INLAY_ERR_NOMEM;
+    j->dict = j->own_dict.data;
+    return 0;
+}
+
+static void hand_over(column *c, column_env *e, page_job *j)
+{
+    if (j->live) return;
+    e->submit(e->submit_ctx, j);
+}
+
+/* End the page being filled: the cheap, order-dependent part here (the
+ * dictionary decision, the page's cut), the rest in inl_column_finish,
+ * here or on a worker. */
+static int flush_page(column *c, column_env *e)
+{
+    if (c->page_entries == 0) return 0;
+    int st;
+    if (c->use_dict && (st = dictionary_pays(c, e))) return st;
+    chunk *k = open_chunk(c);
+    page_job *j = new_job(c, e, false);
+    if (!j) return INLAY_ERR_NOMEM;
+    j->entries = c->page_entries;
+    j->rows = c->page_rows;
+    j->values = c->page_values;
+    j->first_row = k->num_rows - c->page_rows;
+    j->use_dict = c->use_dict;
+    j->index_width = c->use_dict ? index_bit_width(c) : 0;
+    j->ba_bytes = c->type->physical == INLAY_BYTE_ARRAY && !c->use_dict ? c->vals.len - 4 * c->page_values : 0;
+    const bool first = c->chunk_pages == 0;
+    const bool staged_left = c->stage_pos < c->stage_n;
+    k->cut_bytes += page_size_estimate(c);
+    if (c->use_dict) c->dict_used = true;
+    c->chunk_pages++;
+    if (j->live) {
+        j->defs = &c->defs;
+        j->reps = &c->reps;
+        j->vals = &c->vals;
+        j->vals_off = c->page_off;
+        if (c->use_dict && first && !k->codec_decided) INL_FORWARD(job_dictionary(j, c, e));
+        INL_FORWARD(inl_column_finish(j, e, &e->work));
+        c->defs.len = c->reps.len = 0;
+    } else {
+        /* the page leaves with its buffers; the job's spares replace them */
+        if (c->use_dict && c->statistics) {
+            inl_stats_reset(&j->pst);
+            j->pst.null_count = c->page_entries - c->page_values;
+            if (c->page_values && c->leaf->order != ORDER_NONE &&
+                (st = dict_page_stats(c, e, &e->work.trial, &j->pst, page_indices(c), c->page_values, false,
+                                      &j->ba_bytes)))
+                return st;
+            j->stats_done = true;
+        }
+        if (c->use_dict && first && !(c->codec == INLAY_UNCOMPRESSED || e->min_gain <= 0 || e->page_version == 2))
+            INL_FORWARD(job_dictionary(j, c, e));
+        j->defs = &j->own_defs;
+        j->reps = &j->own_reps;
+        j->vals = &j->own_vals;
+        /* the spares grown to the room the page had, so that the column's
+         * buffers, taking turns, stop growing as soon as one has */
+        buf t = c->defs;
+        c->defs = j->own_defs;
+        j->own_defs = t;
+        t = c->reps;
+        c->reps = j->own_reps;
+        j->own_reps = t;
+        c->defs.len = c->reps.len = 0;
+        if (inl_buf_reserve(&c->defs, A(e), j->own_defs.cap) || inl_buf_reserve(&c->reps, A(e), j->own_reps.cap))
+            return INLAY_ERR_NOMEM;
+        if (staged_left) {   /* indices staged past the page stay: the page's are copied out */
+            j->own_vals.len = 0;
+            j->vals_off = 0;
+            if (inl_buf_append(&j->own_vals, A(e), vals_at(c, c->page_off), c->vals.len - c->page_off))
+                return INLAY_ERR_NOMEM;
+        } else {
+            t = c->vals;
+            c->vals = j->own_vals;
+            j->own_vals = t;
+            j->vals_off = c->page_off;
+            c->vals.len = c->page_off = 0;
+            if (inl_buf_reserve(&c->vals, A(e), j->own_vals.cap)) return INLAY_ERR_NOMEM;
+        }
+        hand_over(c, e, j);
+    }
+    /* staged indices not yet taken lie past the page's: the next page
+     * starts where this one ends, rather than their being moved */
+    if (staged_left) c->page_off = c->vals.len;
+    else c->vals.len = c->page_off = 0;
+    c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = c->page_ba_bytes = 0;
+    return 0;
+}
+
 int inl_column_seal(column *c, column_env *e)
 {
     INL_FORWARD(flush_page(c, e));
-    chunk *k = open_chunk(c);
-    if (c->dict_used) INL_FORWARD(write_dictionary(c, e, k));
-    if (c->bloom_on) INL_FORWARD(make_bloom(c, e, k));
+    page_job *j = NULL;
+    if (c->dict_used || c->bloom_on) {
+        if (!(j = new_job(c, e, true))) return INLAY_ERR_NOMEM;
+        if (c->dict_used) INL_FORWARD(job_dictionary(j, c, e));
+    }
     INL_FORWARD(grow_chunks(c, e, c->nsealed + 2));
+    if (j) {
+        if (j->live) INL_FORWARD(inl_column_finish(j, e, &e->work));
+        else hand_over(c, e, j);
+    }
     c->nsealed++;
     INL_FORWARD(start_chunk(c, e, open_chunk(c)));
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
@@ -810,16 +1004,12 @@ int inl_column_seal(column *c, column_env *e)
 
 void inl_column_pop(column *c)
 {
-    chunk done = c->chunks[0];
+    chunk *done = c->chunks[0];
     memmove(&c->chunks[0], &c->chunks[1], (size_t)(c->nchunks - 1) * sizeof *c->chunks);
     c->chunks[c->nchunks - 1] = done;   /* a spare, buffers kept */
     c->nsealed--;
 }
 
-/* ---- values ------------------------------------------------------------- */
-
-/* The bloom filter's hashes of n values (typed as the append arrays), or
- * of dictionary entries [from, count) when values is NULL. */
 static int hash_values(column *c, column_env *e, const void *values, size_t from, size_t n)
 {
     chunk *k = open_chunk(c);
@@ -900,7 +1090,7 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
                         size_t count, size_t e0, const int16_t *def, const int16_t *rep,
                         size_t *rows)
 {
-    const chunk *k = &c->chunks[c->nsealed];
+    const chunk *k = c->chunks[c->nsealed];
     size_t room = e->page_rows - c->page_rows;
     size_t chunk_room = e->row_group_rows - (size_t)k->num_rows;
     if (chunk_room < room) room = chunk_room;
@@ -959,7 +1149,7 @@ void *inl_column_value_room(column *c, column_env *e, size_t count, size_t nvalu
         rep || !nvalues)
         return NULL;
     /* one slice (slice_end): the page and chunk take the whole batch */
-    const chunk *k = &c->chunks[c->nsealed];
+    const chunk *k = c->chunks[c->nsealed];
     size_t room = e->page_rows > c->page_rows ? e->page_rows - c->page_rows : 0;
     const size_t chunk_room = e->row_group_rows > k->num_rows ? (size_t)(e->row_group_rows - k->num_rows) : 0;
     if (chunk_room < room) room = chunk_room;
@@ -977,7 +1167,7 @@ size_t inl_column_stageable(const column *c, const column_env *e, size_t count, 
 {
     if (!c->use_dict || c->type->physical != INLAY_BYTE_ARRAY || decision_pending(c) || rep || !nvalues)
         return 0;
-    const uint64_t rows = c->chunks[c->nsealed].num_rows;
+    const uint64_t rows = c->chunks[c->nsealed]->num_rows;
     const size_t room = rows < e->row_group_rows ? (size_t)(e->row_group_rows - rows) : 0;
     if (count <= room) return nvalues;
     if (!def) return room;

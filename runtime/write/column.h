@@ -45,21 +45,37 @@
 #include "schema.h"
 #include "stats.h"
 
-/* What the columns share with their writer. */
-typedef struct column_env {
-    inlay_allocator alloc;
-    compressor none;     /* for chunks stored UNCOMPRESSED because their codec did not pay */
-    double min_gain;     /* inlay_options.min_compression_gain */
+struct page_job;
+
+/* What finishing a page needs besides the page: scratch buffers and a
+ * compressor per codec. The appending thread has one (column_env.work);
+ * each worker thread of the writer has its own. */
+typedef struct page_work {
     page_scratch scratch;
     buf levels;          /* encoded levels of the page being written */
     buf encoded;         /* encoded values of the page being written */
-    buf trial;           /* the other candidate of the dictionary cost check */
+    buf trial;           /* the other candidate of the dictionary cost check; distinct entries */
     buf views;           /* inlay_bytes views of a page's PLAIN byte arrays */
+    compressor none;     /* for chunks stored UNCOMPRESSED because their codec did not pay */
+    compressor *comps;   /* by column.comp_id: one per (codec, level) the columns use */
+} page_work;
+
+/* What the columns share with their writer. */
+typedef struct column_env {
+    inlay_allocator alloc;
+    double min_gain;     /* inlay_options.min_compression_gain */
+    page_work work;      /* the appending thread's */
     int page_version;    /* 1 or 2 */
     size_t page_bytes, page_rows, row_group_rows, dictionary_bytes;
     bool page_index;     /* keep each page's entry for the chunk's ColumnIndex and OffsetIndex */
     bool checksum;       /* CRC32 in every page header */
     size_t truncate_length;   /* of byte-array bounds; 0 = whole */
+    /* Threads: cut pages and ended chunks go to submit() (workers.c), which
+     * finishes them on a worker thread, in order per column; NULL: they
+     * are finished right away on the appending thread. */
+    void (*submit)(void *ctx, struct page_job *j);
+    void *submit_ctx;
+    struct page_job *(*take_job)(void *ctx, int col);   /* a spare job of column col, or NULL: out of memory */
 } column_env;
 
 typedef struct chunk {
@@ -85,9 +101,49 @@ typedef struct chunk {
     buf hashes;                       /* uint64 XXH64 of the values (each distinct value once while
                                          dictionary-encoded), for the bloom filter */
     buf bloom;                        /* the chunk's bloom filter, header included, made at seal */
+    /* The appending thread's own: the pages cut so far (their size
+     * before encoding, which the row-group byte limit reads: the same at
+     * any thread count), and the jobs not yet finished (under the
+     * workers' lock). Every other field is the finishing side's. */
+    size_t cut_bytes;
+    int pending;
+    uint64_t seq;                     /* the chunk's row group, for messages */
 } chunk;
 
+/* A page cut from its column, or a chunk's end (seal), to be finished:
+ * the page's statistics, encoding, compression and index entry, or the
+ * chunk's dictionary page and bloom filter. It carries what it needs, so
+ * that the column can go on taking values meanwhile. */
+typedef struct page_job {
+    struct page_job *next;
+    struct column *c;
+    chunk *k;
+    int col;                  /* the column's index (its jobs are its own) */
+    bool seal;
+    /* the page: levels, and PLAIN values or dictionary indices from vals_off */
+    const buf *defs, *reps, *vals;
+    size_t vals_off;
+    size_t entries, rows, values;
+    size_t ba_bytes;          /* BYTE_ARRAY values' bytes */
+    uint64_t first_row;       /* in the chunk */
+    bool use_dict;
+    int index_width;
+    bool stats_done;          /* dictionary pages on a worker: statistics made at the cut, in pst */
+    bool live;                /* finished on the appending thread: the column's memo may be read */
+    stats pst;
+    buf hist;                 /* the page's level counts */
+    /* the dictionary: so far (a chunk's first dictionary page, whose codec
+     * check counts it) or whole (seal) */
+    bool has_dict;
+    const uint8_t *dict;
+    size_t dict_len;
+    uint32_t dict_entries;
+    /* the job's own buffers, when it leaves the appending thread */
+    buf own_defs, own_reps, own_vals, own_dict;
+} page_job;
+
 typedef struct column {
+    int index;                /* the leaf's */
     const schema_leaf *leaf;
     const inlay_type *type;
     const char *path;
@@ -98,7 +154,8 @@ typedef struct column {
     bool cost_check;          /* AUTO: drop a dictionary that does not pay */
     bool dict_decided;        /* the cost check has seen values in this chunk */
     int value_encoding;       /* ENC_* of pages that are not dictionary-encoded */
-    compressor *comp;         /* the column's codec, shared by the writer's columns of the same one */
+    int comp_id;              /* the column's codec: page_work.comps[comp_id] */
+    inlay_compression codec;
     memo_fixed memo_fixed;
     memo_bytes memo_bytes;
     /* the page being filled */
@@ -110,8 +167,10 @@ typedef struct column {
     size_t page_entries, page_rows, page_values;
     size_t page_plain_bytes;  /* PLAIN size of the page's values while the check is pending */
     size_t page_ba_bytes;     /* BYTE_ARRAY: the page's values' bytes, found as it is written */
-    stats pst;                /* the page's statistics, made as it is written */
-    buf trunc;                /* a truncated max bound */
+    page_job own_job;         /* the page being finished on the appending thread */
+    buf trunc;                /* a truncated max bound (finishing side) */
+    buf rg_trunc;             /* the chunk's, for the footer (the writer's side) */
+    size_t chunk_pages;       /* pages cut in the open chunk */
     buf stamps;               /* uint32 per dictionary entry: the last page it was seen in */
     uint32_t stamp;
     buf counts;               /* uint32 per dictionary entry: its uses in the page; zero between pages */
@@ -122,20 +181,21 @@ typedef struct column {
     size_t stage_n, stage_pos;   /* values staged; taken so far */
     size_t stage_count0;      /* dictionary entries before the batch */
     size_t nhist;             /* level counts per page (0 when the column has no levels) */
-    int64_t *page_hist;       /* the current page's, nhist entries */
     bool bloom_on;            /* a bloom filter per chunk */
     uint64_t bloom_ndv;       /* 0: sized from the chunk's hashes */
     double bloom_fpp;
     bloom filter;             /* built at seal, reused */
     /* chunks[0..nsealed) are ended; chunks[nsealed] is open; beyond are spare */
-    chunk *chunks;
-    int nsealed, nchunks;
+    chunk **chunks;           /* each its own block: a worker may hold one while the list grows */
+    int nsealed, nchunks, chunks_cap;
+    uint64_t chunk_seq;       /* chunks started */
     uint64_t rows;            /* rows appended in total */
     buf validity_defs, validity_vals;   /* a validity-bitmap batch as levels + dense values */
 } column;
 
-/* comp: the column's codec (kept, not owned). */
-int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, compressor *comp);
+/* comp_id, codec: the column's compressor in every page_work, and its codec. */
+int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, int comp_id,
+                    inlay_compression codec);
 void inl_column_free(column *c, column_env *e);
 
 /* Append count level entries with their dense values (typed as the
@@ -183,5 +243,12 @@ int inl_column_seal(column *c, column_env *e);
 size_t inl_column_buffered_bytes(const column *c);
 /* Recycle chunks[0] once the writer has written it. */
 void inl_column_pop(column *c);
+
+/* Finish a job (on whichever thread) with that thread's page_work.
+ * Returns 0 or NOMEM/COMPRESS; the chunk is then not to be written. */
+int inl_column_finish(page_job *j, const column_env *e, page_work *pw);
+/* A job's own buffers. */
+void inl_page_job_free(page_job *j, const inlay_allocator *a);
+void inl_page_work_free(page_work *pw, const inlay_allocator *a, int ncomps);
 
 #endif

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "validate.h"
 #include "arrow.h"
@@ -24,6 +25,7 @@
 #include "timeconv.h"
 #include "shred.h"
 #include "sortcheck.h"
+#include "workers.h"
 
 enum { W_OPEN, W_CLOSED, W_FAILED, W_ABORTED };
 
@@ -52,7 +54,12 @@ typedef struct prepared {
 
 
 struct inlay_writer {
-    inlay_allocator alloc;
+    inlay_allocator alloc;      /* what everything is allocated with (under `locked` with serialize_alloc) */
+    inlay_allocator host_alloc; /* the host's, which the writer itself came from */
+    locked_alloc locked;
+    bool locked_on;
+    workers *workers;           /* NULL: one thread */
+    int in_flight;              /* options.row_groups_in_flight */
     column_env env;
     inlay_schema *schema;
     column *cols;
@@ -78,8 +85,7 @@ struct inlay_writer {
     chunk_meta *tmp_meta;      /* a row group's footer entries, one per column */
     stats_bounds *tmp_bounds;  /* the min/max they point to */
     size_t *tmp_pos;           /* where their page index references go */
-    compressor *comps;         /* one per (codec, level) the columns use; never moves */
-    int ncomps;
+    int ncomps;                /* env.work.comps: one per (codec, level) the columns use */
     inlay_column_stats *col_stats;   /* one per column: what its chunks came to */
     buf col_index, off_index;   /* the page index, written at close: ColumnIndex structs, OffsetIndex structs */
     buf index_refs;             /* index_ref per chunk written, to splice into the footer at close */
@@ -107,6 +113,8 @@ void inlay_options_init(inlay_options *o)
     o->statistics = true;
     o->page_index = true;
     o->statistics_truncate_length = INLAY_DEFAULT_TRUNCATE_LENGTH;
+    o->threads = 0;
+    o->row_groups_in_flight = 0;
 }
 
 #define set_error(w, ...) inl_err_set(&(w)->err, __VA_ARGS__)
@@ -122,9 +130,14 @@ static void keep_failure(inlay_writer *w)
     memcpy(w->failure_msg, w->err.msg, sizeof w->failure_msg);
 }
 
-/* An environment failure: the writer can only be aborted now. */
+static int workers_failed(inlay_writer *w);
+
+/* An environment failure: the writer can only be aborted now. A worker's
+ * failure, when there is one, is the cause (the appending thread found no
+ * job to hand its page to). */
 static int set_failed(inlay_writer *w, int status, const char *where)
 {
+    if (workers_failed(w)) return w->failure;
     w->state = W_FAILED;
     w->failure = status;
     set_error(w, status, "%s: %s", where, inlay_strerror(status));
@@ -138,6 +151,28 @@ static int set_failed(inlay_writer *w, int status, const char *where)
 static int failed_earlier(inlay_writer *w)
 {
     return set_error(w, w->failure, "writer failed earlier (%s); it can only be aborted", w->failure_msg);
+}
+
+/* A worker's failure, taken over as the writer's own. */
+static int workers_failed(inlay_writer *w)
+{
+    if (!w->workers) return 0;
+    char msg[sizeof w->err.msg];
+    const int st = inl_workers_failure(w->workers, msg, sizeof msg);
+    if (!st) return 0;
+    w->state = W_FAILED;
+    w->failure = st;
+    set_error(w, st, "%s", msg);
+    keep_failure(w);
+    return st;
+}
+
+/* An open writer, not failed: what every call but abort and free needs. */
+static int usable(inlay_writer *w)
+{
+    if (w->state == W_FAILED) return failed_earlier(w);
+    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    return workers_failed(w);
 }
 
 const char *inlay_writer_errmsg(const inlay_writer *w) { return w ? w->err.msg : "no writer"; }
@@ -182,6 +217,11 @@ static int check_options(inlay_writer *w, const inlay_options *o)
                          o->page_bytes, o->page_rows);
     if (o->page_version != 1 && o->page_version != 2)
         return set_error(w, INLAY_ERR_ARGUMENT, "page_version must be 1 or 2, not %d", o->page_version);
+    if (o->threads < 0 || o->threads > 64)
+        return set_error(w, INLAY_ERR_ARGUMENT, "threads must be in 0..64, not %d", o->threads);
+    if (o->row_groups_in_flight < 0 || o->row_groups_in_flight > 64)
+        return set_error(w, INLAY_ERR_ARGUMENT, "row_groups_in_flight must be in 0..64, not %d",
+                         o->row_groups_in_flight);
     if (!(o->min_compression_gain >= 0 && o->min_compression_gain < 1))
         return set_error(w, INLAY_ERR_ARGUMENT, "min_compression_gain must be in [0, 1), not %g", o->min_compression_gain);
     char why[128];
@@ -243,8 +283,9 @@ static int write_bytes(inlay_writer *w, const void *p, size_t n)
 }
 
 /* The compressor of leaf i: its own codec and level, or the writer's;
- * columns with the same pair share one (its context is made once). */
-static int column_codec(inlay_writer *w, const inlay_options *o, int i, compressor **out)
+ * columns with the same pair share one (its context is made once, per
+ * thread). */
+static int column_codec(inlay_writer *w, const inlay_options *o, int i, int *out)
 {
     const inlay_column_options *co = &w->schema->nodes[w->schema->leaves[i].node].opts;
     int codec = co->compression == -1 ? (int)o->compression : co->compression;
@@ -252,22 +293,22 @@ static int column_codec(inlay_writer *w, const inlay_options *o, int i, compress
     char why[128];
     if (inl_codec_check(codec, level, &level, why, sizeof why))
         return set_error(w, INLAY_ERR_SCHEMA, "column '%s': %s", w->schema->leaves[i].path, why);
+    compressor *comps = w->env.work.comps;
     for (int k = 0; k < w->ncomps; k++)
-        if ((int)w->comps[k].codec == codec && w->comps[k].level == level) {
-            *out = &w->comps[k];
+        if ((int)comps[k].codec == codec && comps[k].level == level) {
+            *out = k;
             w->col_stats[i].compression = (inlay_compression)codec;
             w->col_stats[i].compression_level = level;
             return 0;
         }
     const size_t largest_page = o->page_bytes > o->dictionary_bytes ? o->page_bytes : o->dictionary_bytes;
-    compressor *c = &w->comps[w->ncomps];
+    compressor *c = &comps[w->ncomps];
     int st = inl_compress_init(c, &w->env.alloc, (inlay_compression)codec, level, 2 * largest_page);
     if (st) return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory" : "column '%s': compression %d level %d refused",
                              w->schema->leaves[i].path, codec, level);
-    w->ncomps++;
+    *out = w->ncomps++;
     w->col_stats[i].compression = (inlay_compression)codec;
     w->col_stats[i].compression_level = level;
-    *out = c;
     return 0;
 }
 
@@ -307,6 +348,29 @@ static int setup_sorting(inlay_writer *w, const inlay_options *o)
     return 0;
 }
 
+static int thread_count(const inlay_options *o)
+{
+    if (o->threads > 0) return o->threads;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    return n > INLAY_MAX_DEFAULT_THREADS ? INLAY_MAX_DEFAULT_THREADS : (int)n;
+}
+
+/* threads - 1 workers finish the pages the appending thread cuts. */
+static int start_workers(inlay_writer *w, const inlay_options *o)
+{
+    w->in_flight = o->row_groups_in_flight ? o->row_groups_in_flight : INLAY_DEFAULT_ROW_GROUPS_IN_FLIGHT;
+    const int n = thread_count(o);
+    if (n < 2 || w->ncols == 0) return 0;
+    const size_t largest_page = o->page_bytes > o->dictionary_bytes ? o->page_bytes : o->dictionary_bytes;
+    int st = inl_workers_start(&w->workers, &w->env, n - 1, w->ncols, w->env.work.comps, w->ncomps, largest_page);
+    if (st) return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory" : "no worker thread could be started");
+    w->env.submit = inl_workers_submit;
+    w->env.take_job = inl_workers_take_job;
+    w->env.submit_ctx = w->workers;
+    return 0;
+}
+
 static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_options *o)
 {
     int st;
@@ -328,13 +392,13 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     w->env.page_index = o->page_index;
     w->env.checksum = o->page_checksum;
     w->env.truncate_length = o->statistics_truncate_length;
-    if ((st = inl_compress_init(&w->env.none, &w->env.alloc, INLAY_UNCOMPRESSED, INLAY_LEVEL_DEFAULT, 0)))
+    if ((st = inl_compress_init(&w->env.work.none, &w->env.alloc, INLAY_UNCOMPRESSED, INLAY_LEVEL_DEFAULT, 0)))
         return set_error(w, st, "out of memory");
     if (copy_metadata(w, o)) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     int n = w->schema->num_leaves;
-    w->comps = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->comps);
+    w->env.work.comps = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->env.work.comps);
     w->col_stats = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->col_stats);
-    if (!w->comps || !w->col_stats) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+    if (!w->env.work.comps || !w->col_stats) return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     memset(w->col_stats, 0, (size_t)n * sizeof *w->col_stats);
     w->cols = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->cols);
     w->tmp_meta = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_meta);
@@ -344,9 +408,9 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     if (!w->cols || !w->tmp_meta || !w->tmp_bounds || !w->prepared || !w->tmp_pos)
         return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
-        compressor *comp = NULL;
+        int comp = 0;
         if ((st = column_codec(w, o, i, &comp))) return st;
-        if (inl_column_init(&w->cols[i], &w->env, w->schema, i, comp)) {
+        if (inl_column_init(&w->cols[i], &w->env, w->schema, i, comp, w->env.work.comps[comp].codec)) {
             w->ncols = i + 1;
             return set_error(w, INLAY_ERR_NOMEM, "out of memory");
         }
@@ -354,6 +418,7 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
         if (!o->statistics) w->cols[i].statistics = false;
     }
     if ((st = setup_sorting(w, o))) return st;
+    if ((st = start_workers(w, o))) return st;
     return write_bytes(w, "PAR1", 4);
 }
 
@@ -400,6 +465,12 @@ static int open_writer(inlay_writer **out, const target *t, const inlay_schema *
     if (!w) return INLAY_ERR_NOMEM;
     memset(w, 0, sizeof *w);
     inl_err_clear(&w->err);
+    w->host_alloc = a;
+    if (known && opts->serialize_alloc && thread_count(opts) > 1) {
+        inl_mem_locked_init(&w->locked, a);
+        w->locked_on = true;
+        a = inl_mem_locked(&w->locked);
+    }
     w->alloc = a;
     w->env.alloc = a;
     w->state = W_ABORTED;   /* nothing to undo until the sink exists */
@@ -469,7 +540,7 @@ static int index_row_group(inlay_writer *w, const size_t *pos)
     if (inl_buf_reserve(&w->index_refs, &w->alloc, (size_t)w->ncols * sizeof(index_ref))) return INLAY_ERR_NOMEM;
     for (int i = 0; i < w->ncols; i++) {
         const column *c = &w->cols[i];
-        const chunk *k = &c->chunks[0];
+        const chunk *k = c->chunks[0];
         const size_t npages = k->pg.len / sizeof(page_entry);
         const page_entry *pages = (const page_entry *)k->pg.data;
         index_ref r = { .pos = pos[i], .ci_at = w->col_index.len, .oi_at = w->off_index.len };
@@ -525,15 +596,15 @@ static int write_page_index(inlay_writer *w)
 
 static int write_row_group(inlay_writer *w)
 {
-    uint64_t rows = w->cols[0].chunks[0].num_rows;
+    uint64_t rows = w->cols[0].chunks[0]->num_rows;
     for (int i = 0; i < w->ncols; i++) {
-        const column *c = &w->cols[i];
-        const chunk *k = &c->chunks[0];
+        column *c = &w->cols[i];
+        const chunk *k = c->chunks[0];
         chunk_meta *m = &w->tmp_meta[i];
         stats_bounds *b = &w->tmp_bounds[i];
         const bool has_bounds = inl_stats_bounds_of(&k->st, c->type->physical, b);
         if (has_bounds && c->type->physical == INLAY_BYTE_ARRAY && c->leaf->order == ORDER_BYTES &&
-            inl_stats_truncate(b, w->env.truncate_length, inl_type_is_utf8(c->type), &w->cols[i].trunc, &w->alloc))
+            inl_stats_truncate(b, w->env.truncate_length, inl_type_is_utf8(c->type), &c->rg_trunc, &w->alloc))
             return set_failed(w, INLAY_ERR_NOMEM, "column statistics");
         const size_t ndef = c->leaf->max_def > 0 ? (size_t)c->leaf->max_def + 1 : 0;
         const int64_t *hist = (const int64_t *)k->hist.data;
@@ -553,7 +624,7 @@ static int write_row_group(inlay_writer *w)
     }
     /* the row group's bloom filters follow its chunks */
     for (int i = 0; i < w->ncols; i++) {
-        const chunk *k = &w->cols[i].chunks[0];
+        const chunk *k = w->cols[i].chunks[0];
         if (!k->bloom.len) continue;
         w->tmp_meta[i].bloom_offset = (int64_t)w->bytes;
         w->tmp_meta[i].bloom_length = (int32_t)k->bloom.len;
@@ -576,7 +647,7 @@ static int write_row_group(inlay_writer *w)
          inl_buf_reserve(&w->index_refs, &w->alloc, ROW_GROUPS_AHEAD * w->index_refs.len)))
         return set_failed(w, INLAY_ERR_NOMEM, "row group metadata");
     for (int i = 0; i < w->ncols; i++) {
-        const chunk *k = &w->cols[i].chunks[0];
+        const chunk *k = w->cols[i].chunks[0];
         inlay_column_stats *cs = &w->col_stats[i];
         cs->uncompressed_bytes += k->raw_size;
         cs->compressed_bytes += k->stored_size;
@@ -605,19 +676,44 @@ static int seal_all(inlay_writer *w)
     return 0;
 }
 
+/* With workers: whether the oldest ended row group is finished; with
+ * wait, once it is (or a worker has failed). */
+static int row_group_finished(inlay_writer *w, bool wait, bool *done)
+{
+    *done = true;
+    for (int i = 0; i < w->ncols && *done; i++)
+        *done = inl_workers_done(w->workers, w->cols[i].chunks[0], wait);
+    return workers_failed(w);
+}
+
+/* Write the row groups every column has ended (and, with workers, whose
+ * pages are finished). drain: wait for the workers to finish them all;
+ * otherwise wait only while more than row_groups_in_flight are ended. */
+static int write_ready(inlay_writer *w, bool drain)
+{
+    for (;;) {
+        int ended = w->cols[0].nsealed;
+        for (int i = 1; i < w->ncols; i++)
+            if (w->cols[i].nsealed < ended) ended = w->cols[i].nsealed;
+        if (ended == 0) return 0;
+        if (w->workers) {
+            bool done;
+            INL_FORWARD(row_group_finished(w, drain || ended > w->in_flight, &done));
+            if (!done) return 0;
+        }
+        INL_FORWARD(write_row_group(w));
+    }
+}
+
 static int flush_ready(inlay_writer *w)
 {
-    if (aligned(w) && w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0) {
+    if (aligned(w) && w->cols[0].chunks[w->cols[0].nsealed]->num_rows > 0) {
         size_t total = 0;
         for (int i = 0; i < w->ncols; i++) total += inl_column_buffered_bytes(&w->cols[i]);
         int st;
         if (total >= w->row_group_bytes && (st = seal_all(w))) return st;
     }
-    for (;;) {
-        for (int i = 0; i < w->ncols; i++)
-            if (w->cols[i].nsealed == 0) return 0;
-        INL_FORWARD(write_row_group(w));
-    }
+    return write_ready(w, false);
 }
 
 /* ---- appending ------------------------------------------------------------ */
@@ -633,9 +729,7 @@ static uint64_t row_of(const column *c, const int16_t *rep, size_t entry)
 
 static int ready(inlay_writer *w, int col, inlay_physical phys, const char *fn)
 {
-    if (w->state == W_FAILED)
-        return failed_earlier(w);
-    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    INL_FORWARD(usable(w));
     if (col < 0 || col >= w->ncols)
         return set_error(w, INLAY_ERR_COLUMN, "column %d does not exist (the schema has %d)",
                          col, w->ncols);
@@ -901,9 +995,7 @@ int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batch
 int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray *array, const struct ArrowSchema *schema)
 {
     if (!w) return INLAY_ERR_ARGUMENT;
-    if (w->state == W_FAILED)
-        return failed_earlier(w);
-    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    INL_FORWARD(usable(w));
     if (!array || !schema) return set_error(w, INLAY_ERR_ARGUMENT, "no Arrow array or schema");
     arrow_batches b;
     int st = inl_arrow_stage(&w->arrow, &w->alloc, w->schema, w->cols, array, schema, &w->err, &b);
@@ -915,9 +1007,7 @@ int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray *array, c
 int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows)
 {
     if (!w || !a) return INLAY_ERR_ARGUMENT;
-    if (w->state == W_FAILED)
-        return failed_earlier(w);
-    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    INL_FORWARD(usable(w));
     const inlay_schema *s = w->schema;
     int node = field >= 0 ? s->nodes[0].first_child : -1;
     for (int k = 0; node >= 0 && k < field; k++) node = s->nodes[node].next_sibling;
@@ -985,13 +1075,13 @@ int inlay_writer_append_bytes(inlay_writer *w, int col, const inlay_bytes *value
 
 /* ---- closing --------------------------------------------------------------- */
 
+static void stop_workers(inlay_writer *w);
+
 /* An open writer whose columns all end at the same row: where a row group
  * (or the file) can end. */
 static int at_row_boundary(inlay_writer *w)
 {
-    if (w->state == W_FAILED)
-        return failed_earlier(w);
-    if (w->state != W_OPEN) return set_error(w, INLAY_ERR_STATE, "writer is closed");
+    INL_FORWARD(usable(w));
     for (int i = 1; i < w->ncols; i++)
         if (w->cols[i].rows != w->cols[0].rows)
             return set_error(w, INLAY_ERR_STATE, "column '%s' has %llu rows but column '%s' has %llu",
@@ -1004,8 +1094,8 @@ static int at_row_boundary(inlay_writer *w)
  * is complete. */
 static int end_row_group(inlay_writer *w)
 {
-    if (w->cols[0].chunks[w->cols[0].nsealed].num_rows > 0) INL_FORWARD(seal_all(w));
-    return flush_ready(w);
+    if (w->cols[0].chunks[w->cols[0].nsealed]->num_rows > 0) INL_FORWARD(seal_all(w));
+    return write_ready(w, true);   /* written, as the host asked, when this returns */
 }
 
 int inlay_writer_flush_row_group(inlay_writer *w)
@@ -1027,7 +1117,7 @@ void inlay_writer_get_stats(const inlay_writer *w, inlay_writer_stats *st)
     for (int i = 0; i < w->ncols; i++) {
         const column *c = &w->cols[i];
         st->bytes_buffered += inl_column_buffered_bytes(c);
-        for (int k = 0; k < c->nsealed; k++) st->bytes_buffered += c->chunks[k].dict.len + c->chunks[k].pages.len;
+        for (int k = 0; k < c->nsealed; k++) st->bytes_buffered += c->chunks[k]->cut_bytes;
     }
 }
 
@@ -1057,7 +1147,16 @@ int inlay_writer_close(inlay_writer *w)
     }
     if (w->sink_kind == SINK_FILE) inl_file_sink_release(&w->file);
     w->state = W_CLOSED;
+    stop_workers(w);
     return 0;
+}
+
+/* Queued pages are dropped, running ones waited for. */
+static void stop_workers(inlay_writer *w)
+{
+    inl_workers_stop(w->workers);
+    w->workers = NULL;
+    w->env.submit = NULL;
 }
 
 void inlay_writer_abort(inlay_writer *w)
@@ -1066,6 +1165,7 @@ void inlay_writer_abort(inlay_writer *w)
         if (w && w->state == W_ABORTED && w->sink_kind == SINK_FILE) inl_file_sink_release(&w->file);
         return;
     }
+    stop_workers(w);
     if (w->sink.abort) w->sink.abort(w->sink.ctx);
     if (w->sink_kind == SINK_FILE) inl_file_sink_release(&w->file);
     w->state = W_ABORTED;
@@ -1075,21 +1175,20 @@ void inlay_writer_free(inlay_writer *w)
 {
     if (!w) return;
     inlay_writer_abort(w);
+    stop_workers(w);
     inlay_allocator a = w->alloc;
     for (int i = 0; i < w->ncols; i++) inl_column_free(&w->cols[i], &w->env);
     if (w->cols) inl_mem_free(&a, w->cols, (size_t)w->schema->num_leaves * sizeof *w->cols);
     if (w->tmp_meta) inl_mem_free(&a, w->tmp_meta, (size_t)w->schema->num_leaves * sizeof *w->tmp_meta);
     if (w->prepared) inl_mem_free(&a, w->prepared, (size_t)w->schema->num_leaves * sizeof *w->prepared);
     if (w->tmp_bounds) inl_mem_free(&a, w->tmp_bounds, (size_t)w->schema->num_leaves * sizeof *w->tmp_bounds);
-    for (int i = 0; i < w->ncomps; i++) inl_compress_free(&w->comps[i]);
-    inl_compress_free(&w->env.none);
-    if (w->comps) inl_mem_free(&a, w->comps, (size_t)w->schema->num_leaves * sizeof *w->comps);
+    if (w->env.work.comps) {   /* all num_leaves of them, ncomps made */
+        for (int i = 0; i < w->ncomps; i++) inl_compress_free(&w->env.work.comps[i]);
+        inl_mem_free(&a, w->env.work.comps, (size_t)w->schema->num_leaves * sizeof *w->env.work.comps);
+        w->env.work.comps = NULL;
+    }
+    inl_page_work_free(&w->env.work, &a, 0);
     if (w->col_stats) inl_mem_free(&a, w->col_stats, (size_t)w->schema->num_leaves * sizeof *w->col_stats);
-    inl_page_scratch_free(&w->env.scratch, &a);
-    inl_buf_free(&w->env.levels, &a);
-    inl_buf_free(&w->env.encoded, &a);
-    inl_buf_free(&w->env.trial, &a);
-    inl_buf_free(&w->env.views, &a);
     inl_buf_free(&w->footer_groups, &a);
     inl_buf_free(&w->col_index, &a);
     inl_buf_free(&w->off_index, &a);
@@ -1108,5 +1207,7 @@ void inlay_writer_free(inlay_writer *w)
     }
     if (w->kv) inl_mem_free(&a, w->kv, w->nkv * sizeof *w->kv);
     inlay_schema_free(w->schema);
-    inl_mem_free(&a, w, sizeof *w);
+    if (w->locked_on) inl_mem_locked_destroy(&w->locked);
+    inlay_allocator host = w->host_alloc;
+    inl_mem_free(&host, w, sizeof *w);
 }

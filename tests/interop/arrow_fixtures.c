@@ -40,6 +40,14 @@
 
 #include "sbuf.h"
 
+/* INLAY_FIXTURE_THREADS: the writers' thread count (0: the default), for
+ * the test that compares the files written at several counts. */
+static int fixture_threads(void)
+{
+    const char *t = getenv("INLAY_FIXTURE_THREADS");
+    return t ? atoi(t) : 0;
+}
+
 /*----------------------------------------------------------------------
  *  Utilities
  *--------------------------------------------------------------------*/
@@ -997,6 +1005,7 @@ static void write_one(ffile *f)
     }
     inlay_options o;
     inlay_options_init(&o);
+    o.threads = fixture_threads();
     o.compression = f->zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
     o.page_rows = f->page_rows;
     o.row_group_rows = f->rg_rows;

@@ -139,6 +139,14 @@
 
 #include "sbuf.h"
 
+/* INLAY_FIXTURE_THREADS: the writers' thread count (0: the default), for
+ * the test that compares the files written at several counts. */
+static int fixture_threads(void)
+{
+    const char *t = getenv("INLAY_FIXTURE_THREADS");
+    return t ? atoi(t) : 0;
+}
+
 /*----------------------------------------------------------------------
  *  Small utilities
  *--------------------------------------------------------------------*/
@@ -1711,6 +1719,7 @@ static void write_parquet_body(fspec *f, rng *r)
 
     inlay_options o;
     inlay_options_init(&o);
+    o.threads = fixture_threads();
     o.compression = file_codec(f);
     o.compression_level = file_level(f);
     if (f->gain_set)
@@ -2993,6 +3002,7 @@ static void nested_write_body(nfile *f, rng *r)
     inlay_schema *s = nested_schema(f);
     inlay_options o;
     inlay_options_init(&o);
+    o.threads = fixture_threads();
     o.compression = f->codec;
     o.compression_level = f->level;
     if (f->gain >= 0)
@@ -3724,6 +3734,7 @@ static void swrite_body(sfile *f, rng *r)
         die("%s: schema has %d leaves, expected %d", f->name, inlay_schema_num_columns(s), f->nleaves);
     inlay_options o;
     inlay_options_init(&o);
+    o.threads = fixture_threads();
     o.compression = f->zstd ? INLAY_ZSTD : INLAY_UNCOMPRESSED;
     o.page_rows = f->page_rows;
     o.row_group_rows = f->rg_rows;

@@ -61,6 +61,14 @@
 
 #include "sbuf.h"
 
+/* INLAY_FIXTURE_THREADS: the writers' thread count (0: the default), for
+ * the test that compares the files written at several counts. */
+static int fixture_threads(void)
+{
+    const char *t = getenv("INLAY_FIXTURE_THREADS");
+    return t ? atoi(t) : 0;
+}
+
 /*----------------------------------------------------------------------
  *  Utilities
  *--------------------------------------------------------------------*/
@@ -668,6 +676,7 @@ static bool write_parquet(fspec *f, rng *r)
     }
     inlay_options o;
     inlay_options_init(&o);
+    o.threads = fixture_threads();
     o.compression = f->codec;
     o.page_version = f->page_version;
     o.page_rows = f->page_rows;

@@ -184,6 +184,7 @@ static int small_write(const inlay_allocator *a, inlay_compression codec, inlay_
     inlay_options o;
     inlay_options_init(&o);
     o.alloc = *a;
+    o.threads = 1;   /* one allocation sequence, the same every run (threads: check_threads) */
     o.compression = codec;
     o.page_rows = 64;
     o.row_group_rows = 250;

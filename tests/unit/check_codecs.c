@@ -247,6 +247,7 @@ START_TEST(test_allocation_failure)
     inlay_options o;
     inlay_options_init(&o);
     o.alloc = test_allocator(&ta);
+    o.threads = 1;   /* one allocation sequence, the same every run */
     o.compression = codec;
     o.row_group_rows = 3000;
     inlay_buffer f;

@@ -50,6 +50,7 @@ static inlay_options options(const inlay_allocator *a)
     inlay_options o;
     inlay_options_init(&o);
     if (a) o.alloc = *a;
+    o.threads = 1;   /* row groups reach the sink during the appends; one allocation sequence */
     o.page_rows = 50;
     o.row_group_rows = 120;
     return o;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,20 @@ typedef union test_block {
     max_align_t align;
 } test_block;
 
+/* The writer's worker threads call it too: one lock for every counter. */
+static pthread_mutex_t test_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static inline void *test_alloc_locked(void *ud, void *ptr, size_t osize, size_t nsize);
+
 static inline void *test_alloc_fn(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    pthread_mutex_lock(&test_alloc_lock);
+    void *r = test_alloc_locked(ud, ptr, osize, nsize);
+    pthread_mutex_unlock(&test_alloc_lock);
+    return r;
+}
+
+static inline void *test_alloc_locked(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     test_alloc *t = ud;
     test_block *h = ptr ? (test_block *)ptr - 1 : NULL;

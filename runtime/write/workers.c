@@ -1,0 +1,251 @@
+/*
+ * workers.c — the writer's worker threads (see workers.h).
+ *
+ * One lock guards the queue, the spare jobs, every chunk's pending count
+ * and the failure. A worker takes the first queued job whose column no
+ * other worker holds, so a column's jobs run in order; it finishes it
+ * without the lock.
+ *
+ * Each column has JOBS_PER_COLUMN jobs, made at the start and reused in
+ * turn: a column whose jobs are all queued or running makes the appending
+ * thread wait for one. So the pages in flight, and the buffers they hold,
+ * are bounded, and once each job has held a page of the column's size
+ * nothing more is allocated.
+ */
+#include <pthread.h>
+#include <stdio.h>
+
+#include "workers.h"
+
+enum { JOBS_PER_COLUMN = 3 };
+
+typedef struct worker {
+    struct workers *ws;
+    pthread_t thread;
+    page_work work;
+} worker;
+
+struct workers {
+    const column_env *env;
+    inlay_allocator alloc;
+    pthread_mutex_t lock;
+    pthread_cond_t work_ready;   /* a job queued, or stop */
+    pthread_cond_t job_done;
+    page_job *head, *tail;       /* queued */
+    page_job **spare, **spare_tail;   /* per column: finished, for reuse in turn (FIFO) */
+    page_job *jobs;              /* JOBS_PER_COLUMN per column */
+    bool *busy;                  /* per column: a worker holds one of its jobs */
+    int nbusy;
+    worker *threads;
+    int nthreads, threads_cap, ncodecs;
+    bool stop;
+    int failure;
+    char failure_msg[256];
+};
+
+static page_job *pick(workers *ws)
+{
+    page_job *prev = NULL;
+    for (page_job *j = ws->head; j; prev = j, j = j->next) {
+        if (ws->busy[j->col]) continue;
+        if (prev) prev->next = j->next;
+        else ws->head = j->next;
+        if (ws->tail == j) ws->tail = prev;
+        j->next = NULL;
+        return j;
+    }
+    return NULL;
+}
+
+static void give_back(workers *ws, page_job *j)
+{
+    j->next = NULL;
+    if (ws->spare_tail[j->col]) ws->spare_tail[j->col]->next = j;
+    else ws->spare[j->col] = j;
+    ws->spare_tail[j->col] = j;
+}
+
+static void *run(void *arg)
+{
+    worker *me = arg;
+    workers *ws = me->ws;
+    pthread_mutex_lock(&ws->lock);
+    for (;;) {
+        page_job *j = pick(ws);
+        if (!j) {
+            if (ws->stop) break;
+            pthread_cond_wait(&ws->work_ready, &ws->lock);
+            continue;
+        }
+        ws->busy[j->col] = true;
+        const bool skip = ws->stop || ws->failure;
+        pthread_mutex_unlock(&ws->lock);
+        const int st = skip ? 0 : inl_column_finish(j, ws->env, &me->work);
+        pthread_mutex_lock(&ws->lock);
+        ws->busy[j->col] = false;
+        if (st && !ws->failure) {
+            ws->failure = st;
+            snprintf(ws->failure_msg, sizeof ws->failure_msg, "column '%s' row group %llu: %s", j->c->path,
+                     (unsigned long long)j->k->seq, inlay_strerror(st));
+        }
+        j->k->pending--;
+        give_back(ws, j);
+        pthread_cond_broadcast(&ws->job_done);
+        if (ws->head) pthread_cond_signal(&ws->work_ready);   /* the column let go may have jobs waiting */
+    }
+    pthread_mutex_unlock(&ws->lock);
+    return NULL;
+}
+
+void inl_workers_submit(void *ctx, page_job *j)
+{
+    workers *ws = ctx;
+    j->col = (int)j->c->index;
+    j->next = NULL;
+    pthread_mutex_lock(&ws->lock);
+    j->k->pending++;
+    if (ws->tail) ws->tail->next = j;
+    else ws->head = j;
+    ws->tail = j;
+    pthread_cond_signal(&ws->work_ready);
+    pthread_mutex_unlock(&ws->lock);
+}
+
+page_job *inl_workers_take_job(void *ctx, int col)
+{
+    workers *ws = ctx;
+    pthread_mutex_lock(&ws->lock);
+    while (!ws->spare[col] && !ws->failure) pthread_cond_wait(&ws->job_done, &ws->lock);
+    page_job *j = ws->failure ? NULL : ws->spare[col];
+    if (j) {
+        ws->spare[col] = j->next;
+        if (!j->next) ws->spare_tail[col] = NULL;
+    }
+    pthread_mutex_unlock(&ws->lock);
+    return j;
+}
+
+bool inl_workers_done(workers *ws, const chunk *k, bool wait)
+{
+    pthread_mutex_lock(&ws->lock);
+    while (wait && k->pending && !ws->failure) pthread_cond_wait(&ws->job_done, &ws->lock);
+    const bool done = k->pending == 0;
+    pthread_mutex_unlock(&ws->lock);
+    return done;
+}
+
+int inl_workers_failure(workers *ws, char *msg, size_t cap)
+{
+    pthread_mutex_lock(&ws->lock);
+    const int st = ws->failure;
+    if (st && msg) snprintf(msg, cap, "%s", ws->failure_msg);
+    pthread_mutex_unlock(&ws->lock);
+    return st;
+}
+
+static void free_all(workers *ws)
+{
+    const inlay_allocator *a = &ws->alloc;
+    for (int i = 0; i < ws->nthreads; i++) inl_page_work_free(&ws->threads[i].work, a, ws->ncodecs);
+    if (ws->threads) inl_mem_free(a, ws->threads, (size_t)ws->threads_cap * sizeof *ws->threads);
+    const size_t njobs = (size_t)ws->nbusy * JOBS_PER_COLUMN;
+    if (ws->jobs) {
+        for (size_t i = 0; i < njobs; i++) inl_page_job_free(&ws->jobs[i], a);
+        inl_mem_free(a, ws->jobs, njobs * sizeof *ws->jobs);
+    }
+    if (ws->busy) inl_mem_free(a, ws->busy, (size_t)ws->nbusy * sizeof *ws->busy);
+    if (ws->spare) inl_mem_free(a, ws->spare, (size_t)ws->nbusy * sizeof *ws->spare);
+    if (ws->spare_tail) inl_mem_free(a, ws->spare_tail, (size_t)ws->nbusy * sizeof *ws->spare_tail);
+    pthread_mutex_destroy(&ws->lock);
+    pthread_cond_destroy(&ws->work_ready);
+    pthread_cond_destroy(&ws->job_done);
+    inlay_allocator copy = *a;
+    inl_mem_free(&copy, ws, sizeof *ws);
+}
+
+void inl_workers_stop(workers *ws)
+{
+    if (!ws) return;
+    pthread_mutex_lock(&ws->lock);
+    ws->stop = true;
+    pthread_cond_broadcast(&ws->work_ready);
+    pthread_mutex_unlock(&ws->lock);
+    for (int i = 0; i < ws->nthreads; i++) pthread_join(ws->threads[i].thread, NULL);
+    free_all(ws);
+}
+
+static int init_work(page_work *pw, const inlay_allocator *a, const compressor *codecs, int n, size_t largest_page)
+{
+    memset(pw, 0, sizeof *pw);
+    int st = inl_compress_init(&pw->none, a, INLAY_UNCOMPRESSED, INLAY_LEVEL_DEFAULT, 0);
+    if (st) return st;
+    pw->comps = inl_mem_alloc(a, (size_t)n * sizeof *pw->comps);
+    if (!pw->comps) return INLAY_ERR_NOMEM;
+    memset(pw->comps, 0, (size_t)n * sizeof *pw->comps);
+    for (int i = 0; i < n; i++)
+        if ((st = inl_compress_init(&pw->comps[i], a, codecs[i].codec, codecs[i].level, 2 * largest_page)))
+            return st;
+    return 0;
+}
+
+int inl_workers_start(workers **out, const column_env *e, int n, int ncols, const compressor *codecs,
+                      int ncodecs, size_t largest_page)
+{
+    *out = NULL;
+    workers *ws = inl_mem_alloc(&e->alloc, sizeof *ws);
+    if (!ws) return INLAY_ERR_NOMEM;
+    memset(ws, 0, sizeof *ws);
+    ws->env = e;
+    ws->alloc = e->alloc;
+    ws->ncodecs = ncodecs;
+    pthread_mutex_init(&ws->lock, NULL);
+    pthread_cond_init(&ws->work_ready, NULL);
+    pthread_cond_init(&ws->job_done, NULL);
+    ws->busy = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->busy);
+    ws->spare = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->spare);
+    ws->spare_tail = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->spare_tail);
+    const size_t njobs = (size_t)ncols * JOBS_PER_COLUMN;
+    ws->jobs = inl_mem_alloc(&ws->alloc, njobs * sizeof *ws->jobs);
+    ws->nbusy = ncols;
+    if (ws->jobs) memset(ws->jobs, 0, njobs * sizeof *ws->jobs);
+    if (!ws->busy || !ws->spare || !ws->spare_tail || !ws->jobs) {
+        free_all(ws);
+        return INLAY_ERR_NOMEM;
+    }
+    memset(ws->busy, 0, (size_t)ncols * sizeof *ws->busy);
+    memset(ws->spare, 0, (size_t)ncols * sizeof *ws->spare);
+    memset(ws->spare_tail, 0, (size_t)ncols * sizeof *ws->spare_tail);
+    for (size_t i = 0; i < njobs; i++) {
+        ws->jobs[i].col = (int)(i / JOBS_PER_COLUMN);
+        give_back(ws, &ws->jobs[i]);
+    }
+    ws->threads = inl_mem_alloc(&ws->alloc, (size_t)n * sizeof *ws->threads);
+    if (!ws->threads) {
+        free_all(ws);
+        return INLAY_ERR_NOMEM;
+    }
+    memset(ws->threads, 0, (size_t)n * sizeof *ws->threads);
+    ws->nthreads = ws->threads_cap = n;
+    for (int i = 0; i < n; i++) {
+        int st = init_work(&ws->threads[i].work, &ws->alloc, codecs, ncodecs, largest_page);
+        if (st) {
+            free_all(ws);
+            return st;
+        }
+    }
+    int started = 0;
+    for (; started < n; started++) {
+        ws->threads[started].ws = ws;
+        if (pthread_create(&ws->threads[started].thread, NULL, run, &ws->threads[started])) break;
+    }
+    if (started == 0) {
+        free_all(ws);
+        return INLAY_ERR_STATE;
+    }
+    /* fewer threads than asked (the system's limit): the pages go on the
+     * ones that started; the rest are freed */
+    for (int i = started; i < n; i++) inl_page_work_free(&ws->threads[i].work, &ws->alloc, ncodecs);
+    ws->nthreads = started;
+    *out = ws;
+    return 0;
+}

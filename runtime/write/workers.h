@@ -1,0 +1,43 @@
+/*
+ * workers.h — the writer's worker threads.
+ *
+ * The appending thread cuts pages and ends chunks (column.c) exactly where
+ * it would alone; the workers finish them (statistics, encoding,
+ * compression, the page index, a chunk's dictionary page and bloom
+ * filter). Each column's jobs are finished in the order they were cut, by
+ * one worker at a time; different columns' jobs run in parallel. So the
+ * bytes of every chunk are those the appending thread would have made
+ * itself, whatever the number of threads and the timing.
+ *
+ * A failure (allocation, compression) is kept with its column and row
+ * group; later jobs are then skipped, and the writer reports it on its
+ * next call. Each job says when it is done through its chunk's pending
+ * count, which the writer waits on before writing a row group.
+ */
+#ifndef INLAY_WORKERS_H
+#define INLAY_WORKERS_H
+
+#include "column.h"
+
+typedef struct workers workers;
+
+/* n threads for ncols columns, each thread with its own scratch and a
+ * compressor per entry of codecs (ncodecs of them; sized for pages up to
+ * largest_page bytes).
+ * e: the writer's column_env, which outlives the workers. Returns 0,
+ * INLAY_ERR_NOMEM, or INLAY_ERR_STATE when no thread could be started. */
+int inl_workers_start(workers **out, const column_env *e, int n, int ncols, const compressor *codecs,
+                      int ncodecs, size_t largest_page);
+/* column_env.submit and column_env.take_job (ctx: the workers). */
+void inl_workers_submit(void *ctx, page_job *j);
+page_job *inl_workers_take_job(void *ctx, int col);
+/* Whether chunk k's jobs are all finished; with wait, block until they are
+ * (or a job has failed). */
+bool inl_workers_done(workers *ws, const chunk *k, bool wait);
+/* The first failure: its status (0: none) and message. */
+int inl_workers_failure(workers *ws, char *msg, size_t cap);
+/* Skip what is queued, wait for the jobs running, end the threads and
+ * free everything. */
+void inl_workers_stop(workers *ws);
+
+#endif
