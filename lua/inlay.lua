@@ -562,8 +562,11 @@ byte count with K, M or G for KiB, MiB, GiB: 64K, 1M):
   --nulls A,B          several at once
   --on-error E         fail (default) or skip bad records
   --reject FILE        where skipped records go (implies --on-error skip)
-  --threads N          1: parse and write in turn; 2 (default): parse the
-                       next batch while the current one is written
+  --threads N          threads for the work (1..64; default: the online
+                       CPUs, at most 8): 1 parses, encodes and writes in
+                       turn; from 2 on, a thread parses the next batch of
+                       CSV or NDJSON while the current one is written, and
+                       N - 1 more encode and compress pages
   --compression C[:L]  the codec of every column, at level L (the codec's
                        default without one); this build has:
 %CODECS%
@@ -749,8 +752,9 @@ local CONVERT_OPTIONS = {
   end },
   threads = { value = true, set = function(o, v, n)
     local t = positive_int(v, n)
-    if t > 2 then cli_error(USAGE, "%s is 1 or 2, got %d", n, t) end
-    o.src.threads = t
+    if t > 64 then cli_error(USAGE, "%s is 1 to 64, got %d", n, t) end
+    o.src.threads = t > 1 and 2 or 1
+    o.writer.threads = t
   end },
   ["no-statistics"] = { set = function(o) o.writer.statistics = false end },
   ["no-page-index"] = { set = function(o) o.writer.page_index = false end },
@@ -969,7 +973,7 @@ end
 local TEXT_ONLY = {
   infer = true, ["infer-rows"] = true, types = true, ["narrow-ints"] = true, format = true, delimiter = true,
   quote = true, escape = true, header = true, ["no-header"] = true, null = true, nulls = true, ["on-error"] = true,
-  reject = true, threads = true,
+  reject = true,
 }
 
 -- How Parquet input b's fields differ from a's (lists of s:columns()), or nil.

@@ -140,6 +140,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: bench_write_table [--rows N] [--repeat K] [--batch B] [--out PATH]\n"
             "                         [--codec NAME[:LEVEL]] [--level L] [--min-gain F] [--seed S]\n"
+            "                         [--threads N] [--no-sync]\n"
             "                         [--skipping | --no-skipping]\n"
             "  --rows N      rows to write (default 10000000)\n"
             "  --repeat K    write the file K times and report the median (default 1)\n"
@@ -153,6 +154,10 @@ static void usage(FILE *f)
             "                v1 chunk whose first page the codec shrinks by less is stored\n"
             "                uncompressed; 0 compresses everything)\n"
             "  --seed S      PRNG seed (default 42)\n"
+            "  --no-sync     inlay_options.sync = false: close does not fsync the file (the peers\n"
+            "                do not)\n"
+            "  --threads N   inlay_options.threads: 1 writes on the calling thread alone, N > 1 adds\n"
+            "                N - 1 workers; 0 (default) the library's default (online CPUs, up to 8)\n"
             "  --skipping    write the rows three ways, --repeat times each: the defaults\n"
             "                (statistics + page index), both off, and the defaults with\n"
             "                bloom filters on category and id; times, sizes, ratios to off\n"
@@ -228,6 +233,7 @@ typedef struct codec_opts {
     double min_gain;    /* < 0: the library's default */
     bool no_skipping;   /* statistics and page_index off */
     bool no_sync;       /* the file is not fsynced at close */
+    int threads;        /* inlay_options.threads; 0: the library's default */
 } codec_opts;
 
 static double cpu_now(void)
@@ -255,6 +261,9 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
         opt.page_index = false;
     }
     if (co->no_sync) opt.sync = false;
+    opt.threads = co->threads;
+    /* the counting allocator is plain: the workers' calls go through the library's lock */
+    opt.serialize_alloc = true;
 
     gen g;
     gen_init(&g, seed);
@@ -434,7 +443,7 @@ int main(int argc, char **argv)
 {
     uint64_t rows = 10000000, seed = 42;
     int repeat = 1;
-    codec_opts co = {INLAY_DEFAULT_COMPRESSION, INLAY_LEVEL_DEFAULT, -1, false, false};
+    codec_opts co = {INLAY_DEFAULT_COMPRESSION, INLAY_LEVEL_DEFAULT, -1, false, false, 0};
     bool level_set = false, skip_mode = false;
     size_t batch_rows = 65536;
     const char *path = "bench_write_table.parquet";
@@ -447,6 +456,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "--skipping")) {
             skip_mode = true;
+            continue;
+        }
+        if (!strcmp(a, "--no-sync")) {   /* what the peers do: the file left to the page cache */
+            co.no_sync = true;
             continue;
         }
         if (!strcmp(a, "--no-skipping")) {   /* one way of --skipping alone, for an instruction count */
@@ -473,6 +486,13 @@ int main(int argc, char **argv)
             seed = parse_u64(a, v);
         else if (!strcmp(a, "--codec"))
             parse_codec(v, &co.codec, &co.level, &level_set);
+        else if (!strcmp(a, "--threads")) {
+            co.threads = (int)parse_u64(a, v);
+            if (co.threads > 64) {
+                fprintf(stderr, "bench_write_table: --threads wants 0..64\n");
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--min-gain")) {
             char *end;
             co.min_gain = strtod(v, &end);
@@ -563,7 +583,7 @@ int main(int argc, char **argv)
     printf("columns: id INT64, ts TIMESTAMP(us,utc), category STRING (%d values, %d..%d B), "
            "value DOUBLE, flag BOOLEAN; all required\n",
            NUM_CATEGORIES, CATEGORY_MIN, CATEGORY_MAX);
-    printf("output: %s\n", path);
+    printf("output: %s; threads %d%s\n", path, co.threads, co.threads ? "" : " (the library's default)");
     fflush(stdout);
     if (skip_mode) {
         printf("skipping: %d runs of each way, interleaved; medians\n", repeat);
@@ -659,10 +679,10 @@ int main(int argc, char **argv)
     printf("RESULT rows=%" PRIu64 " repeat=%d seconds=%.6f gen_seconds=%.6f out_bytes=%" PRIu64
            " in_bytes=%" PRIu64 " row_groups=%" PRIu64 " maxrss_kb=%ld maxrss_first_kb=%ld allocs=%" PRIu64
            " reallocs=%" PRIu64 " alloc_bytes=%" PRIu64 " peak_live=%" PRId64
-           " live_after=%" PRId64 " bypass=%s codec=%s level=%d min_gain=%g\n",
+           " live_after=%" PRId64 " bypass=%s codec=%s level=%d min_gain=%g threads=%d\n",
            rows, repeat, t, gt, res.out_bytes, res.in_bytes, res.row_groups, ru.ru_maxrss,
            maxrss_first, res.alloc.allocs, res.alloc.reallocs, res.alloc.bytes, res.alloc.peak,
-           res.live_after, bypass, codec_name, level, gain);
+           res.live_after, bypass, codec_name, level, gain, co.threads);
 
     free(times);
     free(gtimes);

@@ -17,7 +17,7 @@
 
 #include "workers.h"
 
-enum { JOBS_PER_COLUMN = 3 };
+enum { JOBS_PER_COLUMN = 6 };
 
 typedef struct worker {
     struct workers *ws;
