@@ -9,6 +9,7 @@
 #include <inlay.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -28,9 +29,10 @@ struct writer_free {
 using schema_ptr = std::unique_ptr<inlay_schema, schema_free>;
 using writer_ptr = std::unique_ptr<inlay_writer, writer_free>;
 
+// The writer's worker threads call the allocator too: atomic counters.
 struct counter {
-    std::uint64_t calls = 0;
-    std::size_t live = 0;
+    std::atomic<std::uint64_t> calls{ 0 };
+    std::atomic<std::size_t> live{ 0 };
 };
 
 void *counting_alloc(void *ud, void *ptr, std::size_t osize, std::size_t nsize)
@@ -43,7 +45,7 @@ void *counting_alloc(void *ud, void *ptr, std::size_t osize, std::size_t nsize)
     }
     if (nsize > osize) c->calls++;
     void *p = std::realloc(ptr, nsize);
-    if (p) c->live = c->live - osize + nsize;
+    if (p) c->live += nsize - osize;
     return p;
 }
 
@@ -110,7 +112,6 @@ int main(int argc, char **argv)
     inlay_options o;
     inlay_options_init(&o);
     o.alloc = inlay_allocator{ counting_alloc, &count };
-    o.serialize_alloc = true;   // the counter is plain: the writer's worker threads allocate too
     inlay_writer *raw = nullptr;
     const int opened = inlay_writer_open_file(&raw, out.c_str(), s.get(), &o);
     writer_ptr w{ raw };

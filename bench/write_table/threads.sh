@@ -54,7 +54,7 @@ echo "== inlay: $rows rows, threads 1 and 2 in turn, $repeat rounds"
 : > "$workdir/t1.times"; : > "$workdir/t2.times"
 for k in $(seq "$repeat"); do
     for t in 1 2; do
-        "$bench" --rows "$rows" --threads "$t" --out "$workdir/inlay_t$t.parquet" > "$workdir/t$t.log"
+        "$bench" --no-sync --rows "$rows" --threads "$t" --out "$workdir/inlay_t$t.parquet" > "$workdir/t$t.log"
         s=$(result "$workdir/t$t.log" seconds)
         echo "$s" >> "$workdir/t$t.times"
         echo "  round $k threads $t: $s s, peak RSS $(result "$workdir/t$t.log" maxrss_kb) KiB," \
@@ -64,7 +64,7 @@ done
 i1=$(median < "$workdir/t1.times"); i2=$(median < "$workdir/t2.times")
 
 echo "== the same bytes at 1, 2 and 4 threads"
-"$bench" --rows "$rows" --threads 4 --out "$workdir/inlay_t4.parquet" > "$workdir/t4.log"
+"$bench" --no-sync --rows "$rows" --threads 4 --out "$workdir/inlay_t4.parquet" > "$workdir/t4.log"
 for t in 2 4; do
     if ! cmp -s "$workdir/inlay_t1.parquet" "$workdir/inlay_t$t.parquet"; then
         echo "FAIL: the file of $t threads differs from one thread's" >&2; exit 1

@@ -865,6 +865,9 @@ static page_job *new_job(column *c, column_env *e, bool seal)
     j->dict_len = 0;
     j->dict_entries = 0;
     j->pst.order = c->leaf->order;
+    j->own_dict.len = 0;
+    if (!j->live && j->own_dict.cap < c->dict_copy_room && inl_buf_reserve(&j->own_dict, A(e), c->dict_copy_room))
+        return NULL;
     return j;
 }
 
@@ -879,10 +882,12 @@ static int job_dictionary(page_job *j, column *c, const column_env *e)
         j->dict = dict_data(c);
         return 0;
     }
-    /* room for twice the dictionary: the column's jobs take turns with
-     * it, and it grows over a run */
+    /* room for twice the dictionary, in this job and (as they come round,
+     * new_job) the column's others: which job carries a dictionary shifts
+     * from row group to row group */
+    if (2 * j->dict_len > c->dict_copy_room) c->dict_copy_room = 2 * j->dict_len;
     j->own_dict.len = 0;
-    if (j->own_dict.cap < j->dict_len && inl_buf_reserve(&j->own_dict, A(e), 2 * j->dict_len))
+    if (j->own_dict.cap < j->dict_len && inl_buf_reserve(&j->own_dict, A(e), c->dict_copy_room))
         return INLAY_ERR_NOMEM;
     if (inl_buf_append(&j->own_dict, A(e), dict_data(c), j->dict_len)) return INLAY_ERR_NOMEM;
     j->dict = j->own_dict.data;
