@@ -17,7 +17,7 @@
 
 #include "workers.h"
 
-enum { JOBS_PER_COLUMN = 6 };
+enum { JOBS_PER_COLUMN = 8 };
 
 typedef struct worker {
     struct workers *ws;
