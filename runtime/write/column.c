@@ -894,12 +894,6 @@ static int job_dictionary(page_job *j, column *c, const column_env *e)
     return 0;
 }
 
-static void hand_over(column *c, column_env *e, page_job *j)
-{
-    if (j->live) return;
-    e->submit(e->submit_ctx, j);
-}
-
 /* End the page being filled: the cheap, order-dependent part here (the
  * dictionary decision, the page's cut), the rest in inl_column_finish,
  * here or on a worker. */
@@ -971,13 +965,13 @@ static int flush_page(column *c, column_env *e)
             c->vals.len = c->page_off = 0;
             if (inl_buf_reserve(&c->vals, A(e), j->own_vals.cap)) return INLAY_ERR_NOMEM;
         }
-        hand_over(c, e, j);
+        e->submit(e->submit_ctx, j);
     }
     /* staged indices not yet taken lie past the page's: the next page
      * starts where this one ends, rather than their being moved */
     if (staged_left) c->page_off = c->vals.len;
     else c->vals.len = c->page_off = 0;
-    c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = c->page_ba_bytes = 0;
+    c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = 0;
     return 0;
 }
 
@@ -992,7 +986,7 @@ int inl_column_seal(column *c, column_env *e)
     INL_FORWARD(grow_chunks(c, e, c->nsealed + 2));
     if (j) {
         if (j->live) INL_FORWARD(inl_column_finish(j, e, &e->work));
-        else hand_over(c, e, j);
+        else e->submit(e->submit_ctx, j);
     }
     c->nsealed++;
     INL_FORWARD(start_chunk(c, e, open_chunk(c)));

@@ -166,7 +166,6 @@ typedef struct column {
                                  while staged indices are being taken */
     size_t page_entries, page_rows, page_values;
     size_t page_plain_bytes;  /* PLAIN size of the page's values while the check is pending */
-    size_t page_ba_bytes;     /* BYTE_ARRAY: the page's values' bytes, found as it is written */
     page_job own_job;         /* the page being finished on the appending thread */
     buf trunc;                /* a truncated max bound (finishing side) */
     buf rg_trunc;             /* the chunk's, for the footer (the writer's side) */
