@@ -13,6 +13,12 @@
  * the dictionary limit is checked often enough. */
 #define DICT_SLICE 4096
 
+/* A job keeps room for a dictionary copy up to this size between uses (so
+ * that a steady writer with small dictionaries allocates nothing); a larger
+ * copy is given back once its job is finished, so a column holds at most the
+ * copies in flight. */
+#define DICT_COPY_KEEP (64u << 10)
+
 
 static const inlay_allocator *A(const column_env *e) { return &e->alloc; }
 
@@ -840,12 +846,19 @@ static int make_bloom(column *c, const column_env *e, chunk *k)
     return 0;
 }
 
-int inl_column_finish(page_job *j, const column_env *e, page_work *pw)
+static int finish(page_job *j, const column_env *e, page_work *pw)
 {
     if (!j->seal) return finish_page(j, e, pw);
     if (j->has_dict) INL_FORWARD(write_dictionary(j, e, pw));
     if (j->c->bloom_on) INL_FORWARD(make_bloom(j->c, e, j->k));
     return 0;
+}
+
+int inl_column_finish(page_job *j, const column_env *e, page_work *pw)
+{
+    const int st = finish(j, e, pw);
+    if (j->own_dict.cap > DICT_COPY_KEEP) inl_buf_free(&j->own_dict, A(e));
+    return st;
 }
 
 /* ---- cutting (the appending thread) --------------------------------------- */
@@ -882,13 +895,13 @@ static int job_dictionary(page_job *j, column *c, const column_env *e)
         j->dict = dict_data(c);
         return 0;
     }
-    /* room for twice the dictionary, in this job and (as they come round,
-     * new_job) the column's others: which job carries a dictionary shifts
-     * from row group to row group */
-    if (2 * j->dict_len > c->dict_copy_room) c->dict_copy_room = 2 * j->dict_len;
+    /* small dictionaries: room for twice the size, in this job and (as they
+     * come round, new_job) the column's others, since which job carries a
+     * dictionary shifts from row group to row group */
+    if (2 * j->dict_len > c->dict_copy_room && 2 * j->dict_len <= DICT_COPY_KEEP) c->dict_copy_room = 2 * j->dict_len;
+    const size_t room = j->dict_len > c->dict_copy_room ? j->dict_len : c->dict_copy_room;
     j->own_dict.len = 0;
-    if (j->own_dict.cap < j->dict_len && inl_buf_reserve(&j->own_dict, A(e), c->dict_copy_room))
-        return INLAY_ERR_NOMEM;
+    if (j->own_dict.cap < j->dict_len && inl_buf_reserve(&j->own_dict, A(e), room)) return INLAY_ERR_NOMEM;
     if (inl_buf_append(&j->own_dict, A(e), dict_data(c), j->dict_len)) return INLAY_ERR_NOMEM;
     j->dict = j->own_dict.data;
     return 0;

@@ -170,7 +170,7 @@ typedef struct column {
     buf trunc;                /* a truncated max bound (finishing side) */
     buf rg_trunc;             /* the chunk's, for the footer (the writer's side) */
     size_t chunk_pages;       /* pages cut in the open chunk */
-    size_t dict_copy_room;    /* the room each of its jobs keeps for a copy of the dictionary */
+    size_t dict_copy_room;    /* the room each of its jobs keeps for a copy of a small dictionary */
     buf stamps;               /* uint32 per dictionary entry: the last page it was seen in */
     uint32_t stamp;
     buf counts;               /* uint32 per dictionary entry: its uses in the page; zero between pages */
