@@ -15,6 +15,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,36 @@ bool inl_lua_derived_bytes(inl_lua_kind k) { return k == K_UUID || k == K_FLOAT1
 bool inl_lua_is_bytes(inl_lua_kind k) { return k == K_BYTES || k == K_FIXED || inl_lua_derived_bytes(k); }
 
 /* ---- memory ------------------------------------------------------------------- */
+
+void *inl_lua_libc_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    (void)ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+
+bool (*inl_lua_alloc_safe_hook)(void *fn);
+static void *_Atomic safe_allocs[4];
+
+void inl_lua_alloc_mark_safe(void *fn)
+{
+    for (size_t i = 0; i < sizeof safe_allocs / sizeof *safe_allocs; i++) {
+        void *expected = NULL;
+        if (safe_allocs[i] == fn || atomic_compare_exchange_strong(&safe_allocs[i], &expected, fn)) return;
+    }
+}
+
+bool inl_lua_alloc_thread_safe(void *fn)
+{
+    if (fn == (void *)inl_lua_libc_alloc) return true;
+    for (size_t i = 0; i < sizeof safe_allocs / sizeof *safe_allocs; i++)
+        if (safe_allocs[i] == fn) return true;
+    return inl_lua_alloc_safe_hook && inl_lua_alloc_safe_hook(fn);
+}
 
 void inl_lua_conv_init(lconv *cv, lua_State *L)
 {

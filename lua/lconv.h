@@ -101,6 +101,17 @@ bool inl_lua_is_bytes(inl_lua_kind k);
 bool inl_lua_derived_bytes(inl_lua_kind k);
 
 void inl_lua_conv_init(lconv *cv, lua_State *L);
+
+/* malloc/realloc/free as a lua_Alloc (ud unused): the inlay command's
+ * states use it when no limit is set. */
+void *inl_lua_libc_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* Allocators that may be called from other threads while the script runs
+ * (the writer's workers, a source's parsing thread): inl_lua_libc_alloc,
+ * those marked (lembed.c's budget, which locks), and those the hook
+ * accepts (the probe's counter over one of them). */
+void inl_lua_alloc_mark_safe(void *fn);
+bool inl_lua_alloc_thread_safe(void *fn);
+extern bool (*inl_lua_alloc_safe_hook)(void *fn);
 void inl_lua_conv_free(lconv *cv);
 void *inl_lua_resize(lconv *cv, void *p, size_t osize, size_t nsize);
 

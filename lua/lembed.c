@@ -16,6 +16,7 @@
  * spent it raises, and keeps raising at every instruction until the run
  * ends, so a script that catches the error with pcall cannot go on.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <lualib.h>
 
 #include "inlay_lua.h"
+#include "lconv.h"
 #include "lembed.h"
 #include "linit.h"
 #include "lsource.h"
@@ -32,9 +34,10 @@ enum { HOOK_STEP = 1000 };
 
 /* ---- the budget ------------------------------------------------------------------- */
 
-void *inl_lua_budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+static pthread_mutex_t budget_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *budget_alloc_locked(inl_lua_budget *b, void *ptr, size_t osize, size_t nsize)
 {
-    inl_lua_budget *b = ud;
     if (!ptr) osize = 0;   /* Lua passes the kind of object there */
     if (nsize > osize && b->max_memory && nsize - osize > b->max_memory - (b->used < b->max_memory ? b->used : b->max_memory))
         return NULL;
@@ -46,6 +49,16 @@ void *inl_lua_budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (p) b->used = b->used - osize + nsize;
     return p;
 }
+
+void *inl_lua_budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    pthread_mutex_lock(&budget_lock);
+    void *p = budget_alloc_locked(ud, ptr, osize, nsize);
+    pthread_mutex_unlock(&budget_lock);
+    return p;
+}
+
+
 
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
@@ -139,6 +152,7 @@ int inlay_lua_create(inlay_lua **out, const inlay_lua_options *o)
     rt->budget.base = a;
     rt->budget.max_memory = o->max_memory;
     rt->budget.max_instructions = o->max_instructions;
+    inl_lua_alloc_mark_safe((void *)inl_lua_budget_alloc);
     rt->L = lua_newstate(inl_lua_budget_alloc, &rt->budget);
     if (!rt->L) {
         a.fn(a.ud, rt, sizeof *rt, 0);

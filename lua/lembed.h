@@ -22,8 +22,12 @@ typedef struct inl_lua_budget {
 } inl_lua_budget;
 
 /* A lua_Alloc whose ud is the inl_lua_budget: refuses a block that would take
- * the state past max_memory (Lua then raises "not enough memory"). */
+ * the state past max_memory (Lua then raises "not enough memory"). Its calls
+ * are serialised (one lock for every budget), so that the writer's worker
+ * threads and a source's parsing thread may allocate through it while the
+ * script runs, and base need not be thread-safe. */
 void *inl_lua_budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
 
 /* The count of a new run starts at 0; the hook is set when there is an
  * instruction budget. L must have been created with inl_lua_budget_alloc. */

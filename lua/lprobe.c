@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lconv.h"
 #include "linit.h"
 #include "lnested.h"
 #include "lwriter.h"
@@ -42,12 +43,12 @@ static int p_now(lua_State *L)
 /* ---- allocation counts --------------------------------------------------------- */
 
 /* A counting wrapper around the state's allocator. One state per process:
- * it is a measuring aid. */
+ * it is a measuring aid. The writer's workers call it too: atomic counts. */
 static struct {
     lua_State *main;
     lua_Alloc fn;
     void *ud;
-    lua_Integer allocs, reallocs, frees;
+    _Atomic lua_Integer allocs, reallocs, frees;
 } counter;
 
 static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -59,6 +60,12 @@ static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return counter.fn(counter.ud, ptr, osize, nsize);
 }
 
+/* Thread-safe when what it counts is. */
+static bool counting_is_safe(void *fn)
+{
+    return fn == (void *)counting_alloc && counter.fn && inl_lua_alloc_thread_safe((void *)counter.fn);
+}
+
 static int p_alloc_stats(lua_State *L)
 {
     lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
@@ -67,13 +74,14 @@ static int p_alloc_stats(lua_State *L)
     if (!counter.main) {
         counter.main = main;
         counter.fn = lua_getallocf(L, &counter.ud);
+        inl_lua_alloc_safe_hook = counting_is_safe;
         lua_setallocf(L, counting_alloc, NULL);
     } else if (counter.main != main) {
         inl_lua_error(L, "probe.alloc_stats: already counting another Lua state");
     }
-    lua_pushinteger(L, counter.allocs);
-    lua_pushinteger(L, counter.reallocs);
-    lua_pushinteger(L, counter.frees);
+    lua_pushinteger(L, (lua_Integer)counter.allocs);
+    lua_pushinteger(L, (lua_Integer)counter.reallocs);
+    lua_pushinteger(L, (lua_Integer)counter.frees);
     return 3;
 }
 

@@ -1210,7 +1210,15 @@ static int writer_open(lua_State *L)
     inl_lua_conv_init(&lw->cv, L);
     if (!alloc_scratch(lw)) inl_lua_error(L, "out of memory");
     o.alloc = lw->cv.alloc;
-    o.serialize_alloc = true;   /* the state's allocator (a host's budget, say) is not known to be thread-safe */
+    /* The writer's workers allocate while the script runs: by default only
+     * through an allocator known to take that (the inlay command's and the
+     * embedding API's are); a state with an allocator of its own (stock
+     * lua5.4, a host's) writes on the script's thread unless the script
+     * asks for threads, our calls then serialised. */
+    if (!inl_lua_alloc_thread_safe((void *)lw->cv.alloc.fn)) {
+        if (o.threads == 0) o.threads = 1;
+        o.serialize_alloc = true;
+    }
     int st = stream ? open_stream(L, wi, lw, stream, s, &o) : inlay_writer_open_file(&lw->w, path, s->s, &o);
     if (st != INLAY_OK) {
         lua_pushstring(L, lw->w ? inlay_writer_errmsg(lw->w) : inlay_strerror(st));

@@ -36,6 +36,7 @@
 
 #include <inlay.h>
 
+#include "lconv.h"
 #include "lembed.h"
 #include "lerror.h"
 #include "linit.h"
@@ -1002,17 +1003,6 @@ static int pmain(lua_State *L)
     return 1;
 }
 
-static void *libc_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    (void)ud;
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    return realloc(ptr, nsize);
-}
-
 /* "512M" and the like: a byte count with an optional K, M or G (powers of
  * 1024). False when s is not one, or zero. */
 static bool parse_size(const char *s, uint64_t *out)
@@ -1043,10 +1033,14 @@ int main(int argc, char **argv)
     if (st) return st;
     lua_State *L;
     if (args.limits.max_memory || args.limits.max_instructions) {
-        args.limits.base.fn = libc_alloc;
+        args.limits.base.fn = inl_lua_libc_alloc;
+        inl_lua_alloc_mark_safe((void *)inl_lua_budget_alloc);
         L = lua_newstate(inl_lua_budget_alloc, &args.limits);
     } else {
         L = luaL_newstate();
+        /* the same functions as lauxlib's, under a name the writer knows
+         * to be thread-safe (its workers allocate through it) */
+        if (L) lua_setallocf(L, inl_lua_libc_alloc, NULL);
     }
     if (L == NULL) {
         l_message(argv[0], "cannot create state: not enough memory");

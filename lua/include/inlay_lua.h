@@ -50,7 +50,9 @@ typedef struct inlay_lua inlay_lua;
 
 typedef struct inlay_lua_options {
     unsigned struct_size;          /* set by inlay_lua_options_init */
-    inlay_allocator alloc;         /* fn NULL = malloc/realloc/free */
+    inlay_allocator alloc;         /* fn NULL = malloc/realloc/free. Called under a lock of the
+                                      runtime's: scripts' writers allocate from their worker threads
+                                      too, so calls may come from several threads, one at a time */
     size_t max_memory;             /* bytes the state may hold at once; 0 = no limit */
     uint64_t max_instructions;     /* Lua VM instructions per call (load, transform run); 0 = no limit */
 } inlay_lua_options;
