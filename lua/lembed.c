@@ -109,17 +109,6 @@ void inlay_lua_options_init(inlay_lua_options *o)
     o->struct_size = sizeof *o;
 }
 
-static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    (void)ud;
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    return realloc(ptr, nsize);
-}
-
 static int set_err(inlay_lua *rt, int status, const char *msg)
 {
     snprintf(rt->err, sizeof rt->err, "%s", msg ? msg : "(error object is not a string)");
@@ -144,7 +133,7 @@ int inlay_lua_create(inlay_lua **out, const inlay_lua_options *o)
     }
     if (o->struct_size != sizeof *o) return INLAY_ERR_ARGUMENT;
     inlay_allocator a = o->alloc;
-    if (!a.fn) a.fn = default_alloc;
+    if (!a.fn) a.fn = inl_lua_libc_alloc;
     inlay_lua *rt = a.fn(a.ud, NULL, 0, sizeof *rt);
     if (!rt) return INLAY_ERR_NOMEM;
     memset(rt, 0, sizeof *rt);
