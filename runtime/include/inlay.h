@@ -970,6 +970,185 @@ INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray
                                         const struct ArrowSchema *schema);
 
 /*======================================================================
+ *  Datasets: one table written as many files under a folder
+ *
+ *     inlay_dataset_options o;
+ *     inlay_dataset_options_init(&o);
+ *     const char *by[] = { "day", "platform" };
+ *     o.partition_by = by;
+ *     o.partition_by_count = 2;
+ *     inlay_dataset *d;
+ *     if (inlay_dataset_open(&d, "out", schema, &o) != INLAY_OK) ...
+ *     inlay_dataset_append_columns(d, batches, n);     // once per batch
+ *     inlay_dataset_close(d);
+ *     inlay_dataset_free(d);
+ *
+ * Rows go to Parquet files under `root`, in Hive-style folders named by the
+ * values of the partition columns (root/day=2024-06-01/platform=pc/), as
+ * Spark, Trino, Arrow datasets and DuckDB (hive_partitioning) read them.
+ * A batch is split in one pass: each row's partition is found through
+ * memo tables of the partition columns' values, and each partition's rows
+ * are gathered and appended to that partition's open file.
+ *
+ * Files are named part-<shard>-<seq>.parquet, seq counting the shard's
+ * files from 000000 (at least six digits), so jobs given distinct shards
+ * write into one root at the same time without meeting. Each file is
+ * written and published as inlay_writer_open_file does (a temporary
+ * "<name>.XXXXXX.tmp" renamed into place by its close, durable with
+ * file.sync), so a reader, or what a killed job leaves, only ever holds
+ * complete files under a .parquet name. A file is closed and published
+ * when it reaches max_file_rows or max_file_bytes, when it is the least
+ * recently used of max_open_files open ones and another partition needs a
+ * file, and at inlay_dataset_close. A successful close then writes
+ * root/_inlay_manifest.<shard>.json (the shard's files: path under root,
+ * partition values, rows, bytes) and an empty root/_SUCCESS; a failed,
+ * aborted or killed job writes neither.
+ *
+ * Folder names are "column=value", the value rendered as Hive renders it
+ * (integers in decimal, dates YYYY-MM-DD, booleans true/false, text as its
+ * bytes) and escaped as Hive's escapePathName escapes it: control
+ * characters, DEL and " # % ' * / : = ? \ { [ ] ^ as %XX (upper-case hex),
+ * every byte of a value that is not valid UTF-8 as well; readers decode
+ * them. A null is __HIVE_DEFAULT_PARTITION__ (the text values
+ * "__HIVE_DEFAULT_PARTITION__" and "null" in any case get their first
+ * character escaped, so that they do not read back as null); "." and ".."
+ * are escaped whole; the empty string is "column=". Nothing in a value is
+ * ever interpreted as a path: no file is written outside `root`. A folder
+ * name would pass 255 bytes (a value over about 240 bytes): it keeps the
+ * longest prefix that fits, then "~" and 16 hex digits of the value's
+ * XXH3-64, so distinct values stay apart; a reader then gets that
+ * shortened form from the folder name, so the files of such a partition
+ * hold the partition columns themselves whatever keep_partition_columns
+ * says (a reader that ignores folder names, DuckDB with
+ * hive_partitioning = false, reads the whole value).
+ *
+ * Partition columns are top-level fields, not repeated, of a type with a
+ * folder form: BOOLEAN, INT32 and INT64 integers (signed or unsigned) and
+ * DATE, and BYTE_ARRAY (STRING, ENUM, JSON, binary). Any other is
+ * INLAY_ERR_SCHEMA at open, naming the column. Nested fields may be
+ * written (their rows are gathered by their repetition levels) but not
+ * partitioned by.
+ *
+ * Memory: each open file is a writer with its row group buffered; when
+ * the open files together buffer more than max_buffered_bytes, the
+ * largest ends its row group early (written to its file), so memory stays
+ * about max_buffered_bytes plus each open file's page buffers and
+ * dictionaries (a few hundred KiB per column at most with the default page
+ * size) whatever the number of partitions.
+ *====================================================================*/
+
+typedef struct inlay_dataset inlay_dataset;
+
+/* What open does when the root already holds files of the same shard
+ * (part-<shard>-*.parquet anywhere under it, or its manifest). */
+typedef enum inlay_existing {
+    INLAY_EXISTING_ERROR = 0,       /* INLAY_ERR_IO at open, naming one of them (the default) */
+    INLAY_EXISTING_REPLACE_SHARD,   /* open removes the shard's manifest; a successful close removes
+                                       the shard's files this run did not write (files of the same
+                                       name were replaced as each was published); other shards'
+                                       files are left alone */
+    INLAY_EXISTING_APPEND,          /* the new files continue the shard's numbering; the manifest
+                                       lists the earlier files too */
+} inlay_existing;
+
+#define INLAY_DEFAULT_MAX_OPEN_FILES 64
+#define INLAY_DEFAULT_MAX_BUFFERED_BYTES ((size_t)256 << 20)
+
+typedef struct inlay_dataset_options {
+    unsigned struct_size;          /* set by inlay_dataset_options_init */
+    inlay_options file;            /* every file's writer options (codecs, page and row group sizes,
+                                      metadata, sync; its allocator is the dataset's). threads: 0
+                                      (the default) means 1 here, since every open file would
+                                      start its own workers */
+    const char *const *partition_by;   /* partition columns by top-level name, outermost folder
+                                      first; copied at open. None: every file at root */
+    size_t partition_by_count;
+    bool keep_partition_columns;   /* also store the partition columns in the files (default false:
+                                      only in the folder names, as Spark and DuckDB do) */
+    uint64_t max_file_rows;        /* a file holds at most this many rows (0: no limit) */
+    uint64_t max_file_bytes;       /* a file is closed once its bytes written and buffered reach this
+                                      (0: no limit): it passes it by at most the rows of the append
+                                      that reached it */
+    int max_open_files;            /* 0: INLAY_DEFAULT_MAX_OPEN_FILES */
+    size_t max_buffered_bytes;     /* 0: INLAY_DEFAULT_MAX_BUFFERED_BYTES */
+    const char *shard;             /* NULL: $INLAY_SHARD, else 8 random hex digits fixed at open.
+                                      1..64 of [A-Za-z0-9_.-], not starting with '.' */
+    inlay_existing existing;
+} inlay_dataset_options;
+
+/* Fill o with the defaults above (o->file as inlay_options_init). */
+INLAY_API void inlay_dataset_options_init(inlay_dataset_options *o);
+
+/* Open a dataset under `root` (made, with its parents, when missing). The
+ * schema and the options are copied. Returns INLAY_OK with *out a new
+ * dataset; on failure *out is still set when one could be allocated (for
+ * inlay_dataset_errmsg; free it), else NULL. INLAY_ERR_SCHEMA: a partition
+ * column that is not a top-level field, appears twice or has no folder
+ * form, or no column left for the files; INLAY_ERR_ARGUMENT: options out
+ * of range, a shard that is not a safe name; INLAY_ERR_IO: root cannot be
+ * made or read, or holds the shard's files (see inlay_existing). */
+INLAY_API int inlay_dataset_open(inlay_dataset **out, const char *root, const inlay_schema *schema,
+                                 const inlay_dataset_options *opts);
+
+/* The leaf column named `name` (dotted path or top-level name) in the
+ * dataset's schema, partition columns included, or INLAY_ERR_COLUMN. */
+INLAY_API int inlay_dataset_column(const inlay_dataset *d, const char *name);
+
+/* The dataset's copy of its schema (every column); owned by it. */
+INLAY_API const inlay_schema *inlay_dataset_schema(const inlay_dataset *d);
+
+/* The shard id its files are named with. */
+INLAY_API const char *inlay_dataset_shard(const inlay_dataset *d);
+
+/* Append rows: one batch per leaf column of the schema, each column once,
+ * every batch holding the same number of rows. Batches are as for
+ * inlay_writer_append_columns (values, definition levels or a validity
+ * bitmap, repetition levels for nested columns). The call is checked whole
+ * before any row reaches a file, as a writer's append is: a bad value is
+ * INLAY_ERR_VALUE / NULL / LEVEL / TYPE with the message naming the column
+ * and the row, counted over every row appended to the dataset ("column
+ * 'x' row 1234: ..."); nothing is appended and the dataset stays usable.
+ * Declared sorting columns (file.sorting_columns) are checked over the
+ * rows in the order they are given. Failures of the environment
+ * (INLAY_ERR_NOMEM, INLAY_ERR_IO from a file, INLAY_ERR_COMPRESS) are
+ * sticky: the dataset is failed, accepts only abort and free, and
+ * publishes nothing more (files published before stay, complete). */
+INLAY_API int inlay_dataset_append_columns(inlay_dataset *d, const inlay_column_batch *batches, int n);
+
+/* What a dataset has done so far. */
+typedef struct inlay_dataset_stats {
+    uint64_t rows;            /* rows appended */
+    uint64_t files;           /* files published */
+    uint64_t bytes;           /* bytes of the files published */
+    uint64_t partitions;      /* distinct partitions seen */
+    uint64_t open_files;      /* files being written */
+} inlay_dataset_stats;
+
+/* Fills *st; a NULL dataset gives zeros. */
+INLAY_API void inlay_dataset_get_stats(const inlay_dataset *d, inlay_dataset_stats *st);
+
+/* Close every open file (publishing it), then write the manifest and
+ * _SUCCESS, and with INLAY_EXISTING_REPLACE_SHARD remove the shard's
+ * earlier files that were not replaced. Errors as for the appends; on
+ * failure nothing more is published and the dataset is failed. After a
+ * successful close only the info calls and free are valid. */
+INLAY_API int inlay_dataset_close(inlay_dataset *d);
+
+/* Give up: open files are removed (their temporaries), nothing more is
+ * published, no manifest. Files already published stay. Idempotent. */
+INLAY_API void inlay_dataset_abort(inlay_dataset *d);
+
+/* Free the dataset (aborting it unless it was closed). NULL accepted. */
+INLAY_API void inlay_dataset_free(inlay_dataset *d);
+
+/* The last failure's message ("" if none), status, and parts (as
+ * inlay_writer_error_info: the column and the dataset row of a value at
+ * fault). Owned by the dataset. */
+INLAY_API const char *inlay_dataset_errmsg(const inlay_dataset *d);
+INLAY_API int inlay_dataset_status(const inlay_dataset *d);
+INLAY_API void inlay_dataset_error_info(const inlay_dataset *d, inlay_error_info *info);
+
+/*======================================================================
  *  Sources: CSV and NDJSON parsed into column batches
  *
  *     inlay_source_options so;

@@ -549,6 +549,33 @@ inlay_schema *inl_schema_clone(const inlay_schema *src, const inlay_allocator *a
     return s;
 }
 
+/* Node n of src and everything under it, added under `parent` of s. */
+static int copy_subtree(inlay_schema *s, int parent, const inlay_schema *src, int n)
+{
+    const schema_node *o = &src->nodes[n];
+    int id = inl_schema_add_raw(s, parent, o->name, o->rep, o->is_group, o->annotation, &o->type);
+    if (id < 0) return id;
+    s->nodes[id].opts = o->opts;
+    for (int c = o->first_child; c > 0; c = src->nodes[c].next_sibling)
+        INL_FORWARD(copy_subtree(s, id, src, c));
+    return 0;
+}
+
+inlay_schema *inl_schema_clone_without(const inlay_schema *src, const inlay_allocator *a, const bool *drop)
+{
+    inlay_schema *s = inlay_schema_create(a);
+    if (!s) return NULL;
+    int i = 0;
+    for (int c = src->nodes[0].first_child; c > 0; c = src->nodes[c].next_sibling, i++) {
+        if (drop[i]) continue;
+        if (copy_subtree(s, 0, src, c) < 0) {
+            inlay_schema_free(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
 /* ---- printing ------------------------------------------------------------ */
 
 typedef struct out { char *buf; size_t cap, len; } out;

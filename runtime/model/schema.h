@@ -74,6 +74,9 @@ int inl_codec_check(int codec, int level, int *resolved, char *why, size_t cap);
 
 /* Deep copy of s using allocator a; NULL when out of memory. */
 inlay_schema *inl_schema_clone(const inlay_schema *s, const inlay_allocator *a);
+/* A copy of src without the top-level fields i (in order) whose drop[i]
+ * is set; not finalized. NULL when out of memory. */
+inlay_schema *inl_schema_clone_without(const inlay_schema *src, const inlay_allocator *a, const bool *drop);
 /* Compute layout, levels and leaves. Returns 0 or INLAY_ERR_SCHEMA /
  * INLAY_ERR_NOMEM with s->err set. */
 int inl_schema_finalize(inlay_schema *s);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "writer.h"
 #include "validate.h"
 #include "arrow.h"
 #include "column.h"
@@ -93,6 +94,7 @@ struct inlay_writer {
     int nsorting;
     size_t sorting_cap;
     sort_check order;           /* checks the rows against them */
+    bool checking;              /* inl_writer_check_columns: nothing is staged or buffered */
     inl_err err;                /* the last failure */
 };
 
@@ -811,7 +813,7 @@ static int prepare(inlay_writer *w, int col, const void *values, size_t count,
                          c->path, nvalues);
     /* byte arrays bound for the dictionary are looked up as they are checked */
     size_t staged = 0;
-    const size_t stageable = inl_column_stageable(c, &w->env, count, nvalues, def, rep);
+    const size_t stageable = w->checking ? 0 : inl_column_stageable(c, &w->env, count, nvalues, def, rep);
     if (stageable) {
         st = inl_validate_stage_bytes(c, &w->env, values, stageable, prechecked, &ce, &staged);
         if (st == INLAY_ERR_NOMEM) return set_failed(w, st, c->path);
@@ -953,9 +955,11 @@ int inlay_writer_append_time(inlay_writer *w, int col, const int64_t *values, si
     return append(w, col, phys, "append_time", dst, count, lv);
 }
 
-/* Every batch checked, then every batch buffered. prechecked (NULL: none)
- * says which batches' values need fewer checks (validate.h). */
-static int append_batches(inlay_writer *w, const inlay_column_batch *batches, int n, const bool *prechecked)
+/* Every batch checked, then every batch buffered (unless w->checking).
+ * prechecked (NULL: none) says which batches' values need fewer checks
+ * (validate.h); all_prechecked, all of them. */
+static int append_batches(inlay_writer *w, const inlay_column_batch *batches, int n, const bool *prechecked,
+                          bool all_prechecked)
 {
     int st;
     for (int i = 0; i < n; i++) {
@@ -971,7 +975,7 @@ static int append_batches(inlay_writer *w, const inlay_column_batch *batches, in
     prepared *p = w->prepared;
     for (int i = 0; i < n; i++)
         if ((st = prepare(w, batches[i].column, batches[i].values, batches[i].count,
-                          &batches[i].levels, prechecked && prechecked[i], &p[i]))) {
+                          &batches[i].levels, all_prechecked || (prechecked && prechecked[i]), &p[i]))) {
             unstage(p, i);
             return st;
         }
@@ -979,15 +983,29 @@ static int append_batches(inlay_writer *w, const inlay_column_batch *batches, in
         unstage(p, n);
         return st;
     }
+    if (w->checking) return 0;
     for (int i = 0; i < n; i++)
         INL_FORWARD(commit(w, &p[i]));
     return flush_ready(w);
 }
 
+int inl_writer_check_columns(inlay_writer *w, const inlay_column_batch *batches, int n)
+{
+    w->checking = true;
+    int st = append_batches(w, batches, n, NULL, false);
+    w->checking = false;
+    return st;
+}
+
+int inl_writer_append_checked(inlay_writer *w, const inlay_column_batch *batches, int n)
+{
+    return append_batches(w, batches, n, NULL, true);
+}
+
 int inlay_writer_append_columns(inlay_writer *w, const inlay_column_batch *batches, int n)
 {
     if (!w || (n && !batches) || n < 0) return INLAY_ERR_ARGUMENT;
-    return append_batches(w, batches, n, NULL);
+    return append_batches(w, batches, n, NULL, false);
 }
 
 /* A record batch: arrow.c reads and checks it into one batch per column
@@ -1001,7 +1019,7 @@ int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray *array, c
     int st = inl_arrow_stage(&w->arrow, &w->alloc, w->schema, w->cols, array, schema, &w->err, &b);
     if (st == INLAY_ERR_NOMEM) return set_failed(w, st, "reading an Arrow record batch");
     if (st) return st;
-    return append_batches(w, b.batches, b.n, b.checked);
+    return append_batches(w, b.batches, b.n, b.checked, false);
 }
 
 int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows)
