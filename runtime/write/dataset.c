@@ -108,6 +108,7 @@ struct inlay_dataset {
     const inlay_column_batch **by_batch;
     buf manifest;                  /* the files' lines of the manifest */
     buf earlier;                   /* INLAY_EXISTING_APPEND: the earlier manifest's file lines */
+    uint64_t earlier_rows, earlier_bytes;   /* and what they add up to */
     buf old_files;                 /* INLAY_EXISTING_REPLACE_SHARD: the shard's files at open, NUL-separated */
     buf text, path;                /* scratch */
 };
@@ -367,6 +368,11 @@ static int read_earlier(inlay_dataset *d)
             while (n && (p[n - 1] == '\n' || p[n - 1] == ',')) n--;
             if (inl_buf_append(&d->earlier, &d->alloc, p, n) || inl_buf_append(&d->earlier, &d->alloc, "\n", 1))
                 st = set_error(d, INLAY_ERR_NOMEM, "out of memory");
+            const char *rows = strstr(p, "},\"rows\":"), *bytes = rows ? strstr(rows, ",\"bytes\":") : NULL;
+            if (rows && bytes) {
+                d->earlier_rows += strtoull(rows + 9, NULL, 10);
+                d->earlier_bytes += strtoull(bytes + 9, NULL, 10);
+            }
         } else if (in_files) {
             break;
         }
@@ -466,6 +472,15 @@ static int find_partition_columns(inlay_dataset *d, const inlay_dataset_options 
         for (int j = 0; j < k; j++)
             if (!strcmp(d->by_names[j], name))
                 return set_error(d, INLAY_ERR_SCHEMA, "partition column '%s' is named twice", name);
+        /* a name that leaves no room for a value is refused now, not at the first row */
+        hive_value null_value = { .is_null = true };
+        bool shortened;
+        d->text.len = 0;
+        const int r = inl_hive_component(&d->text, &d->alloc, name, HIVE_INT, &null_value, &shortened);
+        if (r == -1) return set_error(d, INLAY_ERR_NOMEM, "out of memory");
+        if (r == -2)
+            return set_error(d, INLAY_ERR_SCHEMA, "partition column name '%.60s...' is too long for a folder name",
+                             name);
         int leaf = 0;
         while (s->leaves[leaf].node != node) leaf++;
         d->by_leaf[k] = leaf;
@@ -567,8 +582,9 @@ static int setup(inlay_dataset *d, const char *root, const inlay_schema *schema,
     d->max_buffered_bytes = o->max_buffered_bytes ? o->max_buffered_bytes : INLAY_DEFAULT_MAX_BUFFERED_BYTES;
     d->keep = o->keep_partition_columns;
     d->existing = o->existing;
-    const char *shard = o->shard ? o->shard : getenv("INLAY_SHARD");
-    if (shard && *shard) {
+    const char *shard = o->shard;
+    if (!shard && (shard = getenv("INLAY_SHARD")) && !*shard) shard = NULL;   /* set but empty: unset */
+    if (shard) {
         if (!safe_shard(shard))
             return set_error(d, INLAY_ERR_ARGUMENT,
                              "shard '%.80s' is not a safe name (1..64 of A-Z a-z 0-9 _ . -, not starting with '.')",
@@ -593,7 +609,7 @@ static int setup(inlay_dataset *d, const char *root, const inlay_schema *schema,
     bool *drop_field = inl_mem_alloc(&d->alloc, (size_t)nfields + 1);
     d->file_col = inl_mem_alloc(&d->alloc, nl * sizeof *d->file_col);
     d->is_partition = inl_mem_alloc(&d->alloc, nl + 1);
-    d->g = inl_mem_alloc(&d->alloc, nl * sizeof *d->g);
+    if ((d->g = inl_mem_alloc(&d->alloc, nl * sizeof *d->g))) memset(d->g, 0, nl * sizeof *d->g);
     d->out = inl_mem_alloc(&d->alloc, nl * sizeof *d->out);
     if (!drop_field || !d->file_col || !d->is_partition || !d->g || !d->out) {
         if (drop_field) inl_mem_free(&d->alloc, drop_field, (size_t)nfields + 1);
@@ -601,7 +617,6 @@ static int setup(inlay_dataset *d, const char *root, const inlay_schema *schema,
     }
     memset(drop_field, 0, (size_t)nfields + 1);
     memset(d->is_partition, 0, nl + 1);
-    memset(d->g, 0, nl * sizeof *d->g);
     st = find_partition_columns(d, o, drop_field);
     if (!st) st = make_file_schema(d, drop_field);
     inl_mem_free(&d->alloc, drop_field, (size_t)nfields + 1);
@@ -666,17 +681,14 @@ static int partition_dir(inlay_dataset *d, size_t pi)
         hive_value v;
         inl_partition_value(&d->parts_of, pi, k, &v);
         bool shortened = false;
-        if (k && inl_buf_append(&d->text, &d->alloc, "/", 1)) return set_error(d, INLAY_ERR_NOMEM, "out of memory");
+        if (k && inl_buf_append(&d->text, &d->alloc, "/", 1)) return failed_from(d, INLAY_ERR_NOMEM, NULL, "naming a folder");
         const int r = inl_hive_component(&d->text, &d->alloc, d->by_names[k], d->parts_of.cols[k].kind, &v,
                                          &shortened);
-        if (r == -2)
-            return set_error(d, INLAY_ERR_SCHEMA, "partition column name '%.60s...' is too long for a folder name",
-                             d->by_names[k]);
-        if (r) return set_error(d, INLAY_ERR_NOMEM, "out of memory");
+        if (r) return failed_from(d, INLAY_ERR_NOMEM, NULL, "naming a folder");   /* names fit: see find_partition_columns */
         p->shortened |= shortened;
     }
-    if (inl_buf_append(&d->text, &d->alloc, "", 1)) return set_error(d, INLAY_ERR_NOMEM, "out of memory");
-    if (!(p->dir = inl_mem_alloc(&d->alloc, d->text.len))) return set_error(d, INLAY_ERR_NOMEM, "out of memory");
+    if (inl_buf_append(&d->text, &d->alloc, "", 1) || !(p->dir = inl_mem_alloc(&d->alloc, d->text.len)))
+        return failed_from(d, INLAY_ERR_NOMEM, NULL, "naming a folder");
     memcpy(p->dir, d->text.data, d->text.len);
     p->dir_size = d->text.len;
     p->dir_known = true;
@@ -1161,8 +1173,9 @@ static int write_manifest(inlay_dataset *d)
         }
     }
     char tail[160];
-    const int n = snprintf(tail, sizeof tail, "\n],\n\"rows\":%llu,\n\"bytes\":%llu\n}\n", (unsigned long long)d->rows,
-                           (unsigned long long)d->bytes);
+    const int n = snprintf(tail, sizeof tail, "\n],\n\"rows\":%llu,\n\"bytes\":%llu\n}\n",
+                           (unsigned long long)(d->earlier_rows + d->rows),
+                           (unsigned long long)(d->earlier_bytes + d->bytes));
     if (st || inl_buf_append(t, a, tail, (size_t)n)) return set_error(d, INLAY_ERR_NOMEM, "out of memory");
     char name[128];
     manifest_name(d, name, sizeof name);
@@ -1204,9 +1217,17 @@ int inlay_dataset_close(inlay_dataset *d)
     if (!d) return INLAY_ERR_ARGUMENT;
     INL_FORWARD(usable(d));
     while (d->nopen) INL_FORWARD(close_file(d, d->open[0]));
+    /* the manifest's own path first, so that a failure after it is published can take it back */
+    char name[128];
+    manifest_name(d, name, sizeof name);
+    char *manifest = root_path(d, name) ? NULL : inl_mem_strdup(&d->alloc, (const char *)d->path.data);
+    if (!manifest) return failed_from(d, INLAY_ERR_NOMEM, NULL, "writing the manifest");
     int st = write_manifest(d);
+    const bool published = !st;
     if (!st && d->existing == INLAY_EXISTING_REPLACE_SHARD) st = remove_replaced(d);
     if (!st) st = publish(d, "_SUCCESS", "", 0);
+    if (st && published) unlink(manifest);
+    inl_mem_strfree(&d->alloc, manifest);
     if (st) return set_failed_msg(d, st);
     d->state = D_CLOSED;
     return 0;

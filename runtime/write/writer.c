@@ -95,6 +95,7 @@ struct inlay_writer {
     size_t sorting_cap;
     sort_check order;           /* checks the rows against them */
     bool checking;              /* inl_writer_check_columns: nothing is staged or buffered */
+    uint64_t checked_rows;      /* rows it passed, which the sort check counts in */
     inl_err err;                /* the last failure */
 };
 
@@ -850,6 +851,7 @@ static int check_order(inlay_writer *w, const prepared *p, int n)
 {
     if (!w->nsorting) return 0;
     bool staged = false;
+    size_t rows = 0;
     for (int i = 0; i < n; i++) {
         int key = inl_sortcheck_key_of(&w->order, (int)(p[i].c - w->cols));
         if (key < 0 || !p[i].count) continue;
@@ -858,15 +860,18 @@ static int check_order(inlay_writer *w, const prepared *p, int n)
             return set_error(w, INLAY_ERR_NOMEM, "out of memory");
         }
         staged = true;
+        rows = p[i].count;   /* keys are flat: one entry per row */
     }
     if (!staged) return 0;
     uint64_t row;
     int key;
     if (inl_sortcheck_verify(&w->order, &row, &key)) {
         inl_sortcheck_commit(&w->order);
+        if (w->checking) w->checked_rows += rows;
         return 0;
     }
     inl_sortcheck_rollback(&w->order);
+    if (w->checking) row -= w->checked_rows;   /* counted as the checker's other messages are */
     const sorting_column *k = &w->sorting[key];
     return set_value_error(w, INLAY_ERR_VALUE, &w->cols[k->leaf], row,
                            "out of the declared sort order (%s, nulls %s)",
