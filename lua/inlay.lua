@@ -515,8 +515,9 @@ function Pipeline:__tostring()
 end
 
 -- w:write_source(src [, opts]) is src:write(w [, opts]).
-do
-  local mt = debug.getregistry()["inlay.writer"]
+-- d:write_source(src [, opts]) the same for a dataset.
+for _, name in ipairs({ "inlay.writer", "inlay.dataset" }) do
+  local mt = debug.getregistry()[name]
   local index = mt and mt.__index
   if type(index) == "table" then
     index.write_source = function(w, src, opts)
@@ -530,6 +531,7 @@ end
 
 local CONVERT_USAGE = [[
 usage: inlay convert [options] IN... OUT
+       inlay convert [options] IN... OUTDIR --partition-by COL,..
 
 Converts CSV, NDJSON or Parquet to Parquet. IN is a file or - (stdin); a
 Parquet file is known by its first bytes, and rewritten with the options
@@ -541,6 +543,13 @@ the schema inferred from rows taken across the whole file, unless options
 say them. OUT is a file, written to a temporary beside it and renamed into
 place once complete and synced to disk, or - to stream the file to stdout.
 OUT must not exist (unless --force) and must not be an input.
+
+With --partition-by, OUTDIR is a folder (made if missing) that receives a
+dataset: the rows go to files part-SHARD-NNNNNN.parquet in Hive-style
+folders named by the values of the partition columns (OUTDIR/day=2024-06-01
+/platform=pc/), each published complete; a successful run then writes the
+shard's manifest (_inlay_manifest.SHARD.json) and _SUCCESS. Several CSV or
+NDJSON inputs then go one after the other, all with the first one's schema.
 
 options (--opt value or --opt=value; short flags combine, -fq; SIZE is a
 byte count with K, M or G for KiB, MiB, GiB: 64K, 1M):
@@ -597,6 +606,23 @@ byte count with K, M or G for KiB, MiB, GiB: 64K, 1M):
                        a struct's leaf (pos.x)
   --page-checksum      a CRC32 of each page in its header
   --no-sync            do not wait for the file to reach the disk
+  --partition-by COL,..
+                       write a dataset under OUTDIR, partitioned by these
+                       top-level columns, outermost folder first (boolean,
+                       integer, date or text columns)
+  --keep-partition-columns
+                       also store the partition columns in the files
+  --max-file-rows N    a file holds at most N rows (default: no limit)
+  --max-file-bytes SIZE
+                       a file is closed once it reaches SIZE
+  --max-open-files N   files written at once (default 64); the least
+                       recently used is closed when another is needed
+  --shard ID           names the files part-ID-NNNNNN.parquet, so that jobs
+                       with distinct shards fill one OUTDIR together
+                       (default: $INLAY_SHARD, else 8 random hex digits)
+  --existing MODE      when OUTDIR holds this shard's files: error (the
+                       default), replace_shard (they are replaced once the
+                       run succeeds) or append (the numbering goes on)
   -f, --force          replace OUT (and the reject file) if it exists; write
                        to a terminal
   -v, --verbose        say what was detected: format, dialect, schema
@@ -790,6 +816,31 @@ local CONVERT_OPTIONS = {
     end
   end },
   ["no-sync"] = { set = function(o) o.writer.sync = false end },
+  ["partition-by"] = { value = true, set = function(o, v, n)
+    o.dataset.partition_by = o.dataset.partition_by or {}
+    for item in (v .. ","):gmatch("([^,]*),") do
+      if item == "" then cli_error(USAGE, "%s expects COL[,COL...], got '%s'", n, v) end
+      table.insert(o.dataset.partition_by, item)
+    end
+  end },
+  ["keep-partition-columns"] = { set = function(o) o.dataset.keep_partition_columns = true end },
+  ["max-file-rows"] = { value = true, set = function(o, v, n) o.dataset.max_file_rows = positive_int(v, n) end },
+  ["max-file-bytes"] = { value = true, set = function(o, v, n) o.dataset.max_file_bytes = size(v, n) end },
+  ["max-open-files"] = { value = true, set = function(o, v, n)
+    o.dataset.max_open_files = positive_int(v, n, 2 ^ 31 - 1)
+  end },
+  shard = { value = true, set = function(o, v, n)
+    if not v:match("^[%w_.-]+$") or v:sub(1, 1) == "." or #v > 64 then
+      cli_error(USAGE, "%s is 1 to 64 of A-Z a-z 0-9 _ . - (not starting with .), got '%s'", n, v)
+    end
+    o.dataset.shard = v
+  end },
+  existing = { value = true, set = function(o, v, n)
+    if v ~= "error" and v ~= "replace_shard" and v ~= "append" then
+      cli_error(USAGE, "%s is error, replace_shard or append, got '%s'", n, v)
+    end
+    o.dataset.existing = v
+  end },
   force = { short = "f", set = function(o) o.force = true end },
   verbose = { short = "v", set = function(o) o.verbose = true end },
   quiet = { short = "q", set = function(o) o.quiet = true end },
@@ -798,10 +849,16 @@ local CONVERT_OPTIONS = {
 local CONVERT_SHORT = {}
 for name, spec in pairs(CONVERT_OPTIONS) do if spec.short then CONVERT_SHORT[spec.short] = name end end
 
+-- Options that only a dataset (--partition-by) takes.
+local DATASET_ONLY = {
+  ["keep-partition-columns"] = true, ["max-file-rows"] = true, ["max-file-bytes"] = true, ["max-open-files"] = true,
+  shard = true, existing = true,
+}
+
 -- Options anywhere among the arguments, as getopt_long permutes them;
 -- "--" ends them. Returns the parsed options and the positional arguments.
 local function parse_convert_args(args)
-  local o = { src = { threads = 2 }, writer = {}, given = {} }
+  local o = { src = { threads = 2 }, writer = {}, dataset = {}, given = {} }
   local pos, i = {}, 1
   local function take(name, inline)
     local spec = CONVERT_OPTIONS[name]
@@ -842,6 +899,13 @@ local function parse_convert_args(args)
     i = i + 1
   end
   check_level(o)
+  if o.dataset.partition_by then
+    o.dataset_out = true
+  else
+    for _, name in ipairs(o.given) do
+      if DATASET_ONLY[name] then cli_error(USAGE, "--%s needs --partition-by", name) end
+    end
+  end
   if o.src.reject then
     if o.src.on_error == "fail" then cli_error(USAGE, "--reject needs --on-error skip (it holds the skipped records)") end
     o.src.on_error = "skip"
@@ -882,7 +946,15 @@ local function check_paths(o, inputs, output)
     if id then in_ids[id] = input end
   end
   local out_id
-  if output == "-" then
+  if o.dataset_out then
+    if output == "-" then cli_error(USAGE, "--partition-by writes a folder: OUTDIR cannot be - (stdout)") end
+    local id, kind_or_err, errno = file_id(output)
+    if id and kind_or_err ~= "directory" then
+      cli_error(USAGE, "'%s' is a %s, not a folder: --partition-by writes a dataset into a folder", output, kind_or_err)
+    elseif not id and errno ~= ENOENT then
+      cli_error(IO_FAILED, "cannot write '%s': %s", output, kind_or_err)
+    end
+  elseif output == "-" then
     if inlay._isatty(1) and not o.force then
       cli_error(USAGE, "will not write Parquet to a terminal (redirect stdout, or --force)")
     end
@@ -998,10 +1070,29 @@ end
 local function summary_line(o, rows_in, rows_out, skipped, bytes_read, info, output, t0)
   if o.quiet then return end
   local secs = (inlay._now() - t0) / 1e9
+  if o.dataset_out then
+    io.stderr:write(string.format(
+      "inlay: %s rows in, %s rows out, %s skipped; %.1f MB read, %s bytes written in %s file%s, %s partition%s, "
+        .. "under %s; %.2f s (%.1f MB/s)\n",
+      thousands(rows_in), thousands(rows_out), thousands(skipped), bytes_read / 1e6, thousands(info.bytes),
+      thousands(info.files), info.files == 1 and "" or "s", thousands(info.partitions),
+      info.partitions == 1 and "" or "s", output, secs, secs > 0 and bytes_read / 1e6 / secs or 0))
+    return
+  end
   io.stderr:write(string.format(
     "inlay: %s rows in, %s rows out, %s skipped; %.1f MB read, %s bytes written to %s; %.2f s (%.1f MB/s)\n",
     thousands(rows_in), thousands(rows_out), thousands(skipped), bytes_read / 1e6,
     thousands(info.bytes), output == "-" and "stdout" or output, secs, secs > 0 and bytes_read / 1e6 / secs or 0))
+end
+
+-- The output: a file writer, or with --partition-by a dataset under the
+-- folder OUT (the writer's options go to each of its files).
+local function open_output(o, output, schema)
+  if not o.dataset_out then return inlay.open(output == "-" and io.stdout or output, schema, o.writer) end
+  local opts = {}
+  for k, v in pairs(o.writer) do opts[k] = v end
+  for k, v in pairs(o.dataset) do opts[k] = v end
+  return inlay.dataset(output, schema, opts)
 end
 
 -- Parquet in: every input's schema is checked against the first's before
@@ -1032,7 +1123,7 @@ local function convert_parquet(o, inputs, output, t0)
   if o.schema_file then schema = inlay.load_schema(o.schema_file) end
   if o.verbose then io.stderr:write("inlay: schema ", tostring(schema), "\n") end
   check_flag_columns(o, schema)
-  local w <close> = inlay.open(output == "-" and io.stdout or output, schema, o.writer)
+  local w <close> = open_output(o, output, schema)
   local rows_in, rows_out, bytes = 0, 0, 0
   for _, input in ipairs(inputs) do
     local src <close> = inlay.parquet(input)
@@ -1041,6 +1132,37 @@ local function convert_parquet(o, inputs, output, t0)
   end
   local info = w:close()
   summary_line(o, rows_in, rows_out, 0, bytes, info, output, t0)
+  return true
+end
+
+-- Several CSV or NDJSON inputs into one dataset: the first one's schema
+-- (given or inferred from it) is every input's, and they go one after the
+-- other.
+local function convert_texts(o, inputs, output, t0)
+  if o.src.reject then cli_error(USAGE, "--reject takes one input (each would replace the reject file)") end
+  if o.schema_file then o.src.schema = inlay.load_schema(o.schema_file) end
+  local progress = not o.quiet and inlay._isatty(2)
+  local first <close> = inlay.source(inputs[1], o.src)
+  local schema = first:schema()
+  if o.verbose then
+    describe_dialect(inputs[1], first)
+    io.stderr:write("inlay: schema ", tostring(schema), "\n")
+  end
+  check_flag_columns(o, schema)
+  local w <close> = open_output(o, output, schema)
+  local rest = {}   -- the next inputs take the schema as it is: no inference
+  for k, v in pairs(o.src) do rest[k] = v end
+  rest.schema, rest.types, rest.infer_rows, rest.narrow_ints = schema, nil, nil, nil
+  local rows_in, rows_out, skipped, bytes = 0, 0, 0, 0
+  for i, input in ipairs(inputs) do
+    local next_src <close> = i > 1 and inlay.source(input, rest) or nil
+    if next_src and o.verbose then describe_dialect(input, next_src) end
+    local summary = (next_src or first):write(w, { progress = progress })
+    rows_in, rows_out = rows_in + summary.rows_in, rows_out + summary.rows_out
+    skipped, bytes = skipped + summary.skipped, bytes + summary.bytes_read
+  end
+  local info = w:close()
+  summary_line(o, rows_in, rows_out, skipped, bytes, info, output, t0)
   return true
 end
 
@@ -1060,6 +1182,7 @@ function inlay._convert(args)
   for _, input in ipairs(inputs) do
     if is_parquet(input) then nparquet = nparquet + 1 end
   end
+  if nparquet == 0 and #inputs > 1 and o.dataset_out then return convert_texts(o, inputs, output, t0) end
   if nparquet > 0 or #inputs > 1 then
     for _, input in ipairs(inputs) do
       if not is_parquet(input) then
@@ -1076,7 +1199,7 @@ function inlay._convert(args)
     io.stderr:write("inlay: schema ", tostring(src:schema()), "\n")
   end
   check_flag_columns(o, src:schema())
-  local w <close> = inlay.open(output == "-" and io.stdout or output, src:schema(), o.writer)
+  local w <close> = open_output(o, output, src:schema())
   local summary = src:write(w, { progress = not o.quiet and inlay._isatty(2) })
   local info = w:close()
   summary_line(o, summary.rows_in, summary.rows_out, summary.skipped, summary.bytes_read, info, output, t0)

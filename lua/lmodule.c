@@ -1,13 +1,14 @@
 /*
  * lmodule.c — luaopen_inlay: the module table, filled by each part of the
- * binding in stack order (inlay.null, types and schemas, writers, sources,
- * readers), then the helpers written in Lua (inlay.lua, compiled into the
+ * binding in stack order (inlay.null, types and schemas, writers, datasets,
+ * sources, readers), then the helpers written in Lua (inlay.lua, compiled into the
  * binary).
  *
  * The same objects are linked into the `inlay` command and built as
  * inlay.so for a stock lua5.4 (`require "inlay"`), which exports nothing
  * but luaopen_inlay.
  */
+#include "ldataset.h"
 #include "lprint.h"
 #include "lreader.h"
 #include "lschema.h"
@@ -30,6 +31,7 @@ LUAMOD_API LI_EXPORT int luaopen_inlay(lua_State *L)
     inl_lua_open_null(L);
     inl_lua_open_schema(L);
     inl_lua_open_writer(L);
+    inl_lua_open_dataset(L);
     inl_lua_open_source(L);
     inl_lua_open_reader(L);
     inl_lua_open_print(L);

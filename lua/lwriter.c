@@ -53,6 +53,14 @@
  * columns. Everything of a call is converted and checked first, UTF-8
  * included, so once the flat append has passed the core's checks the
  * nested ones cannot fail on input: the call stays all-or-nothing.
+ *
+ * The same userdata, under the metatable LI_DATASET, appends to a dataset
+ * instead (ldataset.c): the target is then t with its calls in ops, w is
+ * NULL, and everything between the Lua values and the append call (the
+ * conversion, the staging of rows, the messages) is shared. A dataset's
+ * schema is flat (the core gathers nested columns by levels, which
+ * lnested.c does not produce), and t stays after a successful close, for
+ * info(), until the userdata is collected.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -74,6 +82,8 @@ enum { WS_CLOSED_NEW, WS_OPEN, WS_CLOSED, WS_ABORTED };
 
 typedef struct lwriter {
     inlay_writer *w;            /* NULL unless open */
+    void *t;                    /* another target (a dataset), with ops; NULL unless open or closed */
+    const inl_lua_target *ops;  /* NULL: the target is w */
     int state;
     bool borrowed;              /* w is the host program's (inl_lua_writer_borrow): never closed or freed here */
     bool stream;                /* writes to a Lua file handle: no path, no temporary */
@@ -164,8 +174,8 @@ static lwriter *check_open(lua_State *L)
     lwriter *lw = to_writer(L);
     if (LI_UNLIKELY(lw->state != WS_OPEN)) {
         lua_getiuservalue(L, 1, 2);
-        inl_lua_error(L, "writer for '%s' is %s", lua_tostring(L, -1),
-                 lw->state == WS_CLOSED ? "closed" : "aborted");
+        inl_lua_error(L, lw->ops ? "%s '%s' is %s" : "%swriter for '%s' is %s", lw->ops ? lw->ops->kind : "",
+                      lua_tostring(L, -1), lw->state == WS_CLOSED ? "closed" : "aborted");
     }
     return lw;
 }
@@ -196,7 +206,48 @@ static void writer_abort(lwriter *lw)
         lw->w = NULL;
         lw->state = WS_ABORTED;
     }
+    if (lw->t) {   /* after a successful close, only freed */
+        lw->ops->destroy(lw->t);
+        lw->t = NULL;
+        if (lw->state == WS_OPEN) lw->state = WS_ABORTED;
+    }
     release_fd(lw);
+    free_scratch(lw);
+}
+
+/* ---- the target's calls --------------------------------------------------------- */
+
+static int target_append(lwriter *lw)
+{
+    if (lw->ops) return lw->ops->append(lw->t, lw->batches, lw->nflat);
+    return inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
+}
+
+static int target_status(const lwriter *lw)
+{
+    return lw->ops ? lw->ops->status(lw->t) : inlay_writer_status(lw->w);
+}
+
+static const char *target_errmsg(const lwriter *lw)
+{
+    return lw->ops ? lw->ops->errmsg(lw->t) : inlay_writer_errmsg(lw->w);
+}
+
+/* Close a target other than a writer (the file's is writer_finish's own):
+ * on failure, abort and raise. t stays, for info(). */
+static void target_finish(lua_State *L, lwriter *lw)
+{
+    flush_rows(L, lw);
+    if (lw->ops->close(lw->t) != INLAY_OK) {
+        lua_getiuservalue(L, 1, 2);
+        lua_pushstring(L, lw->ops->errmsg(lw->t));
+        const int status = lw->ops->status(lw->t);
+        writer_abort(lw);
+        inl_lua_fail(L, status, "closing %s '%s' failed: %s", lw->ops->kind, lua_tostring(L, -2),
+                     lua_tostring(L, -1));
+    }
+    lw->state = WS_CLOSED;
+    lw->rows = lw->nrows;
     free_scratch(lw);
 }
 
@@ -271,6 +322,10 @@ static void push_columns(lua_State *L, const lwriter *lw)
 /* Finish the file; on failure, abort and raise. */
 static void writer_finish(lua_State *L, lwriter *lw)
 {
+    if (lw->ops) {
+        if (lw->state == WS_OPEN) target_finish(L, lw);
+        return;
+    }
     if (!lw->w) return;
     if (lw->borrowed) {   /* the host finishes its own writer */
         flush_rows(L, lw);
@@ -302,6 +357,13 @@ static void writer_finish(lua_State *L, lwriter *lw)
 
 static void push_info(lua_State *L, lwriter *lw)
 {
+    if (lw->ops) {   /* after abort, only the name */
+        if (lw->t) lw->ops->push_info(L, lw->t, 1);
+        else lua_createtable(L, 0, 2);
+        lua_getiuservalue(L, 1, 2);
+        lua_setfield(L, -2, lw->ops->name_key);
+        return;
+    }
     lua_createtable(L, 0, 10);
     if (!lw->stream) {   /* a stream's name ("<stdout>") is no path */
         lua_getiuservalue(L, 1, 2);
@@ -400,7 +462,8 @@ static int w_tostring(lua_State *L)
 {
     lwriter *lw = to_writer(L);
     lua_getiuservalue(L, 1, 2);
-    lua_pushfstring(L, "inlay.writer(\"%s\", %s, %I rows)", lua_tostring(L, -1), state_name(lw),
+    lua_pushfstring(L, "inlay.%s(\"%s\", %s, %I rows)", lw->ops ? lw->ops->kind : "writer", lua_tostring(L, -1),
+                    state_name(lw),
                     (LUAI_UACINT)(lw->state == WS_OPEN ? lw->nrows : lw->rows));
     return 1;
 }
@@ -442,7 +505,8 @@ static const char *row_leaf(const lnode *n, int col)
 static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
 {
     inlay_error_info e;
-    inlay_writer_error_info(lw->w, &e);
+    if (lw->ops) lw->ops->error_info(lw->t, &e);
+    else inlay_writer_error_info(lw->w, &e);
     const char *name = NULL;
     if (e.column >= 0 && e.row >= 0) {
         const int i = flat_field(lw, e.column);
@@ -452,7 +516,7 @@ static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
     }
     if (name)
         inl_lua_error(L, "column '%s' row %I: %s", name, (LUAI_UACINT)((uint64_t)e.row - base + 1), e.reason);
-    inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
+    inl_lua_fail(L, target_status(lw), "%s", target_errmsg(lw));
 }
 
 /* Nested field i's n rows: a pipeline's reader array (ext[i]), or what
@@ -498,7 +562,7 @@ static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *ar
 static void append_staged(lua_State *L, lwriter *lw, uint64_t base, size_t n)
 {
     if (LI_UNLIKELY(append_sort_field(lw, n, NULL, NULL) != INLAY_OK)) append_failed(L, lw, base);
-    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
+    int st = target_append(lw);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, base);
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL, NULL);
 }
@@ -538,7 +602,7 @@ static void flush_rows(lua_State *L, lwriter *lw)
     /* Only the environment can fail here, or, for a sorted writer (which
      * stages one row at a time), the row's order. */
     int st = append_sort_field(lw, n, lw->cv.arena, NULL);
-    if (LI_LIKELY(st == INLAY_OK)) st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
+    if (LI_LIKELY(st == INLAY_OK)) st = target_append(lw);
     if (LI_UNLIKELY(st != INLAY_OK)) {
         lw->nrows -= n;
         if (lw->nest) inl_lua_nest_reset(lw->nest);
@@ -758,13 +822,21 @@ static int w_write_columns(lua_State *L)
     return 0;
 }
 
+/* A writer or a dataset, for pipelines. */
+static lwriter *any_writer(lua_State *L, int idx)
+{
+    lwriter *lw = luaL_testudata(L, idx, LI_DATASET);
+    return lw ? lw : luaL_checkudata(L, idx, LI_WRITER);
+}
+
 /* For pipelines (lsource.c): see lwriter.h. */
 void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, const inlay_column_batch *ext,
                                  const inlay_array *const *ext_nested, const int *from_unit1, uint64_t first_row)
 {
     arrays = lua_absindex(L, arrays);
-    lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
-    if (LI_UNLIKELY(lw->state != WS_OPEN)) inl_lua_error(L, "the writer is %s", lw->state == WS_CLOSED ? "closed" : "aborted");
+    lwriter *lw = any_writer(L, widx);
+    if (LI_UNLIKELY(lw->state != WS_OPEN))
+        inl_lua_error(L, "the %s is %s", lw->ops ? lw->ops->kind : "writer", lw->state == WS_CLOSED ? "closed" : "aborted");
     if (n == 0) return;
     if (n > INT32_MAX) inl_lua_error(L, "a batch of more than %d rows", INT32_MAX);
     flush_rows(L, lw);
@@ -807,7 +879,7 @@ void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, c
     }
     /* rows in messages are the pipeline's: first_row + 1 for the batch's first */
     if (LI_UNLIKELY(append_sort_field(lw, n, NULL, ext_nested) != INLAY_OK)) append_failed(L, lw, lw->nrows - first_row);
-    int st = inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
+    int st = target_append(lw);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, lw->nrows - first_row);
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL, ext_nested);
     lw->nrows += (uint64_t)n;
@@ -816,7 +888,7 @@ void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, c
 /* The writer's schema userdata (for matching a pipeline's columns). */
 const lschema *inl_lua_writer_schema(lua_State *L, int widx)
 {
-    lwriter *lw = luaL_checkudata(L, widx, LI_WRITER);
+    lwriter *lw = any_writer(L, widx);
     return lw->schema;
 }
 
@@ -1000,10 +1072,32 @@ static void opt_sorting(lua_State *L, const lschema *s, inlay_options *o, int *f
     o->sorting_columns_count = (size_t)n;
 }
 
+/* Whether k is one of the names in list (NULL-terminated; NULL: none). */
+static bool in_list(const char *const *list, const char *k)
+{
+    for (; list && *list; list++)
+        if (!strcmp(*list, k)) return true;
+    return false;
+}
+
+/* ", a, b" for the names in list, pushed (for the unknown option message). */
+static const char *push_names(lua_State *L, const char *const *list)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (; list && *list; list++) {
+        luaL_addstring(&b, ", ");
+        luaL_addstring(&b, *list);
+    }
+    luaL_pushresult(&b);
+    return lua_tostring(L, -1);
+}
+
 /* Options from the table at idx; may leave values on the stack that must
  * stay there until the writer is open. bloom_filter is inlay.open's (see
- * with_blooms). */
-static void parse_options(lua_State *L, int idx, const lschema *s, inlay_options *o, int *sort_field)
+ * with_blooms). Keys in `skip` are the caller's (a dataset's own). */
+static void parse_options(lua_State *L, int idx, const lschema *s, inlay_options *o, int *sort_field,
+                          const char *const *skip)
 {
     if (lua_isnoneornil(L, idx)) return;
     luaL_checktype(L, idx, LUA_TTABLE);
@@ -1067,12 +1161,12 @@ static void parse_options(lua_State *L, int idx, const lschema *s, inlay_options
             opt_metadata(L, o);          /* pushes the kv array above the copy */
             lua_replace(L, -2);          /* key, value, kv */
             lua_insert(L, -3);           /* kv, key, value: kv stays until open returns */
-        } else {
+        } else if (!in_list(skip, k)) {
             inl_lua_error(L, "unknown option '%s' (the options are compression, compression_level, "
                         "min_compression_gain, row_group_rows, row_group_bytes, page_bytes, page_rows, "
                         "dictionary_bytes, page_version, sync, metadata, statistics, page_index, "
                         "statistics_truncate_length, page_checksum, sorting_columns, bloom_filter, threads, "
-                        "row_groups_in_flight)", k);
+                        "row_groups_in_flight%s)", k, push_names(L, skip));
         }
         lua_pop(L, 1);
     }
@@ -1169,6 +1263,20 @@ static lwriter *new_writer(lua_State *L, const lschema *s)
     return lw;
 }
 
+/* The state's allocator for the core. The writer's workers allocate while
+ * the script runs: by default only through an allocator known to take that
+ * (the inlay command's and the embedding API's are); a state with an
+ * allocator of its own (stock lua5.4, a host's) writes on the script's
+ * thread unless the script asks for threads, our calls then serialised. */
+static void use_allocator(const lwriter *lw, inlay_options *o)
+{
+    o->alloc = lw->cv.alloc;
+    if (!inl_lua_alloc_thread_safe((void *)lw->cv.alloc.fn)) {
+        if (o->threads == 0) o->threads = 1;
+        o->serialize_alloc = true;
+    }
+}
+
 /* inlay.open(path or file, schema, opts) -> writer */
 static int writer_open(lua_State *L)
 {
@@ -1193,7 +1301,7 @@ static int writer_open(lua_State *L)
     inlay_options o;
     inlay_options_init(&o);
     int sort_field = -1;
-    parse_options(L, 3, s, &o, &sort_field);
+    parse_options(L, 3, s, &o, &sort_field, NULL);
 
     lwriter *lw = new_writer(L, s);
     int wi = lua_gettop(L);
@@ -1209,16 +1317,7 @@ static int writer_open(lua_State *L)
     lw->sort_field = sort_field;
     inl_lua_conv_init(&lw->cv, L);
     if (!alloc_scratch(lw)) inl_lua_error(L, "out of memory");
-    o.alloc = lw->cv.alloc;
-    /* The writer's workers allocate while the script runs: by default only
-     * through an allocator known to take that (the inlay command's and the
-     * embedding API's are); a state with an allocator of its own (stock
-     * lua5.4, a host's) writes on the script's thread unless the script
-     * asks for threads, our calls then serialised. */
-    if (!inl_lua_alloc_thread_safe((void *)lw->cv.alloc.fn)) {
-        if (o.threads == 0) o.threads = 1;
-        o.serialize_alloc = true;
-    }
+    use_allocator(lw, &o);
     int st = stream ? open_stream(L, wi, lw, stream, s, &o) : inlay_writer_open_file(&lw->w, path, s->s, &o);
     if (st != INLAY_OK) {
         lua_pushstring(L, lw->w ? inlay_writer_errmsg(lw->w) : inlay_strerror(st));
@@ -1236,6 +1335,54 @@ static int writer_open(lua_State *L)
     }
     lua_settop(L, wi);
     return 1;
+}
+
+/* ---- other targets (ldataset.c) ----------------------------------------------------- */
+
+lschema *inl_lua_writer_options(lua_State *L, int sidx, int oidx, inlay_options *o, const char *const *skip)
+{
+    if (lua_istable(L, sidx)) {   /* a schema given as its table */
+        lua_pushcfunction(L, inl_lua_schema_new);
+        lua_pushvalue(L, sidx);
+        lua_call(L, 1, 1);
+        lua_replace(L, sidx);
+    }
+    inl_lua_check_schema(L, sidx);
+    with_blooms(L, sidx, oidx);
+    lschema *s = inl_lua_check_schema(L, sidx);
+    int sort_field = -1;
+    parse_options(L, oidx, s, o, &sort_field, skip);
+    return s;
+}
+
+lschema *inl_lua_writer_new_target(lua_State *L, int sidx, int name_idx, const char *mt, inlay_options *o)
+{
+    sidx = lua_absindex(L, sidx);
+    name_idx = lua_absindex(L, name_idx);
+    lschema *s = inl_lua_check_schema(L, sidx);
+    lwriter *lw = new_writer(L, s);
+    luaL_setmetatable(L, mt);
+    const int wi = lua_gettop(L);
+    lua_pushvalue(L, sidx);
+    lua_setiuservalue(L, wi, 1);
+    lua_pushvalue(L, name_idx);
+    lua_setiuservalue(L, wi, 2);
+    lw->schema = s;
+    lw->ncols = s->nfields;
+    lw->nflat = s->nflat;
+    lw->sorted = o->sorting_columns_count > 0;
+    inl_lua_conv_init(&lw->cv, L);
+    if (!alloc_scratch(lw)) inl_lua_error(L, "out of memory");
+    use_allocator(lw, o);
+    return s;
+}
+
+void inl_lua_writer_attach(lua_State *L, int idx, void *t, const inl_lua_target *ops)
+{
+    lwriter *lw = luaL_checkudata(L, idx, LI_DATASET);
+    lw->t = t;
+    lw->ops = ops;
+    lw->state = WS_OPEN;
 }
 
 void inl_lua_writer_borrow(lua_State *L, inlay_writer *w, int schema_idx)
@@ -1300,6 +1447,18 @@ static int m_compression_levels(lua_State *L)
     return 3;
 }
 
+static void new_metatable(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *methods)
+{
+    luaL_newmetatable(L, name);
+    lua_pushvalue(L, -1);
+    luaL_setfuncs(L, meta, 1);          /* the metatable is their upvalue (see to_writer) */
+    lua_newtable(L);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, methods, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+}
+
 void inl_lua_open_writer(lua_State *L)
 {
     static const luaL_Reg meta[] = {
@@ -1319,14 +1478,18 @@ void inl_lua_open_writer(lua_State *L)
         { "schema", w_schema },
         { NULL, NULL },
     };
-    luaL_newmetatable(L, LI_WRITER);
-    lua_pushvalue(L, -1);
-    luaL_setfuncs(L, meta, 1);          /* the metatable is their upvalue (see to_writer) */
-    luaL_newlibtable(L, methods);
-    lua_pushvalue(L, -2);
-    luaL_setfuncs(L, methods, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pop(L, 1);
+    static const luaL_Reg dataset_methods[] = {   /* a dataset's row groups are its files' affair */
+        { "write", w_write },
+        { "row", w_row },
+        { "write_columns", w_write_columns },
+        { "close", w_close },
+        { "abort", w_abort },
+        { "info", w_info },
+        { "schema", w_schema },
+        { NULL, NULL },
+    };
+    new_metatable(L, LI_WRITER, meta, methods);
+    new_metatable(L, LI_DATASET, meta, dataset_methods);
     lua_pushcfunction(L, writer_open);
     lua_setfield(L, -2, "open");
     lua_pushcfunction(L, m_compressions);

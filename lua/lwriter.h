@@ -9,6 +9,9 @@
 #include "lschema.h"
 
 #define LI_WRITER "inlay.writer"
+/* The same userdata over a dataset (ldataset.c): write, row,
+ * write_columns, close, abort, info and schema, as a writer has them. */
+#define LI_DATASET "inlay.dataset"
 
 /* Registers the writer metatable and sets `open`, `compressions` and
  * `compression_levels` in the module table on top of the stack. */
@@ -44,6 +47,36 @@ void inl_lua_writer_unborrow(lua_State *L, int idx);
  * stays in a module loaded into a stock lua5.4; the inlay command sets it,
  * so that its signal handler can remove the temporaries of the writers
  * still open. Writers on streams have no temporary and are not reported. */
+/* A target other than a file's writer, for the writer userdata (ldataset.c
+ * gives a dataset's). The userdata calls destroy when it is aborted or
+ * collected, also after a successful close (which keeps t for info). */
+typedef struct inl_lua_target {
+    const char *kind;        /* "dataset": in messages and tostring */
+    const char *name_key;    /* the info() field of the name given at open: "root" */
+    int (*append)(void *t, const inlay_column_batch *b, int n);
+    int (*close)(void *t);
+    void (*destroy)(void *t);
+    int (*status)(const void *t);
+    const char *(*errmsg)(const void *t);
+    void (*error_info)(const void *t, inlay_error_info *e);
+    void (*push_info)(lua_State *L, const void *t, int ud);   /* pushes info()'s table; ud: the userdata */
+} inl_lua_target;
+
+/* inlay.open's schema and options for another target: the schema at sidx
+ * (a table there is made a schema, which replaces it; bloom_filter too gives
+ * a new one) and the file options in the table at oidx (none: the defaults
+ * already in o). Keys in `skip` (NULL-terminated) are left to the caller,
+ * and listed in the message for an unknown key. May leave values on the
+ * stack that must stay there until the target is open. */
+lschema *inl_lua_writer_options(lua_State *L, int sidx, int oidx, inlay_options *o, const char *const *skip);
+
+/* Pushes a closed writer userdata with metatable mt for the schema at sidx,
+ * named by the string at name_idx, and sets o's allocator (the state's,
+ * with inlay.open's rule for threads). Raises when out of memory. */
+lschema *inl_lua_writer_new_target(lua_State *L, int sidx, int name_idx, const char *mt, inlay_options *o);
+/* The userdata at idx, made by inl_lua_writer_new_target, is open on t. */
+void inl_lua_writer_attach(lua_State *L, int idx, void *t, const inl_lua_target *ops);
+
 extern void (*inl_lua_temp_hook)(const char *tmp_path, int live);
 
 #endif

@@ -44,7 +44,7 @@ endforeach()
 
 # The Lua binding, bottom to top; a file may include the headers of files
 # before it in this list, its own, and the core's public header.
-set(stack lerror lconv lfmt lschema lnested lwriter lsource lreader lprint linit lembed)
+set(stack lerror lconv lfmt lschema lnested lwriter ldataset lsource lreader lprint linit lembed)
 set(tops lmodule lprobe main)
 file(GLOB lua_files ${SOURCE_DIR}/lua/*.c ${SOURCE_DIR}/lua/*.h)
 foreach(f ${lua_files})
