@@ -2,15 +2,20 @@
 -- w:write_columns, then prints the schema, what was written and the first
 -- rows, read back from the file.
 --
---   inlay run examples/telemetry.lua [OUT.parquet] [ROWS]
+--   inlay run examples/telemetry.lua [OUT.parquet] [ROWS] [DAY]
+--
+-- DAY (default 0) picks the day the events start on, counted from
+-- 2024-06-01, and the random seed: jobs given distinct days make distinct
+-- logs.
 
 local inlay = require "inlay"
 local here = arg[0]:match("^(.*)/") or "."
 local schema = dofile(here .. "/../schemas/telemetry.lua")
 local out = arg[1] or "telemetry.parquet"
 local rows = math.tointeger(tonumber(arg[2] or "100000")) or error("ROWS must be an integer")
+local day = math.tointeger(tonumber(arg[3] or "0")) or error("DAY must be an integer")
 
-math.randomseed(42)
+math.randomseed(42 + day)
 local events = { "match_start", "match_end", "kill", "death", "purchase", "level_up", "perf_sample" }
 local platforms = { "pc", "ps5", "xbox", "switch", "ios", "android" }
 local maps = { "harbor", "citadel", "dunes", "glacier" }
@@ -24,7 +29,7 @@ end
 local players = {}
 for i = 1, 500 do players[i] = { id = 1000000 + i, platform = platforms[math.random(#platforms)], session = uuid() } end
 
-local start = 1717200000000000   -- 2024-06-01T00:00:00Z, in microseconds
+local start = 1717200000000000 + day * 86400000000   -- 2024-06-01T00:00:00Z, in microseconds
 local batch = 10000
 local cols = {}
 for _, c in ipairs(schema:columns()) do cols[c.name] = {} end

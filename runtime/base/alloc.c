@@ -111,6 +111,19 @@ int inl_buf_grow(buf *b, const inlay_allocator *a, size_t need)
     return 0;
 }
 
+void inl_buf_shrink(buf *b, const inlay_allocator *a, size_t slack)
+{
+    if (b->cap <= b->len + slack) return;
+    if (!b->len) {
+        inl_buf_free(b, a);
+        return;
+    }
+    uint8_t *d = inl_mem_realloc(a, b->data, b->cap, b->len);
+    if (!d) return;   /* keeping the larger block is as good */
+    b->data = d;
+    b->cap = b->len;
+}
+
 void inl_buf_free(buf *b, const inlay_allocator *a)
 {
     inl_mem_free(a, b->data, b->cap);

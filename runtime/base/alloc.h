@@ -78,6 +78,9 @@ static inline int inl_buf_append(buf *b, const inlay_allocator *a, const void *p
     return 0;
 }
 void inl_buf_free(buf *b, const inlay_allocator *a);
+/* Give back the room past len when there is more than `slack` bytes of it
+ * (all of it for an empty buffer); never fails. */
+void inl_buf_shrink(buf *b, const inlay_allocator *a, size_t slack);
 
 static inline void inl_put_u32le(uint8_t *p, uint32_t v)
 {

@@ -189,6 +189,15 @@ static ZSTD_CCtx *big_context(compressor *c)
 
 static size_t zstd_run(compressor *c, void *dst, size_t cap, const void *src, size_t n, int *status)
 {
+    if (!c->zctx) {   /* released (inl_compress_release): made again, as init made it */
+        const int st = zstd_init(c, c->sized_for);
+        if (st) {
+            if (c->space) inl_mem_free(c->alloc, c->space, c->space_size);
+            c->space = NULL;
+            *status = st;
+            return SIZE_MAX;
+        }
+    }
     size_t r = n <= c->sized_for ? ZSTD_compress2(c->zctx, dst, cap, src, n) : (size_t)-ZSTD_error_memory_allocation;
     if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {   /* past the static space */
         ZSTD_CCtx *big = big_context(c);
@@ -504,6 +513,14 @@ void inl_compress_free(compressor *c)
     if (c->brotli) brotli_free(c);
 #endif
     c->zctx = c->zbig = c->space = c->zlib = c->lz4 = c->brotli = NULL;
+}
+
+void inl_compress_release(compressor *c)
+{
+    if (c->codec != INLAY_ZSTD || !c->zctx) return;
+    if (c->zbig) ZSTD_freeCCtx(c->zbig);
+    inl_mem_free(c->alloc, c->space, c->space_size);
+    c->zctx = c->zbig = c->space = NULL;
 }
 
 size_t inl_compress_bound(const compressor *c, size_t n)

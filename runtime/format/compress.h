@@ -59,6 +59,11 @@ int inl_compress_init(compressor *c, const inlay_allocator *a, inlay_compression
                       size_t sized_for);
 /* Frees everything init and runs took; twice is harmless. */
 void inl_compress_free(compressor *c);
+/* Gives back a ZSTD compressor's context (the largest part of an idle
+ * writer), made again by the next run, which may then fail with
+ * INLAY_ERR_NOMEM; other codecs keep theirs. For a host holding many
+ * writers that write in turn (a dataset's files). */
+void inl_compress_release(compressor *c);
 /* Worst-case compressed size of n bytes; SIZE_MAX when no buffer could
  * hold it. */
 size_t inl_compress_bound(const compressor *c, size_t n);

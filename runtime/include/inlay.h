@@ -988,7 +988,11 @@ INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray
  * Spark, Trino, Arrow datasets and DuckDB (hive_partitioning) read them.
  * A batch is split in one pass: each row's partition is found through
  * memo tables of the partition columns' values, and each partition's rows
- * are gathered and appended to that partition's open file.
+ * are gathered into its waiting rows. A partition's waiting rows go on to
+ * its file (opened then) once they make a page (file.page_rows), or fill
+ * the file to max_file_rows, or when memory is short (below), and at
+ * close: so pages are whole, and the files open at a time write in turn,
+ * each in one burst, however the partitions interleave in the input.
  *
  * Files are named part-<shard>-<seq>.parquet, seq counting the shard's
  * files from 000000 (at least six digits), so jobs given distinct shards
@@ -1010,7 +1014,7 @@ INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray
  * characters, DEL and " # % ' * / : = ? \ { [ ] ^ as %XX (upper-case hex),
  * every byte of a value that is not valid UTF-8 as well; readers decode
  * them. A null is __HIVE_DEFAULT_PARTITION__ (the text values
- * "__HIVE_DEFAULT_PARTITION__" and "null" in any case get their first
+ * "__HIVE_DEFAULT_PARTITION__", and "null" in any case, get their first
  * character escaped, so that they do not read back as null); "." and ".."
  * are escaped whole; the empty string is "column=". Nothing in a value is
  * ever interpreted as a path: no file is written outside `root`. A folder
@@ -1029,12 +1033,15 @@ INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray
  * written (their rows are gathered by their repetition levels) but not
  * partitioned by.
  *
- * Memory: each open file is a writer with its row group buffered; when
- * the open files together buffer more than max_buffered_bytes, the
- * largest ends its row group early (written to its file), so memory stays
- * about max_buffered_bytes plus each open file's page buffers and
- * dictionaries (a few hundred KiB per column at most with the default page
- * size) whatever the number of partitions.
+ * Memory: the partitions' waiting rows and the pages the open files have
+ * not written yet (each file's row group) are counted together; past
+ * max_buffered_bytes, the largest holders give back until half of it is
+ * held: a partition's waiting rows go to its file and their room is freed,
+ * an open file ends its row group (written). A file between bursts keeps
+ * only its page being filled and the dictionaries its open chunks use (its
+ * compressor's context and scratch are given back and made again by its
+ * next burst). So memory stays about max_buffered_bytes, plus a few KiB
+ * per open file and column, whatever the number of partitions.
  *====================================================================*/
 
 typedef struct inlay_dataset inlay_dataset;
@@ -1048,7 +1055,9 @@ typedef enum inlay_existing {
                                        name were replaced as each was published); other shards'
                                        files are left alone */
     INLAY_EXISTING_APPEND,          /* the new files continue the shard's numbering; the manifest
-                                       lists the earlier files too */
+                                       lists the earlier manifest's files too (files a killed run
+                                       published before it died are in no manifest, though readers
+                                       that list the folders see them) */
 } inlay_existing;
 
 #define INLAY_DEFAULT_MAX_OPEN_FILES 64
@@ -1067,10 +1076,13 @@ typedef struct inlay_dataset_options {
                                       only in the folder names, as Spark and DuckDB do) */
     uint64_t max_file_rows;        /* a file holds at most this many rows (0: no limit) */
     uint64_t max_file_bytes;       /* a file is closed once its bytes written and buffered reach this
-                                      (0: no limit): it passes it by at most the rows of the append
-                                      that reached it */
+                                      (0: no limit), looked at every file.page_rows rows: it passes it
+                                      by at most that many rows. Buffered pages count as cut, before
+                                      compression (so that where a file ends depends only on the data
+                                      and the options): a compressed file ends below it */
     int max_open_files;            /* 0: INLAY_DEFAULT_MAX_OPEN_FILES */
-    size_t max_buffered_bytes;     /* 0: INLAY_DEFAULT_MAX_BUFFERED_BYTES */
+    size_t max_buffered_bytes;     /* waiting rows and unwritten pages of every partition together
+                                      (see Memory above); 0: INLAY_DEFAULT_MAX_BUFFERED_BYTES */
     const char *shard;             /* NULL: $INLAY_SHARD, else 8 random hex digits fixed at open.
                                       1..64 of [A-Za-z0-9_.-], not starting with '.' */
     inlay_existing existing;
@@ -1108,6 +1120,8 @@ INLAY_API const char *inlay_dataset_shard(const inlay_dataset *d);
  * INLAY_ERR_VALUE / NULL / LEVEL / TYPE with the message naming the column
  * and the row, counted over every row appended to the dataset ("column
  * 'x' row 1234: ..."); nothing is appended and the dataset stays usable.
+ * Rows of a call that passes may wait in their partitions (see above):
+ * inlay_dataset_get_stats counts them as appended.
  * Declared sorting columns (file.sorting_columns) are checked over the
  * rows in the order they are given. Failures of the environment
  * (INLAY_ERR_NOMEM, INLAY_ERR_IO from a file, INLAY_ERR_COMPRESS) are

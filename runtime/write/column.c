@@ -177,6 +177,38 @@ void inl_page_work_free(page_work *pw, const inlay_allocator *a, int ncomps)
     pw->comps = NULL;
 }
 
+enum { TRIM_SLACK = 64 << 10 };
+
+static int dictionary_pays(column *c, column_env *e);
+static size_t dict_count(const column *c);
+
+int inl_column_trim(column *c, column_env *e)
+{
+    if (c->stage_pos < c->stage_n) return 0;
+    /* A first page still deciding whether its dictionary pays decides on
+     * what it holds: an idle writer would otherwise keep a memo table of
+     * every value of that page. What it decides depends on where the
+     * host trimmed, which depends only on the data and the options. */
+    if (c->use_dict) INL_FORWARD(dictionary_pays(c, e));
+    /* the page being filled keeps its values; the room a full page took goes */
+    inl_buf_shrink(&c->defs, A(e), TRIM_SLACK);
+    inl_buf_shrink(&c->reps, A(e), TRIM_SLACK);
+    inl_buf_shrink(&c->vals, A(e), TRIM_SLACK);
+    /* chunks written and waiting for reuse give their pages back; the open one its room past them */
+    for (int i = c->nsealed + 1; i < c->nchunks; i++) {
+        chunk *k = c->chunks[i];
+        buf *spare[] = { &k->dict, &k->pages, &k->hashes, &k->bloom };
+        for (size_t b = 0; b < sizeof spare / sizeof *spare; b++) inl_buf_free(spare[b], A(e));
+    }
+    if (c->nsealed < c->nchunks) inl_buf_shrink(&c->chunks[c->nsealed]->pages, A(e), TRIM_SLACK);
+    if (c->dict_used || (c->use_dict && dict_count(c) > 0)) return 0;   /* the chunk's dictionary is live */
+    inl_memo_fixed_free(&c->memo_fixed);
+    inl_memo_bytes_free(&c->memo_bytes);
+    inl_buf_free(&c->stamps, A(e));
+    inl_buf_free(&c->counts, A(e));
+    return 0;
+}
+
 void inl_column_free(column *c, column_env *e)
 {
     inl_memo_fixed_free(&c->memo_fixed);

@@ -197,6 +197,12 @@ typedef struct column {
 int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, int comp_id,
                     inlay_compression codec);
 void inl_column_free(column *c, column_env *e);
+/* Give back what an idle column holds beyond its page's values: the room
+ * past them, and a memo table its open chunk does not use, made again by
+ * the next chunk. A first page still deciding whether its dictionary pays
+ * decides now, on the values it has. Returns 0 or INLAY_ERR_NOMEM /
+ * INLAY_ERR_COMPRESS (of the decision's trial encoding). */
+int inl_column_trim(column *c, column_env *e);
 
 /* Append count level entries with their dense values (typed as the
  * column's physical type: uint8 0/1 for BOOLEAN, inlay_bytes for byte

@@ -54,7 +54,18 @@ typedef struct part {
     uint64_t used;         /* the append that last wrote to it, for the LRU */
     uint64_t buffered;     /* bytes its writer buffered after that */
     int open_slot;         /* index in d->open, or -1 */
+    /* rows waiting for the file: per dataset leaf, levels and dense values
+     * (byte strings as offsets into arena) */
+    struct raw_col *raw;
+    buf arena;
+    uint64_t raw_rows;
+    size_t raw_bytes;      /* the room they hold (counted against max_buffered_bytes) */
 } part;
+
+typedef struct raw_col {
+    buf vals, def, rep;
+    size_t entries, values;
+} raw_col;
 
 /* How one column of an append is read by row. */
 typedef enum gather_kind { G_PLAIN, G_DEF, G_VALIDITY, G_NESTED } gather_kind;
@@ -63,10 +74,11 @@ typedef struct gather {
     const inlay_column_batch *in;
     gather_kind kind;
     size_t vsize;
-    int16_t max_def;
+    bool is_bytes;
+    int16_t max_def, max_rep;
     buf entry_at;          /* G_NESTED: uint32 first entry of each row, rows + 1 */
     buf value_at;          /* G_DEF, G_NESTED: uint32 values before each row, rows + 1 */
-    buf values, def, rep;  /* the rows of one partition */
+    buf views;             /* a file append's byte strings, pointing into a partition's arena */
 } gather;
 
 struct inlay_dataset {
@@ -100,6 +112,10 @@ struct inlay_dataset {
     uint32_t *open;                /* partitions with an open file */
     int nopen;
     uint64_t buffered;             /* sum of their `buffered` */
+    uint64_t raw_total;            /* sum of the partitions' raw_bytes */
+    size_t flush_rows;             /* a partition's waiting rows go to its file from this many on */
+    buf pick;                      /* uint32 source values of a partition's rows */
+    buf by_size;                   /* partitions or open files, largest first */
     uint64_t appends;
     uint64_t next_seq;
     uint64_t rows, files, bytes;
@@ -111,6 +127,7 @@ struct inlay_dataset {
     uint64_t earlier_rows, earlier_bytes;   /* and what they add up to */
     buf old_files;                 /* INLAY_EXISTING_REPLACE_SHARD: the shard's files at open, NUL-separated */
     buf text, path;                /* scratch */
+    size_t *cursor_entry, *cursor_value;   /* per leaf: how far a partition's flush has gone */
 };
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -611,7 +628,10 @@ static int setup(inlay_dataset *d, const char *root, const inlay_schema *schema,
     d->is_partition = inl_mem_alloc(&d->alloc, nl + 1);
     if ((d->g = inl_mem_alloc(&d->alloc, nl * sizeof *d->g))) memset(d->g, 0, nl * sizeof *d->g);
     d->out = inl_mem_alloc(&d->alloc, nl * sizeof *d->out);
-    if (!drop_field || !d->file_col || !d->is_partition || !d->g || !d->out) {
+    d->cursor_entry = inl_mem_alloc(&d->alloc, nl * sizeof *d->cursor_entry);
+    d->cursor_value = inl_mem_alloc(&d->alloc, nl * sizeof *d->cursor_value);
+    if (!drop_field || !d->file_col || !d->is_partition || !d->g || !d->out || !d->cursor_entry ||
+        !d->cursor_value) {
         if (drop_field) inl_mem_free(&d->alloc, drop_field, (size_t)nfields + 1);
         return set_error(d, INLAY_ERR_NOMEM, "out of memory");
     }
@@ -628,6 +648,7 @@ static int setup(inlay_dataset *d, const char *root, const inlay_schema *schema,
     if (!(d->open = inl_mem_alloc(&d->alloc, (size_t)d->max_open_files * sizeof *d->open)))
         return set_error(d, INLAY_ERR_NOMEM, "out of memory");
     INL_FORWARD(copy_file_options(d, o));
+    d->flush_rows = d->file_opts.page_rows ? d->file_opts.page_rows : INLAY_DEFAULT_PAGE_ROWS;
     INL_FORWARD(open_checker(d));
     INL_FORWARD(try_file_options(d));
 
@@ -844,9 +865,12 @@ static int gather_prepare(inlay_dataset *d, int i, const inlay_column_batch *in,
 {
     gather *g = &d->g[i];
     const schema_leaf *l = &d->schema->leaves[i];
+    const inlay_type *t = &d->schema->nodes[l->node].type;
     g->in = in;
-    g->vsize = inl_type_value_size(&d->schema->nodes[l->node].type);
+    g->vsize = inl_type_value_size(t);
+    g->is_bytes = t->physical == INLAY_BYTE_ARRAY || t->physical == INLAY_FIXED_LEN_BYTE_ARRAY;
     g->max_def = l->max_def;
+    g->max_rep = l->max_rep;
     const int16_t *def = in->levels.def, *rep = in->levels.rep;
     const size_t count = in->count;
     if (rep) {
@@ -885,146 +909,283 @@ static int gather_prepare(inlay_dataset *d, int i, const inlay_column_batch *in,
     return 0;
 }
 
-static void copy_values(uint8_t *dst, const uint8_t *src, const uint32_t *rows, size_t n, size_t vsize)
+static void copy_values(uint8_t *dst, const uint8_t *src, const uint32_t *pick, size_t n, size_t vsize)
 {
     switch (vsize) {
     case 8:
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * 8, src + (size_t)rows[i] * 8, 8);
+        for (size_t i = 0; i < n; i++) memcpy(dst + i * 8, src + (size_t)pick[i] * 8, 8);
         break;
     case 4:
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * 4, src + (size_t)rows[i] * 4, 4);
-        break;
-    case sizeof(inlay_bytes):
-        for (size_t i = 0; i < n; i++)
-            memcpy(dst + i * sizeof(inlay_bytes), src + (size_t)rows[i] * sizeof(inlay_bytes), sizeof(inlay_bytes));
+        for (size_t i = 0; i < n; i++) memcpy(dst + i * 4, src + (size_t)pick[i] * 4, 4);
         break;
     default:
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * vsize, src + (size_t)rows[i] * vsize, vsize);
+        for (size_t i = 0; i < n; i++) memcpy(dst + i * vsize, src + (size_t)pick[i] * vsize, vsize);
     }
 }
 
-/* Rows rows[0..n) of column i into its batch for a file. */
-static int gather_rows(inlay_dataset *d, int i, const uint32_t *rows, size_t n, inlay_column_batch *out)
+/* Level entries of rows[0..n) of column i appended to dst's levels, and
+ * the values they hold (their indices in the caller's array) to d->pick. */
+static int gather_levels(inlay_dataset *d, gather *g, const uint32_t *rows, size_t n, raw_col *dst,
+                         size_t *npick)
 {
-    gather *g = &d->g[i];
+    const inlay_allocator *a = &d->alloc;
     const inlay_column_batch *in = g->in;
-    const uint8_t *src = in->values;
-    const size_t vs = g->vsize;
-    memset(out, 0, sizeof *out);
-    out->column = d->file_col[i];
+    const bool want_def = g->max_def > 0, want_rep = g->max_rep > 0;
+    size_t entries = n;
+    if (g->kind == G_NESTED) {
+        const uint32_t *ea = (const uint32_t *)g->entry_at.data;
+        entries = 0;
+        for (size_t k = 0; k < n; k++) entries += ea[rows[k] + 1] - ea[rows[k]];
+    }
+    if (sized(&d->pick, a, entries * 4) || (want_def && inl_buf_reserve(&dst->def, a, entries * 2)) ||
+        (want_rep && inl_buf_reserve(&dst->rep, a, entries * 2)))
+        return -1;
+    uint32_t *pick = (uint32_t *)d->pick.data;
+    int16_t *def = want_def ? (int16_t *)(dst->def.data + dst->def.len) : NULL;
+    int16_t *rep = want_rep ? (int16_t *)(dst->rep.data + dst->rep.len) : NULL;
+    size_t m = 0;
     switch (g->kind) {
     case G_PLAIN:
-        if (sized(&g->values, &d->alloc, n * vs)) return -1;
-        copy_values(g->values.data, src, rows, n, vs);
-        out->values = g->values.data;
-        out->count = n;
-        return 0;
+        for (size_t k = 0; k < n; k++) pick[k] = rows[k];
+        m = n;
+        if (def)
+            for (size_t k = 0; k < n; k++) def[k] = g->max_def;
+        break;
     case G_VALIDITY: {
         const uint8_t *bits = in->levels.validity;
-        if (sized(&g->values, &d->alloc, n * vs) || sized(&g->def, &d->alloc, n * 2)) return -1;
-        int16_t *def = (int16_t *)g->def.data;
-        size_t m = 0;
         for (size_t k = 0; k < n; k++) {
             const uint32_t r = rows[k];
             const bool present = bits[r >> 3] >> (r & 7) & 1;
-            def[k] = present;
-            if (present) memcpy(g->values.data + vs * m++, src + (size_t)r * vs, vs);
+            if (def) def[k] = present ? g->max_def : 0;
+            if (present) pick[m++] = r;   /* a required column's bits are all set (checked) */
         }
-        out->values = g->values.data;
-        out->count = n;
-        if (g->max_def) out->levels.def = def;   /* a required column's bits are all set (checked) */
-        return 0;
+        break;
     }
     case G_DEF: {
         const int16_t *idef = in->levels.def;
         const uint32_t *va = (const uint32_t *)g->value_at.data;
-        if (sized(&g->values, &d->alloc, n * vs) || sized(&g->def, &d->alloc, n * 2)) return -1;
-        int16_t *def = (int16_t *)g->def.data;
-        size_t m = 0;
         for (size_t k = 0; k < n; k++) {
             const uint32_t r = rows[k];
             def[k] = idef[r];
-            if (idef[r] == g->max_def) memcpy(g->values.data + vs * m++, src + (size_t)va[r] * vs, vs);
+            if (idef[r] == g->max_def) pick[m++] = va[r];
         }
-        out->values = g->values.data;
-        out->count = n;
-        out->levels.def = def;
-        return 0;
+        break;
     }
     case G_NESTED: {
         const uint32_t *ea = (const uint32_t *)g->entry_at.data, *va = (const uint32_t *)g->value_at.data;
-        size_t entries = 0, values = 0;
-        for (size_t k = 0; k < n; k++) {
-            entries += ea[rows[k] + 1] - ea[rows[k]];
-            values += va[rows[k] + 1] - va[rows[k]];
-        }
-        if (sized(&g->values, &d->alloc, values * vs) || sized(&g->def, &d->alloc, entries * 2) ||
-            sized(&g->rep, &d->alloc, entries * 2))
-            return -1;
-        const int16_t *idef = in->levels.def;
-        size_t e = 0, v = 0;
+        const int16_t *idef = in->levels.def, *irep = in->levels.rep;
+        size_t e = 0;
         for (size_t k = 0; k < n; k++) {
             const uint32_t r = rows[k];
-            const size_t ne = ea[r + 1] - ea[r], nv = va[r + 1] - va[r];
-            if (idef) memcpy(g->def.data + e * 2, idef + ea[r], ne * 2);
-            memcpy(g->rep.data + e * 2, in->levels.rep + ea[r], ne * 2);
-            if (nv) memcpy(g->values.data + v * vs, src + (size_t)va[r] * vs, nv * vs);
+            const size_t ne = ea[r + 1] - ea[r];
+            if (def) {
+                if (idef) memcpy(def + e, idef + ea[r], ne * 2);
+                else
+                    for (size_t x = 0; x < ne; x++) def[e + x] = g->max_def;
+            }
+            memcpy(rep + e, irep + ea[r], ne * 2);
+            for (uint32_t v = va[r]; v < va[r + 1]; v++) pick[m++] = v;
             e += ne;
-            v += nv;
         }
-        out->values = g->values.data;
-        out->count = entries;
-        out->levels.def = idef ? (const int16_t *)g->def.data : NULL;
-        out->levels.rep = (const int16_t *)g->rep.data;
-        return 0;
+        break;
     }
     }
+    if (rep && g->kind != G_NESTED) memset(rep, 0, entries * 2);   /* one entry per row */
+    if (def) dst->def.len += entries * 2;
+    if (rep) dst->rep.len += entries * 2;
+    dst->entries += entries;
+    *npick = m;
     return 0;
 }
 
-/* Rows rows[0..n) of the append into partition pi's open file. */
-static int append_rows(inlay_dataset *d, size_t pi, const uint32_t *rows, size_t n)
+/* Rows rows[0..n) of column i appended to partition p's waiting rows. */
+static int gather_rows(inlay_dataset *d, int i, part *p, const uint32_t *rows, size_t n)
 {
-    part *p = &d->parts[pi];
-    const bool full = p->shortened && !d->keep;   /* the file's schema is the dataset's own */
-    int nb = 0;
-    for (int i = 0; i < d->nleaves; i++) {
-        if (d->file_col[i] < 0 && !full) continue;
-        if (gather_rows(d, i, rows, n, &d->out[nb])) return failed_from(d, INLAY_ERR_NOMEM, NULL, "splitting rows");
-        if (full) d->out[nb].column = i;
-        nb++;
+    gather *g = &d->g[i];
+    raw_col *dst = &p->raw[i];
+    const inlay_allocator *a = &d->alloc;
+    size_t m;
+    if (gather_levels(d, g, rows, n, dst, &m)) return -1;
+    const uint32_t *pick = (const uint32_t *)d->pick.data;
+    const size_t vs = g->vsize;
+    if (inl_buf_reserve(&dst->vals, a, m * vs)) return -1;
+    uint8_t *o = dst->vals.data + dst->vals.len;
+    if (g->is_bytes) {
+        /* the caller's strings need not outlive the call: copied into the arena, kept as offsets */
+        const inlay_bytes *src = g->in->values;
+        size_t total = 0;
+        for (size_t k = 0; k < m; k++) total += src[pick[k]].len;
+        if (inl_buf_reserve(&p->arena, a, total)) return -1;
+        for (size_t k = 0; k < m; k++) {
+            const inlay_bytes v = src[pick[k]];
+            const inlay_bytes ref = { (const void *)(uintptr_t)p->arena.len, v.len };
+            if (v.len) memcpy(p->arena.data + p->arena.len, v.data, v.len);
+            p->arena.len += v.len;
+            memcpy(o + k * sizeof ref, &ref, sizeof ref);
+        }
+    } else {
+        copy_values(o, g->in->values, pick, m, vs);
     }
-    const int st = inl_writer_append_checked(p->w, d->out, nb);
+    dst->vals.len += m * vs;
+    dst->values += m;
+    return 0;
+}
+
+/* The room a partition's waiting rows hold. */
+static size_t raw_room(const inlay_dataset *d, const part *p)
+{
+    size_t room = p->arena.cap;
+    for (int i = 0; i < d->nleaves; i++)
+        room += p->raw[i].vals.cap + p->raw[i].def.cap + p->raw[i].rep.cap;
+    return room;
+}
+
+static void count_raw(inlay_dataset *d, part *p)
+{
+    const size_t room = raw_room(d, p);
+    d->raw_total += room - p->raw_bytes;
+    p->raw_bytes = room;
+}
+
+/* The entries of column i's next `rows` waiting rows, from entry `from`. */
+static size_t entries_of(const raw_col *r, const gather *g, size_t from, uint64_t rows)
+{
+    if (!g->max_rep) return (size_t)rows;
+    const int16_t *rep = (const int16_t *)r->rep.data;
+    size_t e = from;
+    uint64_t seen = 0;
+    while (e < r->entries) {
+        if (rep[e] == 0 && seen++ == rows) break;
+        e++;
+    }
+    return e - from;
+}
+
+/* A file between bursts: its writer gives back what it keeps only to go
+ * faster (inl_writer_trim). */
+static int trim(inlay_dataset *d, part *p)
+{
+    const int st = inl_writer_trim(p->w);
     if (st) return failed_from(d, st, p->w, NULL);
-    p->file_rows += n;
-    p->used = d->appends;
     inlay_writer_stats ws;
     inlay_writer_get_stats(p->w, &ws);
-    d->buffered += ws.bytes_buffered - p->buffered;
+    d->buffered -= p->buffered - ws.bytes_buffered;
     p->buffered = ws.bytes_buffered;
-    if ((d->max_file_rows && p->file_rows >= d->max_file_rows) ||
-        (d->max_file_bytes && ws.bytes_written + ws.bytes_buffered >= d->max_file_bytes))
-        return close_file(d, pi);
     return 0;
 }
 
-/* The open files' buffers past max_buffered_bytes: the largest end their
- * row groups until they hold half of it. */
-static int bound_memory(inlay_dataset *d)
+/* Partition pi's waiting rows into its file (files rolled as they fill),
+ * then its writer trimmed. `release`: the waiting rows' room goes too. */
+static int flush_part(inlay_dataset *d, size_t pi, bool release)
 {
-    if (d->buffered <= d->max_buffered_bytes) return 0;
-    while (d->buffered > d->max_buffered_bytes / 2 && d->nopen) {
-        int best = 0;
-        for (int i = 1; i < d->nopen; i++)
-            if (d->parts[d->open[i]].buffered > d->parts[d->open[best]].buffered) best = i;
-        part *p = &d->parts[d->open[best]];
-        if (!p->buffered) break;
-        const int st = inlay_writer_flush_row_group(p->w);
+    part *p = &d->parts[pi];
+    const inlay_allocator *a = &d->alloc;
+    for (int i = 0; i < d->nleaves; i++) d->cursor_entry[i] = d->cursor_value[i] = 0;
+    uint64_t done = 0;
+    while (done < p->raw_rows) {
+        if (!p->w) INL_FORWARD(open_file(d, pi));
+        const bool full = p->shortened && !d->keep;   /* the file's schema is the dataset's own */
+        uint64_t take = p->raw_rows - done;
+        if (d->max_file_rows && take > d->max_file_rows - p->file_rows) take = d->max_file_rows - p->file_rows;
+        if (d->max_file_bytes && take > d->flush_rows) take = d->flush_rows;   /* the size is looked at between */
+        int nb = 0;
+        for (int i = 0; i < d->nleaves; i++) {
+            if (d->file_col[i] < 0 && !full) continue;
+            const raw_col *r = &p->raw[i];
+            gather *g = &d->g[i];
+            const size_t e0 = d->cursor_entry[i], v0 = d->cursor_value[i];
+            const size_t ne = entries_of(r, g, e0, take);
+            const int16_t *def = g->max_def ? (const int16_t *)r->def.data + e0 : NULL;
+            size_t nv = ne;
+            if (def) {
+                nv = 0;
+                for (size_t e = 0; e < ne; e++) nv += def[e] == g->max_def;
+            }
+            inlay_column_batch *b = &d->out[nb++];
+            memset(b, 0, sizeof *b);
+            b->column = full ? i : d->file_col[i];
+            b->count = ne;
+            b->levels.def = def;
+            b->levels.rep = g->max_rep ? (const int16_t *)r->rep.data + e0 : NULL;
+            if (g->is_bytes) {
+                if (sized(&g->views, a, nv * sizeof(inlay_bytes)))
+                    return failed_from(d, INLAY_ERR_NOMEM, NULL, "splitting rows");
+                const inlay_bytes *ref = (const inlay_bytes *)r->vals.data + v0;
+                inlay_bytes *view = (inlay_bytes *)g->views.data;
+                for (size_t k = 0; k < nv; k++)
+                    view[k] = (inlay_bytes){ p->arena.data + (uintptr_t)ref[k].data, ref[k].len };
+                b->values = view;
+            } else {
+                b->values = r->vals.data + v0 * g->vsize;
+            }
+            d->cursor_entry[i] = e0 + ne;
+            d->cursor_value[i] = v0 + nv;
+        }
+        const int st = inl_writer_append_checked(p->w, d->out, nb);
         if (st) return failed_from(d, st, p->w, NULL);
+        p->file_rows += take;
+        done += take;
         inlay_writer_stats ws;
         inlay_writer_get_stats(p->w, &ws);
-        d->buffered -= p->buffered - ws.bytes_buffered;
+        d->buffered += ws.bytes_buffered - p->buffered;
         p->buffered = ws.bytes_buffered;
+        if ((d->max_file_rows && p->file_rows >= d->max_file_rows) ||
+            (d->max_file_bytes && ws.bytes_written + ws.bytes_buffered >= d->max_file_bytes))
+            INL_FORWARD(close_file(d, pi));
+    }
+    for (int i = 0; i < d->nleaves; i++) {
+        raw_col *r = &p->raw[i];
+        r->vals.len = r->def.len = r->rep.len = 0;
+        r->entries = r->values = 0;
+        if (release) {
+            inl_buf_free(&r->vals, a);
+            inl_buf_free(&r->def, a);
+            inl_buf_free(&r->rep, a);
+        }
+    }
+    p->arena.len = 0;
+    if (release) inl_buf_free(&p->arena, a);
+    p->raw_rows = 0;
+    count_raw(d, p);
+    if (p->w) {
+        p->used = d->appends;
+        return trim(d, p);
+    }
+    return 0;
+}
+
+static int cmp_size_desc(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;   /* {size, index} */
+    return a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Past max_buffered_bytes: the largest holders give back until half of it
+ * is held: a partition's waiting rows go to its file (their room freed),
+ * an open file ends its row group. */
+static int bound_memory(inlay_dataset *d)
+{
+    if (d->raw_total + d->buffered <= d->max_buffered_bytes) return 0;
+    const size_t n = d->nparts + (size_t)d->nopen;
+    if (sized(&d->by_size, &d->alloc, n * 16)) return failed_from(d, INLAY_ERR_NOMEM, NULL, "bounding memory");
+    uint64_t *e = (uint64_t *)d->by_size.data;
+    size_t m = 0;
+    for (size_t i = 0; i < d->nparts; i++)
+        if (d->parts[i].raw_rows) e[2 * m] = d->parts[i].raw_bytes, e[2 * m++ + 1] = i;
+    for (int i = 0; i < d->nopen; i++)   /* open files as nparts + their partition */
+        if (d->parts[d->open[i]].buffered) e[2 * m] = d->parts[d->open[i]].buffered, e[2 * m++ + 1] = d->nparts + d->open[i];
+    qsort(e, m, 16, cmp_size_desc);
+    for (size_t k = 0; k < m && d->raw_total + d->buffered > d->max_buffered_bytes / 2; k++) {
+        const size_t x = (size_t)e[2 * k + 1];
+        if (x < d->nparts) {
+            INL_FORWARD(flush_part(d, x, true));
+            continue;
+        }
+        part *p = &d->parts[x - d->nparts];
+        if (!p->w || !p->buffered) continue;   /* closed meanwhile */
+        const int st = inlay_writer_flush_row_group(p->w);
+        if (st) return failed_from(d, st, p->w, NULL);
+        INL_FORWARD(trim(d, p));
     }
     return 0;
 }
@@ -1042,10 +1203,13 @@ static int grow_parts(inlay_dataset *d)
         d->parts_cap = cap;
     }
     for (size_t i = d->nparts; i < want; i++) {
-        memset(&d->parts[i], 0, sizeof d->parts[i]);
-        d->parts[i].open_slot = -1;
+        part *p = &d->parts[i];
+        memset(p, 0, sizeof *p);
+        p->open_slot = -1;
+        if (!(p->raw = inl_mem_alloc(&d->alloc, (size_t)d->nleaves * sizeof *p->raw))) return -1;
+        memset(p->raw, 0, (size_t)d->nleaves * sizeof *p->raw);
+        d->nparts = i + 1;
     }
-    d->nparts = want;
     return 0;
 }
 
@@ -1095,19 +1259,29 @@ int inlay_dataset_append_columns(inlay_dataset *d, const inlay_column_batch *bat
     const uint32_t *touched = (const uint32_t *)d->parts_of.touched.data;
     const size_t *start = (const size_t *)d->parts_of.starts.data;
     const uint32_t *order = (const uint32_t *)d->parts_of.order.data;
+    /* every row waits in its partition first; nothing reaches a file before all are there */
     for (size_t t = 0; t < ntouched; t++) {
-        const size_t pi = touched[t];
-        size_t at = start[t];
-        while (at < start[t + 1]) {
-            if (!d->parts[pi].w) INL_FORWARD(open_file(d, pi));
-            size_t take = start[t + 1] - at;
-            if (d->max_file_rows && take > d->max_file_rows - d->parts[pi].file_rows)
-                take = (size_t)(d->max_file_rows - d->parts[pi].file_rows);
-            INL_FORWARD(append_rows(d, pi, order + at, take));
-            at += take;
+        part *p = &d->parts[touched[t]];
+        const size_t k = start[t + 1] - start[t];
+        if (!p->dir_known) INL_FORWARD(partition_dir(d, touched[t]));
+        for (int i = 0; i < d->nleaves; i++) {
+            if (d->file_col[i] < 0 && !p->shortened) continue;
+            if (gather_rows(d, i, p, order + start[t], k)) {
+                set_error(d, INLAY_ERR_NOMEM, "splitting rows: out of memory");
+                return set_failed_msg(d, INLAY_ERR_NOMEM);
+            }
         }
+        p->raw_rows += k;
+        count_raw(d, p);
     }
     d->rows += rows;
+    /* a page's worth, or the rest of a file, goes on to the file: pages
+     * are made whole, and a file that fills is published as it fills */
+    for (size_t t = 0; t < ntouched; t++) {
+        const part *p = &d->parts[touched[t]];
+        if (p->raw_rows >= d->flush_rows || (d->max_file_rows && p->file_rows + p->raw_rows >= d->max_file_rows))
+            INL_FORWARD(flush_part(d, touched[t], false));
+    }
     return bound_memory(d);
 }
 
@@ -1216,6 +1390,8 @@ int inlay_dataset_close(inlay_dataset *d)
 {
     if (!d) return INLAY_ERR_ARGUMENT;
     INL_FORWARD(usable(d));
+    for (size_t i = 0; i < d->nparts; i++)
+        if (d->parts[i].raw_rows) INL_FORWARD(flush_part(d, i, true));
     while (d->nopen) INL_FORWARD(close_file(d, d->open[0]));
     /* the manifest's own path first, so that a failure after it is published can take it back */
     char name[128];
@@ -1255,6 +1431,15 @@ static void free_all(inlay_dataset *d)
         inlay_writer_free(d->parts[i].w);
         if (d->parts[i].dir) inl_mem_free(a, d->parts[i].dir, d->parts[i].dir_size);
         if (d->parts[i].file) inl_mem_free(a, d->parts[i].file, d->parts[i].file_size);
+        if (d->parts[i].raw) {
+            for (int c = 0; c < d->nleaves; c++) {
+                inl_buf_free(&d->parts[i].raw[c].vals, a);
+                inl_buf_free(&d->parts[i].raw[c].def, a);
+                inl_buf_free(&d->parts[i].raw[c].rep, a);
+            }
+            inl_mem_free(a, d->parts[i].raw, (size_t)d->nleaves * sizeof *d->parts[i].raw);
+        }
+        inl_buf_free(&d->parts[i].arena, a);
     }
     if (d->parts) inl_mem_free(a, d->parts, d->parts_cap * sizeof *d->parts);
     inl_partitioner_free(&d->parts_of);
@@ -1263,9 +1448,7 @@ static void free_all(inlay_dataset *d)
         for (size_t i = 0; i < nl; i++) {
             inl_buf_free(&d->g[i].entry_at, a);
             inl_buf_free(&d->g[i].value_at, a);
-            inl_buf_free(&d->g[i].values, a);
-            inl_buf_free(&d->g[i].def, a);
-            inl_buf_free(&d->g[i].rep, a);
+            inl_buf_free(&d->g[i].views, a);
         }
         inl_mem_free(a, d->g, nl * sizeof *d->g);
     }
@@ -1295,7 +1478,9 @@ static void free_all(inlay_dataset *d)
     inlay_schema_free(d->schema);
     inlay_schema_free(d->file_schema);
     if (d->root) inl_mem_free(a, d->root, strlen(d->root) + 1);
-    buf *bufs[] = { &d->manifest, &d->earlier, &d->old_files, &d->text, &d->path };
+    if (d->cursor_entry) inl_mem_free(a, d->cursor_entry, nl * sizeof *d->cursor_entry);
+    if (d->cursor_value) inl_mem_free(a, d->cursor_value, nl * sizeof *d->cursor_value);
+    buf *bufs[] = { &d->manifest, &d->earlier, &d->old_files, &d->text, &d->path, &d->pick, &d->by_size };
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) inl_buf_free(bufs[i], a);
 }
 

@@ -1002,6 +1002,21 @@ int inl_writer_check_columns(inlay_writer *w, const inlay_column_batch *batches,
     return st;
 }
 
+int inl_writer_trim(inlay_writer *w)
+{
+    INL_FORWARD(usable(w));
+    if (w->workers) return 0;
+    for (int i = 0; i < w->ncols; i++) {
+        const int st = inl_column_trim(&w->cols[i], &w->env);
+        if (st) return set_failed(w, st, w->cols[i].path);
+    }
+    page_work *pw = &w->env.work;
+    for (int i = 0; i < w->ncomps; i++) inl_compress_release(&pw->comps[i]);
+    buf *scratch[] = { &pw->scratch.raw, &pw->scratch.packed, &pw->levels, &pw->encoded, &pw->trial, &pw->views };
+    for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++) inl_buf_free(scratch[i], &w->alloc);
+    return 0;
+}
+
 int inl_writer_append_checked(inlay_writer *w, const inlay_column_batch *batches, int n)
 {
     return append_batches(w, batches, n, NULL, true);

@@ -18,4 +18,13 @@ int inl_writer_check_columns(inlay_writer *w, const inlay_column_batch *batches,
  * passed (or parts of them): byte arrays are taken as checked. */
 int inl_writer_append_checked(inlay_writer *w, const inlay_column_batch *batches, int n);
 
+/* Give back what an idle writer keeps only to go faster: its compressors'
+ * contexts, its scratch buffers, the room of its pages past their values,
+ * the memo tables of dictionaries its open chunks do not use (a first page
+ * still deciding decides now). The next append makes them again as it
+ * needs them. For a dataset holding many files open, each written in
+ * turn. A writer with workers keeps everything. Errors of the decision's
+ * trial are sticky, as an append's. */
+int inl_writer_trim(inlay_writer *w);
+
 #endif
