@@ -52,19 +52,12 @@
 #define BENCH_NAME "bench_dataset"
 #include "bench_util.h"
 
-/* Uniform in [0, n) for n < 2^32 (Lemire's multiply-shift, no division). */
-static inline uint32_t below(uint32_t x32, uint32_t n)
-{
-    return (uint32_t)(((uint64_t)x32 * n) >> 32);
-}
+#include "categories.h"
 
 /*----------------------------------------------------------------------
  *  The data
  *--------------------------------------------------------------------*/
 
-#define NUM_CATEGORIES 100
-#define CATEGORY_MIN 8
-#define CATEGORY_MAX 32
 #define TS_START 1704067200000000LL /* 2024-01-01T00:00:00Z in microseconds */
 #define DAY_START 19723             /* 2024-01-01 in days since 1970-01-01 */
 #define NUM_DAYS 30
@@ -72,25 +65,13 @@ static inline uint32_t below(uint32_t x32, uint32_t n)
 #define NUM_PARTITIONS (NUM_DAYS * NUM_PLATFORMS)
 #define NUM_COLUMNS 7
 
-static char category_text[NUM_CATEGORIES][CATEGORY_MAX];
-static inlay_bytes categories[NUM_CATEGORIES];
 static const char *const platform_names[NUM_PLATFORMS] = {"android", "ios", "web", "windows", "macos", "linux"};
 static inlay_bytes platforms[NUM_PLATFORMS];
 
-/* bench_write_table's 100 categories: the same strings. */
+/* bench_write_table's 100 categories (the same strings), and the platforms. */
 static void make_values(void)
 {
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789_-";
-    rng r;
-    rng_seed(&r, 0xca7e60e1u);
-    for (int i = 0; i < NUM_CATEGORIES; i++) {
-        size_t len = CATEGORY_MIN + below((uint32_t)rng_next(&r), CATEGORY_MAX - CATEGORY_MIN + 1);
-        int p = snprintf(category_text[i], CATEGORY_MAX, "c%02d_", i);
-        for (size_t j = (size_t)p; j < len; j++)
-            category_text[i][j] = alphabet[below((uint32_t)rng_next(&r), sizeof alphabet - 1)];
-        categories[i].data = category_text[i];
-        categories[i].len = len;
-    }
+    make_categories();
     for (int i = 0; i < NUM_PLATFORMS; i++) {
         platforms[i].data = platform_names[i];
         platforms[i].len = strlen(platform_names[i]);

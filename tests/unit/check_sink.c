@@ -288,51 +288,7 @@ END_TEST
 
 /* ---- the file sink ---------------------------------------------------------------------------- */
 
-/* Each TCase gets a folder (made and removed in the runner's process, so
- * it goes even when a test fails), and each test a fresh folder inside it. */
-static char base[256], dir[300];
-
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d) {
-        unlink(path);
-        return;
-    }
-    struct dirent *e;
-    char sub[512];
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-        remove_tree(sub);
-    }
-    closedir(d);
-    rmdir(path);
-}
-
-static void make_base(void)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(base, sizeof base, "%s/inlay-unit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(base)) base[0] = 0;
-}
-
-static void remove_base(void)
-{
-    if (base[0]) remove_tree(base);
-}
-
-static void make_dir(void)
-{
-    ck_assert_msg(base[0] != 0, "no temporary folder");
-    snprintf(dir, sizeof dir, "%s/XXXXXX", base);
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-    remove_tree(dir);
-}
+#include "tmp_folders.h"
 
 /* Names in the folder, sorted into one string ("a b "), for comparisons. */
 static void listing(char *out, size_t cap)
