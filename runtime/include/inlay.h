@@ -1000,7 +1000,9 @@ INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray
  * written and published as inlay_writer_open_file does (a temporary
  * "<name>.XXXXXX.tmp" renamed into place by its close, durable with
  * file.sync), so a reader, or what a killed job leaves, only ever holds
- * complete files under a .parquet name. A file is closed and published
+ * complete files under a .parquet name; opening the shard again removes
+ * the temporaries a killed run of it left (those no process holds the
+ * lock of). A file is closed and published
  * when it reaches max_file_rows or max_file_bytes, when it is the least
  * recently used of max_open_files open ones and another partition needs a
  * file, and at inlay_dataset_close. A successful close then writes

@@ -322,6 +322,18 @@ static int scan_dir(scan *sc, const char *dir, int depth)
             break;
         }
         snprintf(rel, rel_size, "%s%s%s", dir, *dir ? "/" : "", name);
+        /* a killed run's temporaries of this shard ("part-<shard>-<seq>.parquet.XXXXXX.tmp") go */
+        const char *ext = strstr(name, ".parquet.");
+        char target[256];
+        const size_t tl = ext ? (size_t)(ext - name) + 8 : 0;
+        if (ext && tl < sizeof target) {
+            memcpy(target, name, tl);
+            target[tl] = 0;
+            if (shard_seq(d->shard, target) >= 0 && inl_file_sink_remove_if_stale(dirfd(dh), name, target, tl)) {
+                inl_mem_free(&d->alloc, rel, rel_size);
+                continue;
+            }
+        }
         const int64_t seq = shard_seq(d->shard, name);
         if (seq >= 0) {
             if (seq > sc->max_seq) sc->max_seq = seq;

@@ -247,6 +247,13 @@ static void remove_if_unlocked(int dfd, const char *name)
     close(fd);
 }
 
+bool inl_file_sink_remove_if_stale(int dfd, const char *name, const char *target, size_t target_len)
+{
+    if (!stale_name(name, target, target_len)) return false;
+    remove_if_unlocked(dfd, name);
+    return true;
+}
+
 void inl_file_sink_remove_stale(file_sink *f)
 {
     if (!f->base || !*f->base) return;

@@ -18,6 +18,8 @@
 #ifndef INLAY_SINK_H
 #define INLAY_SINK_H
 
+#include <stdbool.h>
+
 #include "alloc.h"
 
 /* What a file or descriptor sink was doing when it failed. */
@@ -66,6 +68,10 @@ inlay_sink inl_file_sink_interface(file_sink *f);
  * nobody holds a lock on. Best effort: never fails, and never touches a
  * live writer's temporary (ours included). */
 void inl_file_sink_remove_stale(file_sink *f);
+/* The same for one entry `name` of the folder open as dfd: whether it is
+ * a temporary of target[0..target_len) (a name in that folder), removed
+ * when nobody holds its lock. */
+bool inl_file_sink_remove_if_stale(int dfd, const char *name, const char *target, size_t target_len);
 /* Release the names (after finish or abort). */
 void inl_file_sink_release(file_sink *f);
 /* The last failure: "writing 'out.parquet': No space left on device". */

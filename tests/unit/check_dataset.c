@@ -10,6 +10,8 @@
  * _SUCCESS, abort, nested columns, and allocation failures at every N.
  */
 #define _DEFAULT_SOURCE
+#include <fcntl.h>
+#include <sys/file.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -1567,6 +1569,40 @@ START_TEST(test_existing_error)
 }
 END_TEST
 
+/* A killed run's temporaries of the shard go at the next open of that
+ * shard; a live writer's (locked) and another shard's stay. */
+START_TEST(test_stale_temporaries)
+{
+    ck_assert_int_eq(mkdir(P("root"), 0755), 0);
+    ck_assert_int_eq(mkdir(P("root/k=1"), 0755), 0);
+    const char *stale = P("root/k=1/part-s-000004.parquet.0a1b2c.tmp");
+    char stale_path[4096], live_path[4096], other_path[4096], odd_path[4096];
+    snprintf(stale_path, sizeof stale_path, "%s", stale);
+    snprintf(live_path, sizeof live_path, "%s", P("root/k=1/part-s-000005.parquet.3d4e5f.tmp"));
+    snprintf(other_path, sizeof other_path, "%s", P("root/k=1/part-t-000004.parquet.0a1b2c.tmp"));
+    snprintf(odd_path, sizeof odd_path, "%s", P("root/k=1/part-s-000006.parquet.xyz.tmp"));
+    const char *paths[] = { stale_path, live_path, other_path, odd_path };
+    int fds[4];
+    for (int i = 0; i < 4; i++) ck_assert_int_ge(fds[i] = open(paths[i], O_CREAT | O_WRONLY, 0644), 0);
+    ck_assert_int_eq(flock(fds[1], LOCK_EX | LOCK_NB), 0);   /* a live writer's */
+    ck_assert_int_eq(close(fds[0]), 0);
+    ck_assert_int_eq(close(fds[2]), 0);
+    ck_assert_int_eq(close(fds[3]), 0);
+    inlay_schema *s = kv_schema(inlay_type_string());
+    const char *by[] = { "k" };
+    inlay_dataset_options o;
+    options(&o, by, 1, "s");
+    inlay_dataset *d = open_ok(P("root"), s, &o);
+    ck_assert(!exists(stale_path));
+    ck_assert(exists(live_path));
+    ck_assert(exists(other_path));
+    ck_assert(exists(odd_path));   /* not a temporary's name */
+    inlay_dataset_free(d);
+    inlay_schema_free(s);
+    close(fds[1]);
+}
+END_TEST
+
 START_TEST(test_existing_replace)
 {
     int st;
@@ -1977,6 +2013,7 @@ static Suite *dataset_suite(void)
     tcase_add_unchecked_fixture(c, make_base, remove_base);
     tcase_add_checked_fixture(c, make_dir, remove_dir);
     tcase_add_test(c, test_existing_error);
+    tcase_add_test(c, test_stale_temporaries);
     tcase_add_test(c, test_existing_replace);
     tcase_add_test(c, test_existing_append);
     suite_add_tcase(s, c);
