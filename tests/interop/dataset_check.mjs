@@ -34,10 +34,10 @@
 //           holds exactly N rows (the last 1..N); the same without
 //           partition columns, every file at the root.
 //   rolling_bytes  max_file_bytes = B: each file's data (everything before its
-//           page index and footer) stays within B plus the largest append
-//           (inlay.h: a file passes the limit by at most the rows of the
-//           append that reached it), plus 4 KiB for page headers; more than
-//           one file per partition.
+//           page index and footer) stays within B plus one look's rows
+//           (inlay.h: the size is looked at every file.page_rows rows, and a
+//           file passes the limit by at most that many), plus 4 KiB for page
+//           headers; more than one file per partition.
 //           (With ZSTD the files come out about a fifth of B: the limit
 //           counts the writer's buffered bytes, before compression.)
 //   rolling_open_files  max_open_files = 2 over 50 partitions hit in random order: each
@@ -549,14 +549,14 @@ async function testBytes() {
   const info = JSON.parse(fs.readFileSync(path.join(dir, 'info.json'), 'utf8'))
   checkTree(T, ds)
   // page headers (with statistics) of the pages a file ends with
-  const bound = B + info.largest_append_bytes + 4096
+  const bound = B + info.step_bytes + 4096
   const byPart = await fileCounts(ds)
   check(T, byPart.size === 4, `${byPart.size} partitions, expected 4`)
   for (const [d, list] of byPart) {
     check(T, list.length > 1, `${d}: ${list.length} file(s), expected several at max_file_bytes ${B}`)
     for (const f of list) {
       const end = dataEnd(hyMeta(f.filename))
-      check(T, end <= bound, `${f.filename}: ${end} bytes of row groups, more than ${B} + ${info.largest_append_bytes} + 4096`)
+      check(T, end <= bound, `${f.filename}: ${end} bytes of row groups, more than ${B} + ${info.step_bytes} + 4096`)
     }
   }
   check(T, [...byPart.values()].flat().reduce((s, f) => s + f.n, 0) === info.rows, 'row total')

@@ -23,8 +23,9 @@
  *                    ".", "null", "__HIVE_DEFAULT_PARTITION__", 300 bytes
  *   rows DIR N       DIR/ds with max_file_rows = N, and DIR/flat the same
  *                    without partition columns
- *   bytes DIR B      DIR/ds with max_file_bytes = B; info.json: the largest
- *                    append's plain bytes
+ *   bytes DIR B      DIR/ds with max_file_bytes = B; info.json: step_bytes,
+ *                    page_rows times the widest row's plain bytes (the most
+ *                    a file passes B by)
  *   open DIR         DIR/ds by day over 50 days, max_open_files = 2
  *   shard DIR SHARD SEED ROWS EXISTING EXPECTED
  *                    a dataset at DIR itself with shard SHARD ("-": none
@@ -299,7 +300,6 @@ typedef struct run {
     int repeat;                     /* the table appended this many times (0: once) */
     int bad_append;                 /* > 0: append call number bad_append is first tried with
                                        invalid UTF-8 in column "name", and must be refused whole */
-    size_t largest_append_bytes;    /* out: plain_bytes of the largest append */
 } run;
 
 static void run_init(run *r, const char *root)
@@ -372,9 +372,6 @@ static int write_dataset(run *r, const table *t, rng *g)
         size_t lo = row % t->rows;   /* a pass ends where the table does */
         size_t n = r->min_append + below(g, r->max_append - r->min_append + 1);
         size_t hi = lo + n < t->rows ? lo + n : t->rows;
-        size_t pb = plain_bytes(t, lo, hi);
-        if (pb > r->largest_append_bytes)
-            r->largest_append_bytes = pb;
         if (++calls == r->bad_append)
             refused_append(d, t, column, lo, hi, row);
         batches bs;
@@ -786,12 +783,19 @@ static void mode_bytes(const char *dir, uint64_t b)
     r.by = PLATFORM_ONLY;
     r.by_count = 1;
     r.o.max_file_bytes = b;
+    r.o.file.page_rows = 500;   /* the size is looked at every 500 rows of a partition */
     r.min_append = 300;
     r.max_append = 700;
     write_dataset(&r, &t, &g);
     write_expected(&t, exp);
-    write_info(dir, "{\"rows\": %zu, \"max_file_bytes\": %llu, \"largest_append_bytes\": %zu}\n", t.rows,
-               (unsigned long long)b, r.largest_append_bytes);
+    /* what a file may pass B by: one look's rows, at the widest a row gets */
+    size_t widest = 0;
+    for (size_t i = 0; i < t.rows; i++) {
+        const size_t w = plain_bytes(&t, i, i + 1);
+        if (w > widest) widest = w;
+    }
+    write_info(dir, "{\"rows\": %zu, \"max_file_bytes\": %llu, \"step_bytes\": %zu}\n", t.rows,
+               (unsigned long long)b, (size_t)r.o.file.page_rows * widest);
     table_free(&t);
 }
 
