@@ -1183,7 +1183,7 @@ static int bound_memory(inlay_dataset *d)
     uint64_t *e = (uint64_t *)d->by_size.data;
     size_t m = 0;
     for (size_t i = 0; i < d->nparts; i++)
-        if (d->parts[i].raw_rows) e[2 * m] = d->parts[i].raw_bytes, e[2 * m++ + 1] = i;
+        if (d->parts[i].raw_bytes) e[2 * m] = d->parts[i].raw_bytes, e[2 * m++ + 1] = i;   /* room of rows gone on counts too */
     for (int i = 0; i < d->nopen; i++)   /* open files as nparts + their partition */
         if (d->parts[d->open[i]].buffered) e[2 * m] = d->parts[d->open[i]].buffered, e[2 * m++ + 1] = d->nparts + d->open[i];
     qsort(e, m, 16, cmp_size_desc);
