@@ -70,6 +70,15 @@ static inline int inl_buf_reserve(buf *b, const inlay_allocator *a, size_t extra
     if (INLAY_LIKELY(b->cap - b->len >= extra)) return 0;
     return inl_buf_grow(b, a, b->len + extra);
 }
+/* The buffer holding exactly `bytes` (contents undefined), its room
+ * reused. Returns 0, or -1 when out of memory. */
+static inline int inl_buf_sized(buf *b, const inlay_allocator *a, size_t bytes)
+{
+    b->len = 0;
+    if (inl_buf_reserve(b, a, bytes)) return -1;
+    b->len = bytes;
+    return 0;
+}
 static inline int inl_buf_append(buf *b, const inlay_allocator *a, const void *p, size_t n)
 {
     if (inl_buf_reserve(b, a, n)) return -1;

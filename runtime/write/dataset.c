@@ -5,18 +5,25 @@
  * An append is checked whole by a writer that never holds a row (the
  * checker: the same checks as any writer's, on the dataset's full schema),
  * then split: partition.c finds each row's partition and groups the rows,
- * and each partition's rows are gathered from the caller's arrays into
- * scratch batches and appended to that partition's open file, without
- * their values being checked again. So a bad value refuses the call
- * before any file has taken a row of it.
+ * and each partition's rows are copied from the caller's arrays into its
+ * waiting rows. So a bad value refuses the call before any partition or
+ * file has taken a row of it.
+ *
+ * Waiting rows go on to the partition's file, without their values being
+ * checked again, once they make a page (file.page_rows) or fill the file,
+ * when memory is short, and at close: files write in turn, each in a
+ * burst, after which its writer gives back what it keeps only to go
+ * faster (inl_writer_trim).
  *
  * A partition has at most one open file (a writer on a temporary, renamed
- * by its close). Files close at max_file_rows (an append is cut there, so
- * counts are exact), at max_file_bytes (bytes written plus buffered, after
- * an append), when max_open_files are open and another partition needs
- * one (the least recently used goes), and at close. When the open files
- * buffer more than max_buffered_bytes together, the largest ends its row
- * group. State: OPEN -> CLOSED | FAILED (environment) | ABORTED.
+ * by its close). Files close at max_file_rows (a burst is cut there, so
+ * counts are exact), at max_file_bytes (bytes written plus buffered,
+ * looked at every page_rows rows), when max_open_files are open and
+ * another partition needs one (the least recently used goes), and at
+ * close. When waiting rows and unwritten pages together pass
+ * max_buffered_bytes, the largest holders give back (rows go on to their
+ * files, a file ends its row group) until half is held.
+ * State: OPEN -> CLOSED | FAILED (environment) | ABORTED.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -864,14 +871,6 @@ static int open_file(inlay_dataset *d, size_t pi)
 
 /* ---- gathering rows ---------------------------------------------------------- */
 
-static int sized(buf *b, const inlay_allocator *a, size_t bytes)
-{
-    b->len = 0;
-    if (inl_buf_reserve(b, a, bytes)) return -1;
-    b->len = bytes;
-    return 0;
-}
-
 /* How column i of this append is read by row; its row count. */
 static int gather_prepare(inlay_dataset *d, int i, const inlay_column_batch *in, size_t *rows)
 {
@@ -889,7 +888,7 @@ static int gather_prepare(inlay_dataset *d, int i, const inlay_column_batch *in,
         g->kind = G_NESTED;
         size_t r = 0;
         for (size_t e = 0; e < count; e++) r += rep[e] == 0;
-        if (sized(&g->entry_at, &d->alloc, (r + 1) * 4) || sized(&g->value_at, &d->alloc, (r + 1) * 4)) return -1;
+        if (inl_buf_sized(&g->entry_at, &d->alloc, (r + 1) * 4) || inl_buf_sized(&g->value_at, &d->alloc, (r + 1) * 4)) return -1;
         uint32_t *ea = (uint32_t *)g->entry_at.data, *va = (uint32_t *)g->value_at.data;
         uint32_t v = 0;
         r = 0;
@@ -905,7 +904,7 @@ static int gather_prepare(inlay_dataset *d, int i, const inlay_column_batch *in,
         *rows = r;
     } else if (def) {
         g->kind = G_DEF;
-        if (sized(&g->value_at, &d->alloc, (count + 1) * 4)) return -1;
+        if (inl_buf_sized(&g->value_at, &d->alloc, (count + 1) * 4)) return -1;
         uint32_t *va = (uint32_t *)g->value_at.data;
         uint32_t v = 0;
         for (size_t e = 0; e < count; e++) {
@@ -949,7 +948,7 @@ static int gather_levels(inlay_dataset *d, gather *g, const uint32_t *rows, size
         entries = 0;
         for (size_t k = 0; k < n; k++) entries += ea[rows[k] + 1] - ea[rows[k]];
     }
-    if (sized(&d->pick, a, entries * 4) || (want_def && inl_buf_reserve(&dst->def, a, entries * 2)) ||
+    if (inl_buf_sized(&d->pick, a, entries * 4) || (want_def && inl_buf_reserve(&dst->def, a, entries * 2)) ||
         (want_rep && inl_buf_reserve(&dst->rep, a, entries * 2)))
         return -1;
     uint32_t *pick = (uint32_t *)d->pick.data;
@@ -1120,7 +1119,7 @@ static int flush_part(inlay_dataset *d, size_t pi, bool release)
             b->levels.def = def;
             b->levels.rep = g->max_rep ? (const int16_t *)r->rep.data + e0 : NULL;
             if (g->is_bytes) {
-                if (sized(&g->views, a, nv * sizeof(inlay_bytes)))
+                if (inl_buf_sized(&g->views, a, nv * sizeof(inlay_bytes)))
                     return failed_from(d, INLAY_ERR_NOMEM, NULL, "splitting rows");
                 const inlay_bytes *ref = (const inlay_bytes *)r->vals.data + v0;
                 inlay_bytes *view = (inlay_bytes *)g->views.data;
@@ -1179,7 +1178,7 @@ static int bound_memory(inlay_dataset *d)
 {
     if (d->raw_total + d->buffered <= d->max_buffered_bytes) return 0;
     const size_t n = d->nparts + (size_t)d->nopen;
-    if (sized(&d->by_size, &d->alloc, n * 16)) return failed_from(d, INLAY_ERR_NOMEM, NULL, "bounding memory");
+    if (inl_buf_sized(&d->by_size, &d->alloc, n * 16)) return failed_from(d, INLAY_ERR_NOMEM, NULL, "bounding memory");
     uint64_t *e = (uint64_t *)d->by_size.data;
     size_t m = 0;
     for (size_t i = 0; i < d->nparts; i++)

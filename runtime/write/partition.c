@@ -58,14 +58,6 @@ void inl_partitioner_free(partitioner *p)
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) inl_buf_free(bufs[i], &p->alloc);
 }
 
-static int sized(buf *b, const inlay_allocator *a, size_t bytes)
-{
-    b->len = 0;
-    if (inl_buf_reserve(b, a, bytes)) return -1;
-    b->len = bytes;
-    return 0;
-}
-
 /* Value ids of one partition column for every row into ids[0..rows). */
 static int column_ids(partitioner *p, partition_column *c, const inlay_column_batch *b, size_t rows,
                       uint32_t *ids)
@@ -79,7 +71,7 @@ static int column_ids(partitioner *p, partition_column *c, const inlay_column_ba
     const void *values = b->values;
     size_t n = rows;
     if (validity) {
-        if (sized(&p->dense, &p->alloc, rows * vsize)) return -1;
+        if (inl_buf_sized(&p->dense, &p->alloc, rows * vsize)) return -1;
         uint8_t *d = p->dense.data;
         n = 0;
         for (size_t r = 0; r < rows; r++)
@@ -153,13 +145,13 @@ static int find_partitions(partitioner *p, const uint32_t *ids, size_t rows, uin
         return 0;
     }
     if (p->ncols == 2) {
-        if (sized(&p->keys, &p->alloc, rows * 8)) return -1;
+        if (inl_buf_sized(&p->keys, &p->alloc, rows * 8)) return -1;
         uint64_t *key = (uint64_t *)p->keys.data;
         for (size_t r = 0; r < rows; r++) key[r] = (uint64_t)ids[r] << 32 | ids[rows + r];
         if (inl_memo_fixed_insert_many(&p->pairs, key, rows, part)) return -1;
     } else {
         const size_t width = (size_t)p->ncols * 4;
-        if (sized(&p->tuple_bytes, &p->alloc, rows * width) || sized(&p->keys, &p->alloc, rows * sizeof(inlay_bytes)))
+        if (inl_buf_sized(&p->tuple_bytes, &p->alloc, rows * width) || inl_buf_sized(&p->keys, &p->alloc, rows * sizeof(inlay_bytes)))
             return -1;
         uint8_t *t = p->tuple_bytes.data;
         inlay_bytes *view = (inlay_bytes *)p->keys.data;
@@ -178,8 +170,8 @@ static int find_partitions(partitioner *p, const uint32_t *ids, size_t rows, uin
 int inl_partition_batch(partitioner *p, const inlay_column_batch *const *by, size_t rows, size_t *ntouched)
 {
     *ntouched = 0;
-    if (sized(&p->ids, &p->alloc, ((size_t)p->ncols + (p->ncols == 0)) * rows * 4) ||
-        sized(&p->row_part, &p->alloc, rows * 4) || sized(&p->order, &p->alloc, rows * 4))
+    if (inl_buf_sized(&p->ids, &p->alloc, ((size_t)p->ncols + (p->ncols == 0)) * rows * 4) ||
+        inl_buf_sized(&p->row_part, &p->alloc, rows * 4) || inl_buf_sized(&p->order, &p->alloc, rows * 4))
         return -1;
     uint32_t *ids = (uint32_t *)p->ids.data;
     for (int k = 0; k < p->ncols; k++)
@@ -205,7 +197,7 @@ int inl_partition_batch(partitioner *p, const inlay_column_batch *const *by, siz
     }
     const size_t n = p->touched.len / 4;
     const uint32_t *touched = (const uint32_t *)p->touched.data;
-    if (sized(&p->starts, &p->alloc, (n + 1) * sizeof(size_t))) {
+    if (inl_buf_sized(&p->starts, &p->alloc, (n + 1) * sizeof(size_t))) {
         for (size_t t = 0; t < n; t++) count[touched[t]] = 0;
         return -1;
     }
