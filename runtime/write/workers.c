@@ -1,16 +1,18 @@
 /*
  * workers.c — the writer's worker threads (see workers.h).
  *
- * One lock guards the queue, the spare jobs, every chunk's pending count
- * and the failure. A worker takes the first queued job whose column no
- * other worker holds, so a column's jobs run in order; it finishes it
- * without the lock.
+ * One lock guards the queue, the spare jobs, every chunk's pending count,
+ * the emit slot and the failure. A worker takes a queued emit first, else
+ * the first queued job whose column no other worker holds, so a column's
+ * jobs run in order; it runs it without the lock.
  *
- * Each column has JOBS_PER_COLUMN jobs, made at the start and reused in
- * turn: a column whose jobs are all queued or running makes the appending
- * thread wait for one. So the pages in flight, and the buffers they hold,
- * are bounded, and once each job has held a page of the column's size
- * nothing more is allocated.
+ * Each column has JOBS_PER_COLUMN jobs, made at the start and reused, the
+ * last one finished first: a column whose jobs are all queued or running
+ * makes the appending thread wait for one. So the pages in flight, and the
+ * buffers they hold, are bounded, and once each job has held a page of the
+ * column's size nothing more is allocated. Reusing the last finished keeps
+ * the appending thread writing into buffers a cache may still hold; the
+ * oldest would have gone cold.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -32,15 +34,19 @@ struct workers {
     pthread_cond_t work_ready;   /* a job queued, or stop */
     pthread_cond_t job_done;
     page_job *head, *tail;       /* queued */
-    page_job **spare, **spare_tail;   /* per column: finished, for reuse in turn (FIFO) */
+    page_job **spare;            /* per column: finished, for reuse, the last finished first (its
+                                    buffers the likeliest still in a cache) */
     page_job *jobs;              /* JOBS_PER_COLUMN per column */
     bool *busy;                  /* per column: a worker holds one of its jobs */
     int nbusy;
     worker *threads;
     int nthreads, threads_cap, ncodecs;
+    workers_emit_fn emit;        /* queued (emit_queued) or running (emit_running) */
+    void *emit_ctx;
+    bool emit_queued, emit_running;
     bool stop;
     int failure;
-    char failure_msg[256];
+    char failure_msg[512];
 };
 
 static page_job *pick(workers *ws)
@@ -59,10 +65,8 @@ static page_job *pick(workers *ws)
 
 static void give_back(workers *ws, page_job *j)
 {
-    j->next = NULL;
-    if (ws->spare_tail[j->col]) ws->spare_tail[j->col]->next = j;
-    else ws->spare[j->col] = j;
-    ws->spare_tail[j->col] = j;
+    j->next = ws->spare[j->col];
+    ws->spare[j->col] = j;
 }
 
 static void *run(void *arg)
@@ -71,6 +75,22 @@ static void *run(void *arg)
     workers *ws = me->ws;
     pthread_mutex_lock(&ws->lock);
     for (;;) {
+        if (ws->emit_queued) {   /* first: it gives a row group's room back */
+            ws->emit_queued = false;
+            ws->emit_running = true;
+            const bool skip = ws->stop || ws->failure;
+            pthread_mutex_unlock(&ws->lock);
+            char msg[sizeof ws->failure_msg];
+            const int st = skip ? 0 : ws->emit(ws->emit_ctx, msg, sizeof msg);
+            pthread_mutex_lock(&ws->lock);
+            ws->emit_running = false;
+            if (st && !ws->failure) {
+                ws->failure = st;
+                snprintf(ws->failure_msg, sizeof ws->failure_msg, "%s", msg);
+            }
+            pthread_cond_broadcast(&ws->job_done);
+            continue;
+        }
         page_job *j = pick(ws);
         if (!j) {
             if (ws->stop) break;
@@ -117,12 +137,29 @@ page_job *inl_workers_take_job(void *ctx, int col)
     pthread_mutex_lock(&ws->lock);
     while (!ws->spare[col] && !ws->failure) pthread_cond_wait(&ws->job_done, &ws->lock);
     page_job *j = ws->failure ? NULL : ws->spare[col];
-    if (j) {
-        ws->spare[col] = j->next;
-        if (!j->next) ws->spare_tail[col] = NULL;
-    }
+    if (j) ws->spare[col] = j->next;
     pthread_mutex_unlock(&ws->lock);
     return j;
+}
+
+void inl_workers_emit(workers *ws, workers_emit_fn fn, void *ctx)
+{
+    pthread_mutex_lock(&ws->lock);
+    ws->emit = fn;
+    ws->emit_ctx = ctx;
+    ws->emit_queued = true;
+    pthread_cond_signal(&ws->work_ready);
+    pthread_mutex_unlock(&ws->lock);
+}
+
+bool inl_workers_emitted(workers *ws, bool wait)
+{
+    pthread_mutex_lock(&ws->lock);
+    while (wait && (ws->emit_queued || ws->emit_running) && !ws->failure)
+        pthread_cond_wait(&ws->job_done, &ws->lock);
+    const bool done = !ws->emit_queued && !ws->emit_running;
+    pthread_mutex_unlock(&ws->lock);
+    return done;
 }
 
 bool inl_workers_done(workers *ws, const chunk *k, bool wait)
@@ -155,7 +192,6 @@ static void free_all(workers *ws)
     }
     if (ws->busy) inl_mem_free(a, ws->busy, (size_t)ws->nbusy * sizeof *ws->busy);
     if (ws->spare) inl_mem_free(a, ws->spare, (size_t)ws->nbusy * sizeof *ws->spare);
-    if (ws->spare_tail) inl_mem_free(a, ws->spare_tail, (size_t)ws->nbusy * sizeof *ws->spare_tail);
     pthread_mutex_destroy(&ws->lock);
     pthread_cond_destroy(&ws->work_ready);
     pthread_cond_destroy(&ws->job_done);
@@ -203,18 +239,16 @@ int inl_workers_start(workers **out, const column_env *e, int n, int ncols, cons
     pthread_cond_init(&ws->job_done, NULL);
     ws->busy = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->busy);
     ws->spare = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->spare);
-    ws->spare_tail = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->spare_tail);
     const size_t njobs = (size_t)ncols * JOBS_PER_COLUMN;
     ws->jobs = inl_mem_alloc(&ws->alloc, njobs * sizeof *ws->jobs);
     ws->nbusy = ncols;
     if (ws->jobs) memset(ws->jobs, 0, njobs * sizeof *ws->jobs);
-    if (!ws->busy || !ws->spare || !ws->spare_tail || !ws->jobs) {
+    if (!ws->busy || !ws->spare || !ws->jobs) {
         free_all(ws);
         return INLAY_ERR_NOMEM;
     }
     memset(ws->busy, 0, (size_t)ncols * sizeof *ws->busy);
     memset(ws->spare, 0, (size_t)ncols * sizeof *ws->spare);
-    memset(ws->spare_tail, 0, (size_t)ncols * sizeof *ws->spare_tail);
     for (size_t i = 0; i < njobs; i++) {
         ws->jobs[i].col = (int)(i / JOBS_PER_COLUMN);
         give_back(ws, &ws->jobs[i]);

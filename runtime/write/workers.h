@@ -9,10 +9,14 @@
  * bytes of every chunk are those the appending thread would have made
  * itself, whatever the number of threads and the timing.
  *
- * A failure (allocation, compression) is kept with its column and row
- * group; later jobs are then skipped, and the writer reports it on its
- * next call. Each job says when it is done through its chunk's pending
- * count, which the writer waits on before writing a row group.
+ * A row group whose chunks are all finished can be handed back to a
+ * worker to go to the sink (inl_workers_emit): one at a time, in file
+ * order, so the sink is still called by one thread at a time.
+ *
+ * A failure (allocation, compression, the sink) is kept with its message;
+ * later jobs are then skipped, and the writer reports it on its next call.
+ * Each job says when it is done through its chunk's pending count, which
+ * the writer waits on before writing a row group.
  */
 #ifndef INLAY_WORKERS_H
 #define INLAY_WORKERS_H
@@ -34,6 +38,14 @@ page_job *inl_workers_take_job(void *ctx, int col);
 /* Whether chunk k's jobs are all finished; with wait, block until they are
  * (or a job has failed). */
 bool inl_workers_done(workers *ws, const chunk *k, bool wait);
+/* What inl_workers_emit runs: 0, or a status with its message in msg. */
+typedef int (*workers_emit_fn)(void *ctx, char *msg, size_t cap);
+/* Run fn(ctx) on a worker, before any page job queued. One at a time: the
+ * caller waits for the last one (inl_workers_emitted) before the next. */
+void inl_workers_emit(workers *ws, workers_emit_fn fn, void *ctx);
+/* Whether the last emit has run (or been skipped after a failure); with
+ * wait, block until it has, or until a failure. */
+bool inl_workers_emitted(workers *ws, bool wait);
 /* The first failure: its status (0: none) and message. */
 int inl_workers_failure(workers *ws, char *msg, size_t cap);
 /* Skip what is queued, wait for the jobs running, end the threads and

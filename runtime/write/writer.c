@@ -86,6 +86,10 @@ struct inlay_writer {
     chunk_meta *tmp_meta;      /* a row group's footer entries, one per column */
     stats_bounds *tmp_bounds;  /* the min/max they point to */
     size_t *tmp_pos;           /* where their page index references go */
+    chunk **emit_chunks;       /* the row group going to the sink, one chunk per column */
+    bool emit_async;           /* its bytes go from a worker (workers, and the library's own sink) */
+    bool emitting;             /* a worker has it: its chunks are still the columns' oldest */
+    uint64_t emit_pending;     /* its bytes: counted in `bytes`, not yet given to the sink */
     int ncomps;                /* env.work.comps: one per (codec, level) the columns use */
     inlay_column_stats *col_stats;   /* one per column: what its chunks came to */
     buf col_index, off_index;   /* the page index, written at close: ColumnIndex structs, OffsetIndex structs */
@@ -197,7 +201,7 @@ uint64_t inlay_writer_rows(const inlay_writer *w)
     return rows;
 }
 uint64_t inlay_writer_row_groups(const inlay_writer *w) { return w ? w->row_groups : 0; }
-uint64_t inlay_writer_bytes(const inlay_writer *w) { return w ? w->bytes : 0; }
+uint64_t inlay_writer_bytes(const inlay_writer *w) { return w ? w->bytes - w->emit_pending : 0; }
 
 int inlay_writer_column_stats(const inlay_writer *w, int leaf, inlay_column_stats *st)
 {
@@ -258,14 +262,19 @@ static int copy_metadata(inlay_writer *w, const inlay_options *o)
  * writer's message: the file and descriptor sinks say what they were doing
  * and the system's reason; a host's sink may have left errno (see
  * inlay_sink), saved by the caller right after the failing call. */
+static void sink_reason(const inlay_writer *w, const char *what, int saved_errno, char *msg, size_t cap)
+{
+    char why[128];
+    if (w->sink_kind == SINK_FILE) inl_file_sink_message(&w->file, msg, cap);
+    else if (w->sink_kind == SINK_FD) inl_fd_sink_message(&w->fds, msg, cap);
+    else if (saved_errno) snprintf(msg, cap, "%s the sink failed: %s", what, inl_sys_reason(saved_errno, why, sizeof why));
+    else snprintf(msg, cap, "%s the sink failed", what);
+}
+
 static int sink_failed(inlay_writer *w, const char *what, int saved_errno)
 {
-    char msg[sizeof w->err.msg], why[128];
-    if (w->sink_kind == SINK_FILE) inl_file_sink_message(&w->file, msg, sizeof msg);
-    else if (w->sink_kind == SINK_FD) inl_fd_sink_message(&w->fds, msg, sizeof msg);
-    else if (saved_errno) snprintf(msg, sizeof msg, "%s the sink failed: %s", what,
-                                   inl_sys_reason(saved_errno, why, sizeof why));
-    else snprintf(msg, sizeof msg, "%s the sink failed", what);
+    char msg[sizeof w->err.msg];
+    sink_reason(w, what, saved_errno, msg, sizeof msg);
     return set_error(w, INLAY_ERR_IO, "%s", msg);
 }
 
@@ -371,6 +380,8 @@ static int start_workers(inlay_writer *w, const inlay_options *o)
     w->env.submit = inl_workers_submit;
     w->env.take_job = inl_workers_take_job;
     w->env.submit_ctx = w->workers;
+    /* a host's sink is called from the host's thread only (inlay.h) */
+    w->emit_async = w->sink_kind != SINK_HOST;
     return 0;
 }
 
@@ -408,7 +419,8 @@ static int setup(inlay_writer *w, const inlay_schema *schema, const inlay_option
     w->tmp_bounds = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_bounds);
     w->prepared = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->prepared);
     w->tmp_pos = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->tmp_pos);
-    if (!w->cols || !w->tmp_meta || !w->tmp_bounds || !w->prepared || !w->tmp_pos)
+    w->emit_chunks = inl_mem_alloc(&w->alloc, (size_t)n * sizeof *w->emit_chunks);
+    if (!w->cols || !w->tmp_meta || !w->tmp_bounds || !w->prepared || !w->tmp_pos || !w->emit_chunks)
         return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         int comp = 0;
@@ -597,9 +609,46 @@ static int write_page_index(inlay_writer *w)
     return st;
 }
 
+/* The bytes of the row group laid out in emit_chunks, to the sink in file
+ * order: every chunk's dictionary page and data pages, then the bloom
+ * filters. On a worker (emit_async) or the appending thread; 0, or
+ * INLAY_ERR_IO with the sink's reason in msg. */
+static int emit_row_group(void *ctx, char *msg, size_t cap)
+{
+    const inlay_writer *w = ctx;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < w->ncols; i++) {
+            const chunk *k = w->emit_chunks[i];
+            const buf *parts[2] = { &k->dict, &k->pages };
+            const buf *const *from = pass == 0 ? parts : (const buf *[]){ &k->bloom };
+            for (int b = 0; b < (pass == 0 ? 2 : 1); b++) {
+                if (!from[b]->len) continue;
+                errno = 0;
+                if (w->sink.write(w->sink.ctx, from[b]->data, from[b]->len)) {
+                    sink_reason(w, "writing to", errno, msg, cap);
+                    return INLAY_ERR_IO;
+                }
+            }
+        }
+    return 0;
+}
+
+/* The row group's chunks go back to their columns, spare. */
+static void release_row_group(inlay_writer *w)
+{
+    for (int i = 0; i < w->ncols; i++) inl_column_pop(&w->cols[i]);
+    w->emitting = false;
+    w->emit_pending = 0;
+}
+
+/* The oldest ended row group, every chunk finished: its place in the file
+ * and its footer entry here; its bytes to the sink here, or with workers
+ * and the library's own sink, on a worker while the appending thread goes
+ * on (the chunks stay in their columns until release_row_group). */
 static int write_row_group(inlay_writer *w)
 {
     uint64_t rows = w->cols[0].chunks[0]->num_rows;
+    uint64_t at = w->bytes;
     for (int i = 0; i < w->ncols; i++) {
         column *c = &w->cols[i];
         const chunk *k = c->chunks[0];
@@ -612,7 +661,7 @@ static int write_row_group(inlay_writer *w)
         const size_t ndef = c->leaf->max_def > 0 ? (size_t)c->leaf->max_def + 1 : 0;
         const int64_t *hist = (const int64_t *)k->hist.data;
         *m = (chunk_meta){
-            .leaf = c->leaf, .physical = c->type->physical, .codec = k->codec, .start = w->bytes, .dict_bytes = k->dict.len,
+            .leaf = c->leaf, .physical = c->type->physical, .codec = k->codec, .start = at, .dict_bytes = k->dict.len,
             .num_values = k->num_values, .raw_size = k->raw_size, .stored_size = k->stored_size,
             .page_counts = k->page_counts, .statistics = c->statistics,
             .st = { .null_count = (int64_t)k->st.null_count, .has_bounds = has_bounds, .min = b->min, .max = b->max,
@@ -621,18 +670,16 @@ static int write_row_group(inlay_writer *w)
             .unencoded_bytes = c->type->physical == INLAY_BYTE_ARRAY ? k->unencoded_bytes : -1,
             .def_hist = ndef ? hist : NULL, .rep_hist = c->leaf->max_rep > 0 ? hist + ndef : NULL,
         };
-        int st = write_bytes(w, k->dict.data, k->dict.len);
-        if (!st) st = write_bytes(w, k->pages.data, k->pages.len);
-        if (st) return st;
+        at += k->dict.len + k->pages.len;
+        w->emit_chunks[i] = c->chunks[0];
     }
     /* the row group's bloom filters follow its chunks */
     for (int i = 0; i < w->ncols; i++) {
         const chunk *k = w->cols[i].chunks[0];
         if (!k->bloom.len) continue;
-        w->tmp_meta[i].bloom_offset = (int64_t)w->bytes;
+        w->tmp_meta[i].bloom_offset = (int64_t)at;
         w->tmp_meta[i].bloom_length = (int32_t)k->bloom.len;
-        w->col_stats[i].bloom_filter_bytes += k->bloom.len;
-        INL_FORWARD(write_bytes(w, k->bloom.data, k->bloom.len));
+        at += k->bloom.len;
     }
     size_t *pos = w->env.page_index ? w->tmp_pos : NULL;
     int st = inl_meta_row_group(&w->footer_groups, &w->alloc, w->tmp_meta, w->ncols, rows, (int)w->row_groups,
@@ -656,10 +703,26 @@ static int write_row_group(inlay_writer *w)
         cs->compressed_bytes += k->stored_size;
         cs->chunks++;
         cs->chunks_uncompressed += k->codec != cs->compression;
-        inl_column_pop(&w->cols[i]);
+        cs->bloom_filter_bytes += k->bloom.len;
     }
     w->rows += rows;
     w->row_groups++;
+    w->emit_pending = at - w->bytes;
+    w->bytes = at;
+    if (w->emit_async) {
+        w->emitting = true;
+        inl_workers_emit(w->workers, emit_row_group, w);
+        return 0;
+    }
+    char msg[sizeof w->err.msg];
+    if ((st = emit_row_group(w, msg, sizeof msg))) {
+        w->state = W_FAILED;
+        w->failure = st;
+        set_error(w, st, "%s", msg);
+        keep_failure(w);
+        return st;
+    }
+    release_row_group(w);
     return 0;
 }
 
@@ -690,14 +753,22 @@ static int row_group_finished(inlay_writer *w, bool wait, bool *done)
 }
 
 /* Write the row groups every column has ended (and, with workers, whose
- * pages are finished). drain: wait for the workers to finish them all;
- * otherwise wait only while more than row_groups_in_flight are ended. */
+ * pages are finished). drain: wait for the workers to finish them all, the
+ * sink's part included; otherwise wait only while more than
+ * row_groups_in_flight are ended. */
 static int write_ready(inlay_writer *w, bool drain)
 {
     for (;;) {
         int ended = w->cols[0].nsealed;
         for (int i = 1; i < w->ncols; i++)
             if (w->cols[i].nsealed < ended) ended = w->cols[i].nsealed;
+        if (w->emitting) {   /* the oldest is on its way to the sink */
+            const bool done = inl_workers_emitted(w->workers, drain || ended > w->in_flight);
+            INL_FORWARD(workers_failed(w));
+            if (!done) return 0;
+            release_row_group(w);
+            continue;
+        }
         if (ended == 0) return 0;
         if (w->workers) {
             bool done;
@@ -1149,7 +1220,7 @@ void inlay_writer_get_stats(const inlay_writer *w, inlay_writer_stats *st)
     if (!w) return;
     st->rows = inlay_writer_rows(w);
     st->row_groups = w->row_groups;
-    st->bytes_written = w->bytes;
+    st->bytes_written = w->bytes - w->emit_pending;
     if (w->state != W_OPEN) return;
     st->rows_buffered = st->rows - w->rows;   /* w->rows: the rows of the row groups written */
     for (int i = 0; i < w->ncols; i++) {
@@ -1234,6 +1305,7 @@ void inlay_writer_free(inlay_writer *w)
     if (w->sorting) inl_mem_free(&a, w->sorting, w->sorting_cap * sizeof *w->sorting);
     inl_sortcheck_free(&w->order);
     if (w->tmp_pos) inl_mem_free(&a, w->tmp_pos, (size_t)w->schema->num_leaves * sizeof *w->tmp_pos);
+    if (w->emit_chunks) inl_mem_free(&a, w->emit_chunks, (size_t)w->schema->num_leaves * sizeof *w->emit_chunks);
     inl_buf_free(&w->footer, &a);
     inl_buf_free(&w->converted, &a);
     if (w->shred.alloc) inl_shred_free(&w->shred);

@@ -3,10 +3,13 @@
  * the same bytes at every thread count, whatever the batches and row-group
  * boundaries; allocation and sink failures at every N with two threads
  * (a clean error naming the column and row group, nothing published,
- * nothing leaked, no hang); a writer freed while its workers are busy; the
- * options; serialize_alloc.
+ * nothing leaked, no hang); the library's own sinks, which a worker writes
+ * to: the same bytes, and a failing device reported by a later call; a
+ * writer freed while its workers are busy; the options; serialize_alloc.
  */
+#include <signal.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -137,12 +140,14 @@ static inlay_options plan_options(const plan *p)
 
 static rows g_rows;
 
-/* The file, or the first failing status (st) and the writer's message. */
-static int write_plan(const plan *p, const inlay_options *o, inlay_sink sink, char *msg, size_t cap)
+/* The file, or the first failing status (st) and the writer's message.
+ * fd >= 0: written to that descriptor (the library's fd sink) rather than
+ * to sink. */
+static int write_plan_to(const plan *p, const inlay_options *o, inlay_sink sink, int fd, char *msg, size_t cap)
 {
     inlay_schema *s = table_schema();
     inlay_writer *w = NULL;
-    int st = inlay_writer_open(&w, sink, s, o);
+    int st = fd >= 0 ? inlay_writer_open_fd(&w, fd, s, o) : inlay_writer_open(&w, sink, s, o);
     inlay_schema_free(s);
     inlay_column_batch b[NCOLS];
     if (st == INLAY_OK && p->column_at_a_time) {
@@ -167,6 +172,11 @@ static int write_plan(const plan *p, const inlay_options *o, inlay_sink sink, ch
     if (msg) snprintf(msg, cap, "%s", w ? inlay_writer_errmsg(w) : inlay_strerror(st));
     inlay_writer_free(w);
     return st;
+}
+
+static int write_plan(const plan *p, const inlay_options *o, inlay_sink sink, char *msg, size_t cap)
+{
+    return write_plan_to(p, o, sink, -1, msg, cap);
 }
 
 static void write_to(const plan *p, test_sink *out)
@@ -208,6 +218,23 @@ START_TEST(test_same_bytes_at_every_thread_count)
                           in_flight, out.len, ref.len);
             test_sink_free(&out);
         }
+    /* through the descriptor sink, which a worker writes to */
+    p.threads = 2;
+    p.in_flight = 1;
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    inlay_options o = plan_options(&p);
+    o.sync = false;
+    char msg[512];
+    const int st = write_plan_to(&p, &o, (inlay_sink){ 0 }, fileno(f), msg, sizeof msg);
+    ck_assert_msg(st == INLAY_OK, "%s", msg);
+    uint8_t *got = malloc(ref.len + 1);
+    ck_assert_int_eq(fseek(f, 0, SEEK_SET), 0);
+    const size_t n = fread(got, 1, ref.len + 1, f);
+    ck_assert_msg(n == ref.len && memcmp(got, ref.data, ref.len) == 0,
+                  "shape %d through a descriptor: %zu bytes, not the same %zu", _i, n, ref.len);
+    free(got);
+    fclose(f);
     test_sink_free(&ref);
 }
 END_TEST
@@ -327,6 +354,52 @@ START_TEST(test_sink_fails_at_every_write)
         ck_assert_no_leak(&ta);
         test_sink_free(&out);
     }
+}
+END_TEST
+
+/* A file that may not grow past 64 KiB (RLIMIT_FSIZE; the test runs in a
+ * process of its own): the library's file sink, written to from a worker
+ * when there are workers, fails part way with EFBIG. The next call (or
+ * close) reports the system's reason, every later call says the writer
+ * failed earlier, nothing is published or left behind, nothing leaks. */
+START_TEST(test_file_too_large)
+{
+    make_dir();
+    char path[300];
+    snprintf(path, sizeof path, "%s/big.parquet", g_dir);
+    signal(SIGXFSZ, SIG_IGN);
+    const struct rlimit lim = { 64 << 10, 64 << 10 };
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    for (int threads = 1; threads <= 3; threads++) {
+        plan p = { .threads = threads, .batch = 500, .page_version = 1 };
+        test_alloc ta = { 0 };
+        inlay_options o = plan_options(&p);
+        o.alloc = test_allocator(&ta);
+        o.sync = false;
+        inlay_schema *s = table_schema();
+        inlay_writer *w = NULL;
+        int st = inlay_writer_open_file(&w, path, s, &o);
+        inlay_schema_free(s);
+        ck_assert_int_eq(st, INLAY_OK);
+        inlay_column_batch b[NCOLS];
+        for (size_t at = 0; at < ROWS && st == INLAY_OK; at += p.batch) {
+            make_rows(&g_rows, at, p.batch);
+            batches_of(&g_rows, p.batch, b);
+            st = inlay_writer_append_columns(w, b, NCOLS);
+        }
+        if (st == INLAY_OK) st = inlay_writer_close(w);
+        ck_assert_msg(st == INLAY_ERR_IO, "%d threads: status %d (%s)", threads, st, inlay_writer_errmsg(w));
+        ck_assert_msg(strstr(inlay_writer_errmsg(w), "File too large"), "%d threads: %s", threads,
+                      inlay_writer_errmsg(w));
+        ck_assert_int_eq(inlay_writer_close(w), INLAY_ERR_IO);
+        ck_assert_msg(strstr(inlay_writer_errmsg(w), "failed earlier") && strstr(inlay_writer_errmsg(w), "File too large"),
+                      "%d threads, a later call: %s", threads, inlay_writer_errmsg(w));
+        inlay_writer_free(w);
+        ck_assert_msg(!exists(path), "%d threads: the file was published", threads);
+        ck_assert_msg(entries_in(g_dir) == 0, "%d threads: something left in the folder", threads);
+        ck_assert_no_leak(&ta);
+    }
+    rmdir(g_dir);
 }
 END_TEST
 
@@ -511,6 +584,7 @@ int main(void)
     tcase_add_test(c, test_alloc_fails_once);
     tcase_add_test(c, test_alloc_fails_from_n);
     tcase_add_test(c, test_sink_fails_at_every_write);
+    tcase_add_test(c, test_file_too_large);
     tcase_add_test(c, test_worker_failure_names_column_and_row_group);
     suite_add_tcase(s, c);
     c = tcase_create("abort");
