@@ -24,9 +24,11 @@
  * INLAY_MAX_DEFAULT_THREADS): they encode and compress the pages the
  * calling thread cuts, and the allocator is then called from them too,
  * concurrently; a host whose allocator is not thread-safe sets
- * inlay_options.serialize_alloc (or threads = 1). The sink is called only
- * from the thread calling the writer. The file is byte for byte the same at
- * any thread count.
+ * inlay_options.serialize_alloc (or threads = 1). A host's sink
+ * (inlay_writer_open) is called only from the thread calling the writer;
+ * a file or descriptor writer hands each finished row group's bytes to one
+ * of its workers, one row group at a time, in file order. The file is byte
+ * for byte the same at any thread count.
  *
  * Errors: every function that can fail returns an int status, INLAY_OK (0)
  * or one of the negative INLAY_ERR_* codes. The writer keeps a message that
