@@ -69,6 +69,44 @@ static void give_back(workers *ws, page_job *j)
     ws->spare[j->col] = j;
 }
 
+/* Run the queued emit; the lock held, and again on return. */
+static void run_emit(workers *ws)
+{
+    ws->emit_queued = false;
+    ws->emit_running = true;
+    const bool skip = ws->stop || ws->failure;
+    pthread_mutex_unlock(&ws->lock);
+    char msg[sizeof ws->failure_msg];
+    const int st = skip ? 0 : ws->emit(ws->emit_ctx, msg, sizeof msg);
+    pthread_mutex_lock(&ws->lock);
+    ws->emit_running = false;
+    if (st && !ws->failure) {
+        ws->failure = st;
+        snprintf(ws->failure_msg, sizeof ws->failure_msg, "%s", msg);
+    }
+    pthread_cond_broadcast(&ws->job_done);
+}
+
+/* Finish job j (picked) with pw; the lock held, and again on return. */
+static void run_job(workers *ws, page_job *j, page_work *pw)
+{
+    ws->busy[j->col] = true;
+    const bool skip = ws->stop || ws->failure;
+    pthread_mutex_unlock(&ws->lock);
+    const int st = skip ? 0 : inl_column_finish(j, ws->env, pw);
+    pthread_mutex_lock(&ws->lock);
+    ws->busy[j->col] = false;
+    if (st && !ws->failure) {
+        ws->failure = st;
+        snprintf(ws->failure_msg, sizeof ws->failure_msg, "column '%s' row group %llu: %s", j->c->path,
+                 (unsigned long long)j->k->seq, inlay_strerror(st));
+    }
+    j->k->pending--;
+    give_back(ws, j);
+    pthread_cond_broadcast(&ws->job_done);
+    if (ws->head) pthread_cond_signal(&ws->work_ready);   /* the column let go may have jobs waiting */
+}
+
 static void *run(void *arg)
 {
     worker *me = arg;
@@ -76,19 +114,7 @@ static void *run(void *arg)
     pthread_mutex_lock(&ws->lock);
     for (;;) {
         if (ws->emit_queued) {   /* first: it gives a row group's room back */
-            ws->emit_queued = false;
-            ws->emit_running = true;
-            const bool skip = ws->stop || ws->failure;
-            pthread_mutex_unlock(&ws->lock);
-            char msg[sizeof ws->failure_msg];
-            const int st = skip ? 0 : ws->emit(ws->emit_ctx, msg, sizeof msg);
-            pthread_mutex_lock(&ws->lock);
-            ws->emit_running = false;
-            if (st && !ws->failure) {
-                ws->failure = st;
-                snprintf(ws->failure_msg, sizeof ws->failure_msg, "%s", msg);
-            }
-            pthread_cond_broadcast(&ws->job_done);
+            run_emit(ws);
             continue;
         }
         page_job *j = pick(ws);
@@ -97,24 +123,27 @@ static void *run(void *arg)
             pthread_cond_wait(&ws->work_ready, &ws->lock);
             continue;
         }
-        ws->busy[j->col] = true;
-        const bool skip = ws->stop || ws->failure;
-        pthread_mutex_unlock(&ws->lock);
-        const int st = skip ? 0 : inl_column_finish(j, ws->env, &me->work);
-        pthread_mutex_lock(&ws->lock);
-        ws->busy[j->col] = false;
-        if (st && !ws->failure) {
-            ws->failure = st;
-            snprintf(ws->failure_msg, sizeof ws->failure_msg, "column '%s' row group %llu: %s", j->c->path,
-                     (unsigned long long)j->k->seq, inlay_strerror(st));
-        }
-        j->k->pending--;
-        give_back(ws, j);
-        pthread_cond_broadcast(&ws->job_done);
-        if (ws->head) pthread_cond_signal(&ws->work_ready);   /* the column let go may have jobs waiting */
+        run_job(ws, j, &me->work);
     }
     pthread_mutex_unlock(&ws->lock);
     return NULL;
+}
+
+/* The appending thread, about to wait: it takes a queued emit or job
+ * itself (with its own page_work, pw) rather than sit idle while the
+ * workers have more than they can run at once. Whether it ran one; the
+ * lock held, and again on return. */
+static bool help(workers *ws, page_work *pw)
+{
+    if (!pw || ws->stop || ws->failure) return false;
+    if (ws->emit_queued) {
+        run_emit(ws);
+        return true;
+    }
+    page_job *j = pick(ws);
+    if (!j) return false;
+    run_job(ws, j, pw);
+    return true;
 }
 
 void inl_workers_submit(void *ctx, page_job *j)
@@ -152,20 +181,21 @@ void inl_workers_emit(workers *ws, workers_emit_fn fn, void *ctx)
     pthread_mutex_unlock(&ws->lock);
 }
 
-bool inl_workers_emitted(workers *ws, bool wait)
+bool inl_workers_emitted(workers *ws, bool wait, page_work *pw)
 {
     pthread_mutex_lock(&ws->lock);
     while (wait && (ws->emit_queued || ws->emit_running) && !ws->failure)
-        pthread_cond_wait(&ws->job_done, &ws->lock);
+        if (!help(ws, pw)) pthread_cond_wait(&ws->job_done, &ws->lock);
     const bool done = !ws->emit_queued && !ws->emit_running;
     pthread_mutex_unlock(&ws->lock);
     return done;
 }
 
-bool inl_workers_done(workers *ws, const chunk *k, bool wait)
+bool inl_workers_done(workers *ws, const chunk *k, bool wait, page_work *pw)
 {
     pthread_mutex_lock(&ws->lock);
-    while (wait && k->pending && !ws->failure) pthread_cond_wait(&ws->job_done, &ws->lock);
+    while (wait && k->pending && !ws->failure)
+        if (!help(ws, pw)) pthread_cond_wait(&ws->job_done, &ws->lock);
     const bool done = k->pending == 0;
     pthread_mutex_unlock(&ws->lock);
     return done;

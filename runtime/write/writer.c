@@ -748,7 +748,7 @@ static int row_group_finished(inlay_writer *w, bool wait, bool *done)
 {
     *done = true;
     for (int i = 0; i < w->ncols && *done; i++)
-        *done = inl_workers_done(w->workers, w->cols[i].chunks[0], wait);
+        *done = inl_workers_done(w->workers, w->cols[i].chunks[0], wait, &w->env.work);
     return workers_failed(w);
 }
 
@@ -763,7 +763,7 @@ static int write_ready(inlay_writer *w, bool drain)
         for (int i = 1; i < w->ncols; i++)
             if (w->cols[i].nsealed < ended) ended = w->cols[i].nsealed;
         if (w->emitting) {   /* the oldest is on its way to the sink */
-            const bool done = inl_workers_emitted(w->workers, drain || ended > w->in_flight);
+            const bool done = inl_workers_emitted(w->workers, drain || ended > w->in_flight, &w->env.work);
             INL_FORWARD(workers_failed(w));
             if (!done) return 0;
             release_row_group(w);
