@@ -90,21 +90,34 @@ int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
     return 0;
 }
 
+static inline uint64_t fixed_key(const uint8_t *k, size_t width)
+{
+    if (width == 4) {
+        uint32_t v;
+        memcpy(&v, k, 4);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, k, 8);
+    return v;
+}
+
+/* Past this many slots (512 KiB of them) a lookup waits on memory: the bulk
+ * loop then hashes FIXED_AHEAD keys ahead and prefetches their slots, so
+ * that several misses are in flight at once (a column of distinct values
+ * trying its dictionary on a first page fills such a table). */
+#define FIXED_FAR_SLOTS ((size_t)1 << 15)
+#define FIXED_AHEAD 8
+
 int inl_memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32_t *out)
 {
     const uint8_t *k = keys;
-    if (m->width == 4) {
-        for (size_t i = 0; i < n; i++) {
-            uint32_t v;
-            memcpy(&v, k + 4 * i, 4);
-            if (inl_memo_fixed_insert(m, v, &out[i]) < 0) return -1;
-        }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            uint64_t v;
-            memcpy(&v, k + 8 * i, 8);
-            if (inl_memo_fixed_insert(m, v, &out[i]) < 0) return -1;
-        }
+    const size_t width = m->width;
+    for (size_t i = 0; i < n; i++) {
+        if (m->slots && m->mask + 1 >= FIXED_FAR_SLOTS && i + FIXED_AHEAD < n)   /* the key's own bytes, as
+                                                                                     inl_memo_fixed_insert hashes them */
+            __builtin_prefetch(&m->slots[(uint32_t)XXH3_64bits(k + width * (i + FIXED_AHEAD), width) & m->mask]);
+        if (inl_memo_fixed_insert(m, fixed_key(k + width * i, width), &out[i]) < 0) return -1;
     }
     return 0;
 }
