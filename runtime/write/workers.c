@@ -44,6 +44,7 @@ struct workers {
     workers_emit_fn emit;        /* queued (emit_queued) or running (emit_running) */
     void *emit_ctx;
     bool emit_queued, emit_running;
+    page_work *caller;           /* the appending thread's, for the jobs it runs itself (help) */
     bool stop;
     int failure;
     char failure_msg[512];
@@ -130,19 +131,19 @@ static void *run(void *arg)
 }
 
 /* The appending thread, about to wait: it takes a queued emit or job
- * itself (with its own page_work, pw) rather than sit idle while the
- * workers have more than they can run at once. Whether it ran one; the
- * lock held, and again on return. */
-static bool help(workers *ws, page_work *pw)
+ * itself (with its own page_work) rather than sit idle while the workers
+ * have more than they can run at once. Whether it ran one; the lock held,
+ * and again on return. */
+static bool help(workers *ws)
 {
-    if (!pw || ws->stop || ws->failure) return false;
+    if (ws->stop || ws->failure) return false;
     if (ws->emit_queued) {
         run_emit(ws);
         return true;
     }
     page_job *j = pick(ws);
     if (!j) return false;
-    run_job(ws, j, pw);
+    run_job(ws, j, ws->caller);
     return true;
 }
 
@@ -164,7 +165,8 @@ page_job *inl_workers_take_job(void *ctx, int col)
 {
     workers *ws = ctx;
     pthread_mutex_lock(&ws->lock);
-    while (!ws->spare[col] && !ws->failure) pthread_cond_wait(&ws->job_done, &ws->lock);
+    while (!ws->spare[col] && !ws->failure)
+        if (!help(ws)) pthread_cond_wait(&ws->job_done, &ws->lock);
     page_job *j = ws->failure ? NULL : ws->spare[col];
     if (j) ws->spare[col] = j->next;
     pthread_mutex_unlock(&ws->lock);
@@ -181,21 +183,21 @@ void inl_workers_emit(workers *ws, workers_emit_fn fn, void *ctx)
     pthread_mutex_unlock(&ws->lock);
 }
 
-bool inl_workers_emitted(workers *ws, bool wait, page_work *pw)
+bool inl_workers_emitted(workers *ws, bool wait)
 {
     pthread_mutex_lock(&ws->lock);
     while (wait && (ws->emit_queued || ws->emit_running) && !ws->failure)
-        if (!help(ws, pw)) pthread_cond_wait(&ws->job_done, &ws->lock);
+        if (!help(ws)) pthread_cond_wait(&ws->job_done, &ws->lock);
     const bool done = !ws->emit_queued && !ws->emit_running;
     pthread_mutex_unlock(&ws->lock);
     return done;
 }
 
-bool inl_workers_done(workers *ws, const chunk *k, bool wait, page_work *pw)
+bool inl_workers_done(workers *ws, const chunk *k, bool wait)
 {
     pthread_mutex_lock(&ws->lock);
     while (wait && k->pending && !ws->failure)
-        if (!help(ws, pw)) pthread_cond_wait(&ws->job_done, &ws->lock);
+        if (!help(ws)) pthread_cond_wait(&ws->job_done, &ws->lock);
     const bool done = k->pending == 0;
     pthread_mutex_unlock(&ws->lock);
     return done;
@@ -254,14 +256,15 @@ static int init_work(page_work *pw, const inlay_allocator *a, const compressor *
     return 0;
 }
 
-int inl_workers_start(workers **out, const column_env *e, int n, int ncols, const compressor *codecs,
-                      int ncodecs, size_t largest_page)
+int inl_workers_start(workers **out, const column_env *e, page_work *caller, int n, int ncols,
+                      const compressor *codecs, int ncodecs, size_t largest_page)
 {
     *out = NULL;
     workers *ws = inl_mem_alloc(&e->alloc, sizeof *ws);
     if (!ws) return INLAY_ERR_NOMEM;
     memset(ws, 0, sizeof *ws);
     ws->env = e;
+    ws->caller = caller;
     ws->alloc = e->alloc;
     ws->ncodecs = ncodecs;
     pthread_mutex_init(&ws->lock, NULL);

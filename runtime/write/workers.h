@@ -28,28 +28,29 @@ typedef struct workers workers;
 /* n threads for ncols columns, each thread with its own scratch and a
  * compressor per entry of codecs (ncodecs of them; sized for pages up to
  * largest_page bytes).
- * e: the writer's column_env, which outlives the workers. Returns 0,
- * INLAY_ERR_NOMEM, or INLAY_ERR_STATE when no thread could be started. */
-int inl_workers_start(workers **out, const column_env *e, int n, int ncols, const compressor *codecs,
-                      int ncodecs, size_t largest_page);
+ * e: the writer's column_env, which outlives the workers. caller: the
+ * appending thread's page_work: rather than wait (for a spare job, a
+ * chunk's jobs, an emit) while jobs are queued, the appending thread
+ * finishes them itself, any column's, in their order (a column's jobs still
+ * run one at a time, so the bytes are the same), or runs the queued emit.
+ * Returns 0, INLAY_ERR_NOMEM, or INLAY_ERR_STATE when no thread could be
+ * started. */
+int inl_workers_start(workers **out, const column_env *e, page_work *caller, int n, int ncols,
+                      const compressor *codecs, int ncodecs, size_t largest_page);
 /* column_env.submit and column_env.take_job (ctx: the workers). */
 void inl_workers_submit(void *ctx, page_job *j);
 page_job *inl_workers_take_job(void *ctx, int col);
 /* Whether chunk k's jobs are all finished; with wait, block until they are
- * (or a job has failed). pw (the appending thread's page_work, or NULL):
- * rather than wait while jobs are queued, the caller finishes them itself,
- * any column's, in their order (a column's jobs still run one at a time, so
- * the bytes are the same). */
-bool inl_workers_done(workers *ws, const chunk *k, bool wait, page_work *pw);
+ * (or a job has failed). */
+bool inl_workers_done(workers *ws, const chunk *k, bool wait);
 /* What inl_workers_emit runs: 0, or a status with its message in msg. */
 typedef int (*workers_emit_fn)(void *ctx, char *msg, size_t cap);
 /* Run fn(ctx) on a worker, before any page job queued. One at a time: the
  * caller waits for the last one (inl_workers_emitted) before the next. */
 void inl_workers_emit(workers *ws, workers_emit_fn fn, void *ctx);
 /* Whether the last emit has run (or been skipped after a failure); with
- * wait, block until it has, or until a failure, running it (or queued jobs)
- * itself with pw as inl_workers_done does. */
-bool inl_workers_emitted(workers *ws, bool wait, page_work *pw);
+ * wait, block until it has, or until a failure. */
+bool inl_workers_emitted(workers *ws, bool wait);
 /* The first failure: its status (0: none) and message. */
 int inl_workers_failure(workers *ws, char *msg, size_t cap);
 /* Skip what is queued, wait for the jobs running, end the threads and

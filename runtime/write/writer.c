@@ -375,7 +375,7 @@ static int start_workers(inlay_writer *w, const inlay_options *o)
     const int n = thread_count(o);
     if (n < 2 || w->ncols == 0) return 0;
     const size_t largest_page = o->page_bytes > o->dictionary_bytes ? o->page_bytes : o->dictionary_bytes;
-    int st = inl_workers_start(&w->workers, &w->env, n - 1, w->ncols, w->env.work.comps, w->ncomps, largest_page);
+    int st = inl_workers_start(&w->workers, &w->env, &w->env.work, n - 1, w->ncols, w->env.work.comps, w->ncomps, largest_page);
     if (st) return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory" : "no worker thread could be started");
     w->env.submit = inl_workers_submit;
     w->env.take_job = inl_workers_take_job;
@@ -748,7 +748,7 @@ static int row_group_finished(inlay_writer *w, bool wait, bool *done)
 {
     *done = true;
     for (int i = 0; i < w->ncols && *done; i++)
-        *done = inl_workers_done(w->workers, w->cols[i].chunks[0], wait, &w->env.work);
+        *done = inl_workers_done(w->workers, w->cols[i].chunks[0], wait);
     return workers_failed(w);
 }
 
@@ -763,7 +763,7 @@ static int write_ready(inlay_writer *w, bool drain)
         for (int i = 1; i < w->ncols; i++)
             if (w->cols[i].nsealed < ended) ended = w->cols[i].nsealed;
         if (w->emitting) {   /* the oldest is on its way to the sink */
-            const bool done = inl_workers_emitted(w->workers, drain || ended > w->in_flight, &w->env.work);
+            const bool done = inl_workers_emitted(w->workers, drain || ended > w->in_flight);
             INL_FORWARD(workers_failed(w));
             if (!done) return 0;
             release_row_group(w);
