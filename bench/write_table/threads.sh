@@ -4,6 +4,9 @@
 #
 #   bench/write_table/threads.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
 #
+# The files go to a new folder under /dev/shm (or $TMPDIR, or /tmp) unless
+# --workdir says where.
+#
 # 1. bench_write_table --threads 1 and --threads 2, one run of each in turn,
 #    K rounds (the machine's speed drifts: the pairs see the same drift);
 #    medians of the whole timed section (data generation included), peak
@@ -38,7 +41,13 @@ done
 
 bench=$build/bench/bench_write_table
 [ -x "$bench" ] || { echo "threads.sh: no $bench (build with INLAY_BENCH=ON)" >&2; exit 2; }
-if [ -z "$workdir" ]; then workdir=$(mktemp -d /tmp/inlay_threads.XXXXXX); fi
+# tmpfs when there is one: a disk's writeback runs on the same two cores
+# as the writers and blurs what a second thread brings
+if [ -z "$workdir" ]; then
+    base=/dev/shm
+    [ -d "$base" ] && [ -w "$base" ] || base=${TMPDIR:-/tmp}
+    workdir=$(mktemp -d "$base/inlay_threads.XXXXXX")
+fi
 mkdir -p "$workdir"
 cleanup() { [ "$keep" = 1 ] || rm -rf "$workdir"; }
 trap cleanup EXIT
