@@ -1,18 +1,29 @@
 /*
  * workers.c — the writer's worker threads (see workers.h).
  *
- * One lock guards the queue, the spare jobs, every chunk's pending count,
- * the emit slot and the failure. A worker takes a queued emit first, else
- * the first queued job whose column no other worker holds, so a column's
- * jobs run in order; it runs it without the lock.
+ * One lock guards the queue, the spare jobs, the pool of page_works, every
+ * chunk's pending count, the emit slot and the failure. A worker takes a
+ * queued emit first, else the first queued job whose column no other
+ * worker holds, so a column's jobs run in order; it runs it without the
+ * lock.
  *
- * Each column has JOBS_PER_COLUMN jobs, made at the start and reused, the
- * last one finished first: a column whose jobs are all queued or running
- * makes the appending thread wait for one. So the pages in flight, and the
- * buffers they hold, are bounded, and once each job has held a page of the
- * column's size nothing more is allocated. Reusing the last finished keeps
- * the appending thread writing into buffers a cache may still hold; the
- * oldest would have gone cold.
+ * Each column has JOBS_PER_COLUMN jobs, made at the start and reused in
+ * turn: a column whose jobs are all queued or running makes the appending
+ * thread wait for one. So the pages in flight, and the buffers they hold,
+ * are bounded, and once each job has held a page of the column's size
+ * nothing more is allocated.
+ *
+ * The appending thread, rather than wait (for a spare job, a chunk's jobs,
+ * an emit) while jobs are queued, runs them itself (help). Whoever runs a
+ * job takes a page_work (scratch, compressors) from a pool of one per
+ * worker and one more: the one it had for its last job while the job is of
+ * the same row group (its caches stay warm), else the one free the
+ * longest, so the page_works take turns from the first row groups on. The
+ * appending thread takes only a page_work that has already finished a job
+ * of the same kind (page or chunk end) of the same column, whose buffers
+ * have grown for it, and otherwise waits: a host that counts its
+ * allocations (a game's frame) sees none from helping once the workers
+ * have warmed up.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -21,10 +32,16 @@
 
 enum { JOBS_PER_COLUMN = 8 };
 
+/* Which page_work a thread last had, and for which row group. */
+typedef struct work_pref {
+    int last;        /* -1: none yet */
+    uint64_t seq;
+} work_pref;
+
 typedef struct worker {
     struct workers *ws;
     pthread_t thread;
-    page_work work;
+    work_pref pref;
 } worker;
 
 struct workers {
@@ -34,8 +51,7 @@ struct workers {
     pthread_cond_t work_ready;   /* a job queued, or stop */
     pthread_cond_t job_done;
     page_job *head, *tail;       /* queued */
-    page_job **spare;            /* per column: finished, for reuse, the last finished first (its
-                                    buffers the likeliest still in a cache) */
+    page_job **spare, **spare_tail;   /* per column: finished, for reuse in turn (FIFO) */
     page_job *jobs;              /* JOBS_PER_COLUMN per column */
     bool *busy;                  /* per column: a worker holds one of its jobs */
     int nbusy;
@@ -44,11 +60,20 @@ struct workers {
     workers_emit_fn emit;        /* queued (emit_queued) or running (emit_running) */
     void *emit_ctx;
     bool emit_queued, emit_running;
-    page_work *caller;           /* the appending thread's, for the jobs it runs itself (help) */
+    page_work *works;            /* the pool: nthreads + 1 */
+    int nworks;
+    uint64_t *freed_at;          /* per page_work: when it was last given back (0: in use) */
+    uint8_t *seen;               /* per page_work and column: SEEN_PAGE, SEEN_SEAL (jobs it has finished) */
+    uint64_t clock;              /* counts the give-backs */
+    work_pref helper;            /* the appending thread's */
     bool stop;
     int failure;
     char failure_msg[512];
 };
+
+enum { SEEN_PAGE = 1, SEEN_SEAL = 2 };
+
+static uint8_t seen_bit(const page_job *j) { return j->seal ? SEEN_SEAL : SEEN_PAGE; }
 
 static page_job *pick(workers *ws)
 {
@@ -66,8 +91,10 @@ static page_job *pick(workers *ws)
 
 static void give_back(workers *ws, page_job *j)
 {
-    j->next = ws->spare[j->col];
-    ws->spare[j->col] = j;
+    j->next = NULL;
+    if (ws->spare_tail[j->col]) ws->spare_tail[j->col]->next = j;
+    else ws->spare[j->col] = j;
+    ws->spare_tail[j->col] = j;
 }
 
 /* Run the queued emit; the lock held, and again on return. */
@@ -88,14 +115,42 @@ static void run_emit(workers *ws)
     pthread_cond_broadcast(&ws->job_done);
 }
 
-/* Finish job j (picked) with pw; the lock held, and again on return. */
-static void run_job(workers *ws, page_job *j, page_work *pw)
+/* Whether page_work w is free and, when only_seen, has finished a job like j. */
+static bool usable_work(const workers *ws, int w, const page_job *j, bool only_seen)
+{
+    return ws->freed_at[w] && (!only_seen || (ws->seen[(size_t)w * (size_t)ws->nbusy + (size_t)j->col] & seen_bit(j)));
+}
+
+/* The page_work for job j: the thread's last one if it can take it and the
+ * job is of the same row group, else the one free the longest; -1 when
+ * none can (only_seen: only page_works that have finished a job like j).
+ * At most one job per worker and one of the appending thread's run at
+ * once, so a worker always finds one free. The lock held. */
+static int take_work(workers *ws, work_pref *pref, const page_job *j, bool only_seen)
+{
+    int w = -1;
+    if (pref->last >= 0 && pref->seq == j->k->seq && usable_work(ws, pref->last, j, only_seen)) w = pref->last;
+    else
+        for (int i = 0; i < ws->nworks; i++)
+            if (usable_work(ws, i, j, only_seen) && (w < 0 || ws->freed_at[i] < ws->freed_at[w])) w = i;
+    if (w < 0) return -1;
+    ws->freed_at[w] = 0;
+    pref->last = w;
+    pref->seq = j->k->seq;
+    return w;
+}
+
+/* Finish job j (picked) with page_work w (taken); the lock held, and again
+ * on return. */
+static void run_job(workers *ws, page_job *j, int w)
 {
     ws->busy[j->col] = true;
     const bool skip = ws->stop || ws->failure;
     pthread_mutex_unlock(&ws->lock);
-    const int st = skip ? 0 : inl_column_finish(j, ws->env, pw);
+    const int st = skip ? 0 : inl_column_finish(j, ws->env, &ws->works[w]);
     pthread_mutex_lock(&ws->lock);
+    ws->freed_at[w] = ++ws->clock;
+    if (!skip && !st) ws->seen[(size_t)w * (size_t)ws->nbusy + (size_t)j->col] |= seen_bit(j);
     ws->busy[j->col] = false;
     if (st && !ws->failure) {
         ws->failure = st;
@@ -124,16 +179,15 @@ static void *run(void *arg)
             pthread_cond_wait(&ws->work_ready, &ws->lock);
             continue;
         }
-        run_job(ws, j, &me->work);
+        run_job(ws, j, take_work(ws, &me->pref, j, false));
     }
     pthread_mutex_unlock(&ws->lock);
     return NULL;
 }
 
 /* The appending thread, about to wait: it takes a queued emit or job
- * itself (with its own page_work) rather than sit idle while the workers
- * have more than they can run at once. Whether it ran one; the lock held,
- * and again on return. */
+ * itself rather than sit idle while the workers have more than they can
+ * run at once. Whether it ran one; the lock held, and again on return. */
 static bool help(workers *ws)
 {
     if (ws->stop || ws->failure) return false;
@@ -141,10 +195,19 @@ static bool help(workers *ws)
         run_emit(ws);
         return true;
     }
-    page_job *j = pick(ws);
-    if (!j) return false;
-    run_job(ws, j, ws->caller);
-    return true;
+    page_job *prev = NULL;
+    for (page_job *j = ws->head; j; prev = j, j = j->next) {
+        if (ws->busy[j->col]) continue;
+        const int w = take_work(ws, &ws->helper, j, true);
+        if (w < 0) continue;
+        if (prev) prev->next = j->next;
+        else ws->head = j->next;
+        if (ws->tail == j) ws->tail = prev;
+        j->next = NULL;
+        run_job(ws, j, w);
+        return true;
+    }
+    return false;
 }
 
 void inl_workers_submit(void *ctx, page_job *j)
@@ -168,7 +231,10 @@ page_job *inl_workers_take_job(void *ctx, int col)
     while (!ws->spare[col] && !ws->failure)
         if (!help(ws)) pthread_cond_wait(&ws->job_done, &ws->lock);
     page_job *j = ws->failure ? NULL : ws->spare[col];
-    if (j) ws->spare[col] = j->next;
+    if (j) {
+        ws->spare[col] = j->next;
+        if (!j->next) ws->spare_tail[col] = NULL;
+    }
     pthread_mutex_unlock(&ws->lock);
     return j;
 }
@@ -215,7 +281,12 @@ int inl_workers_failure(workers *ws, char *msg, size_t cap)
 static void free_all(workers *ws)
 {
     const inlay_allocator *a = &ws->alloc;
-    for (int i = 0; i < ws->nthreads; i++) inl_page_work_free(&ws->threads[i].work, a, ws->ncodecs);
+    if (ws->works) {
+        for (int i = 0; i < ws->nworks; i++) inl_page_work_free(&ws->works[i], a, ws->ncodecs);
+        inl_mem_free(a, ws->works, (size_t)ws->nworks * sizeof *ws->works);
+    }
+    if (ws->freed_at) inl_mem_free(a, ws->freed_at, (size_t)ws->nworks * sizeof *ws->freed_at);
+    if (ws->seen) inl_mem_free(a, ws->seen, (size_t)ws->nworks * (size_t)ws->nbusy);
     if (ws->threads) inl_mem_free(a, ws->threads, (size_t)ws->threads_cap * sizeof *ws->threads);
     const size_t njobs = (size_t)ws->nbusy * JOBS_PER_COLUMN;
     if (ws->jobs) {
@@ -224,6 +295,7 @@ static void free_all(workers *ws)
     }
     if (ws->busy) inl_mem_free(a, ws->busy, (size_t)ws->nbusy * sizeof *ws->busy);
     if (ws->spare) inl_mem_free(a, ws->spare, (size_t)ws->nbusy * sizeof *ws->spare);
+    if (ws->spare_tail) inl_mem_free(a, ws->spare_tail, (size_t)ws->nbusy * sizeof *ws->spare_tail);
     pthread_mutex_destroy(&ws->lock);
     pthread_cond_destroy(&ws->work_ready);
     pthread_cond_destroy(&ws->job_done);
@@ -256,15 +328,14 @@ static int init_work(page_work *pw, const inlay_allocator *a, const compressor *
     return 0;
 }
 
-int inl_workers_start(workers **out, const column_env *e, page_work *caller, int n, int ncols,
-                      const compressor *codecs, int ncodecs, size_t largest_page)
+int inl_workers_start(workers **out, const column_env *e, int n, int ncols, const compressor *codecs,
+                      int ncodecs, size_t largest_page)
 {
     *out = NULL;
     workers *ws = inl_mem_alloc(&e->alloc, sizeof *ws);
     if (!ws) return INLAY_ERR_NOMEM;
     memset(ws, 0, sizeof *ws);
     ws->env = e;
-    ws->caller = caller;
     ws->alloc = e->alloc;
     ws->ncodecs = ncodecs;
     pthread_mutex_init(&ws->lock, NULL);
@@ -272,16 +343,18 @@ int inl_workers_start(workers **out, const column_env *e, page_work *caller, int
     pthread_cond_init(&ws->job_done, NULL);
     ws->busy = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->busy);
     ws->spare = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->spare);
+    ws->spare_tail = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->spare_tail);
     const size_t njobs = (size_t)ncols * JOBS_PER_COLUMN;
     ws->jobs = inl_mem_alloc(&ws->alloc, njobs * sizeof *ws->jobs);
     ws->nbusy = ncols;
     if (ws->jobs) memset(ws->jobs, 0, njobs * sizeof *ws->jobs);
-    if (!ws->busy || !ws->spare || !ws->jobs) {
+    if (!ws->busy || !ws->spare || !ws->spare_tail || !ws->jobs) {
         free_all(ws);
         return INLAY_ERR_NOMEM;
     }
     memset(ws->busy, 0, (size_t)ncols * sizeof *ws->busy);
     memset(ws->spare, 0, (size_t)ncols * sizeof *ws->spare);
+    memset(ws->spare_tail, 0, (size_t)ncols * sizeof *ws->spare_tail);
     for (size_t i = 0; i < njobs; i++) {
         ws->jobs[i].col = (int)(i / JOBS_PER_COLUMN);
         give_back(ws, &ws->jobs[i]);
@@ -293,16 +366,30 @@ int inl_workers_start(workers **out, const column_env *e, page_work *caller, int
     }
     memset(ws->threads, 0, (size_t)n * sizeof *ws->threads);
     ws->nthreads = ws->threads_cap = n;
-    for (int i = 0; i < n; i++) {
-        int st = init_work(&ws->threads[i].work, &ws->alloc, codecs, ncodecs, largest_page);
+    const int nworks = n + 1;
+    ws->works = inl_mem_alloc(&ws->alloc, (size_t)nworks * sizeof *ws->works);
+    if (ws->works) memset(ws->works, 0, (size_t)nworks * sizeof *ws->works);
+    ws->freed_at = inl_mem_alloc(&ws->alloc, (size_t)nworks * sizeof *ws->freed_at);
+    ws->seen = inl_mem_alloc(&ws->alloc, (size_t)nworks * (size_t)ncols);
+    if (ws->seen) memset(ws->seen, 0, (size_t)nworks * (size_t)ncols);
+    ws->nworks = nworks;   /* what free_all frees: the arrays are made with this size */
+    if (!ws->works || !ws->freed_at || !ws->seen) {
+        free_all(ws);
+        return INLAY_ERR_NOMEM;
+    }
+    for (int i = 0; i < nworks; i++) {
+        ws->freed_at[i] = ++ws->clock;
+        int st = init_work(&ws->works[i], &ws->alloc, codecs, ncodecs, largest_page);
         if (st) {
             free_all(ws);
             return st;
         }
     }
+    ws->helper.last = -1;
     int started = 0;
     for (; started < n; started++) {
         ws->threads[started].ws = ws;
+        ws->threads[started].pref.last = -1;
         if (pthread_create(&ws->threads[started].thread, NULL, run, &ws->threads[started])) break;
     }
     if (started == 0) {
@@ -310,8 +397,7 @@ int inl_workers_start(workers **out, const column_env *e, page_work *caller, int
         return INLAY_ERR_STATE;
     }
     /* fewer threads than asked (the system's limit): the pages go on the
-     * ones that started; the rest are freed */
-    for (int i = started; i < n; i++) inl_page_work_free(&ws->threads[i].work, &ws->alloc, ncodecs);
+     * ones that started (the pool keeps its page_works, more than enough) */
     ws->nthreads = started;
     *out = ws;
     return 0;

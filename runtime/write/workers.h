@@ -25,18 +25,17 @@
 
 typedef struct workers workers;
 
-/* n threads for ncols columns, each thread with its own scratch and a
+/* n threads for ncols columns, and n + 1 sets of scratch with a
  * compressor per entry of codecs (ncodecs of them; sized for pages up to
- * largest_page bytes).
- * e: the writer's column_env, which outlives the workers. caller: the
- * appending thread's page_work: rather than wait (for a spare job, a
- * chunk's jobs, an emit) while jobs are queued, the appending thread
- * finishes them itself, any column's, in their order (a column's jobs still
- * run one at a time, so the bytes are the same), or runs the queued emit.
- * Returns 0, INLAY_ERR_NOMEM, or INLAY_ERR_STATE when no thread could be
- * started. */
-int inl_workers_start(workers **out, const column_env *e, page_work *caller, int n, int ncols,
-                      const compressor *codecs, int ncodecs, size_t largest_page);
+ * largest_page bytes), taken in turn by whoever finishes a job.
+ * e: the writer's column_env, which outlives the workers. Rather than wait
+ * (for a spare job, a chunk's jobs, an emit) while jobs are queued, the
+ * appending thread finishes them itself, any column's, in their order (a
+ * column's jobs still run one at a time, so the bytes are the same), or
+ * runs the queued emit. Returns 0, INLAY_ERR_NOMEM, or INLAY_ERR_STATE when
+ * no thread could be started. */
+int inl_workers_start(workers **out, const column_env *e, int n, int ncols, const compressor *codecs,
+                      int ncodecs, size_t largest_page);
 /* column_env.submit and column_env.take_job (ctx: the workers). */
 void inl_workers_submit(void *ctx, page_job *j);
 page_job *inl_workers_take_job(void *ctx, int col);

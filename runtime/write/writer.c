@@ -375,7 +375,7 @@ static int start_workers(inlay_writer *w, const inlay_options *o)
     const int n = thread_count(o);
     if (n < 2 || w->ncols == 0) return 0;
     const size_t largest_page = o->page_bytes > o->dictionary_bytes ? o->page_bytes : o->dictionary_bytes;
-    int st = inl_workers_start(&w->workers, &w->env, &w->env.work, n - 1, w->ncols, w->env.work.comps, w->ncomps, largest_page);
+    int st = inl_workers_start(&w->workers, &w->env, n - 1, w->ncols, w->env.work.comps, w->ncomps, largest_page);
     if (st) return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory" : "no worker thread could be started");
     w->env.submit = inl_workers_submit;
     w->env.take_job = inl_workers_take_job;
