@@ -770,8 +770,10 @@ INLAY_API int inlay_writer_flush_row_group(inlay_writer *w);
 /* What a writer holds and has written, for a host deciding when to flush. */
 typedef struct inlay_writer_stats {
     uint64_t rows;             /* rows complete in every column, written or buffered */
-    uint64_t row_groups;       /* row groups written */
-    uint64_t bytes_written;    /* bytes given to the sink */
+    uint64_t row_groups;       /* row groups written (a file or descriptor writer's workers may still
+                                  be giving the last one's bytes to the sink) */
+    uint64_t bytes_written;    /* bytes given to the sink (that last row group's once it is known
+                                  written) */
     uint64_t rows_buffered;    /* rows of the current row group, not written yet */
     uint64_t bytes_buffered;   /* about what the current row group holds in memory (encoded pages and the page
                                   being filled) */
