@@ -75,20 +75,6 @@ enum { SEEN_PAGE = 1, SEEN_SEAL = 2 };
 
 static uint8_t seen_bit(const page_job *j) { return j->seal ? SEEN_SEAL : SEEN_PAGE; }
 
-static page_job *pick(workers *ws)
-{
-    page_job *prev = NULL;
-    for (page_job *j = ws->head; j; prev = j, j = j->next) {
-        if (ws->busy[j->col]) continue;
-        if (prev) prev->next = j->next;
-        else ws->head = j->next;
-        if (ws->tail == j) ws->tail = prev;
-        j->next = NULL;
-        return j;
-    }
-    return NULL;
-}
-
 static void give_back(workers *ws, page_job *j)
 {
     j->next = NULL;
@@ -140,6 +126,23 @@ static int take_work(workers *ws, work_pref *pref, const page_job *j, bool only_
     return w;
 }
 
+/* The first queued job whose column no thread holds and for which a
+ * page_work can be taken (into *w; only_seen: as take_work), off the
+ * queue; NULL when there is none. The lock held. */
+static page_job *pick(workers *ws, work_pref *pref, bool only_seen, int *w)
+{
+    page_job *prev = NULL;
+    for (page_job *j = ws->head; j; prev = j, j = j->next) {
+        if (ws->busy[j->col] || (*w = take_work(ws, pref, j, only_seen)) < 0) continue;
+        if (prev) prev->next = j->next;
+        else ws->head = j->next;
+        if (ws->tail == j) ws->tail = prev;
+        j->next = NULL;
+        return j;
+    }
+    return NULL;
+}
+
 /* Finish job j (picked) with page_work w (taken); the lock held, and again
  * on return. */
 static void run_job(workers *ws, page_job *j, int w)
@@ -173,13 +176,14 @@ static void *run(void *arg)
             run_emit(ws);
             continue;
         }
-        page_job *j = pick(ws);
+        int w;
+        page_job *j = pick(ws, &me->pref, false, &w);
         if (!j) {
             if (ws->stop) break;
             pthread_cond_wait(&ws->work_ready, &ws->lock);
             continue;
         }
-        run_job(ws, j, take_work(ws, &me->pref, j, false));
+        run_job(ws, j, w);
     }
     pthread_mutex_unlock(&ws->lock);
     return NULL;
@@ -195,19 +199,11 @@ static bool help(workers *ws)
         run_emit(ws);
         return true;
     }
-    page_job *prev = NULL;
-    for (page_job *j = ws->head; j; prev = j, j = j->next) {
-        if (ws->busy[j->col]) continue;
-        const int w = take_work(ws, &ws->helper, j, true);
-        if (w < 0) continue;
-        if (prev) prev->next = j->next;
-        else ws->head = j->next;
-        if (ws->tail == j) ws->tail = prev;
-        j->next = NULL;
-        run_job(ws, j, w);
-        return true;
-    }
-    return false;
+    int w;
+    page_job *j = pick(ws, &ws->helper, true, &w);
+    if (!j) return false;
+    run_job(ws, j, w);
+    return true;
 }
 
 void inl_workers_submit(void *ctx, page_job *j)
