@@ -278,17 +278,24 @@ static int sink_failed(inlay_writer *w, const char *what, int saved_errno)
     return set_error(w, INLAY_ERR_IO, "%s", msg);
 }
 
+/* The sink failed writing (msg: why): the writer can only be aborted now. */
+static int sink_write_failed(inlay_writer *w, const char *msg)
+{
+    w->state = W_FAILED;
+    w->failure = INLAY_ERR_IO;
+    set_error(w, INLAY_ERR_IO, "%s", msg);
+    keep_failure(w);
+    return INLAY_ERR_IO;
+}
+
 static int write_bytes(inlay_writer *w, const void *p, size_t n)
 {
     if (!n) return 0;
     errno = 0;
     if (w->sink.write(w->sink.ctx, p, n)) {
-        const int e = errno;
-        w->state = W_FAILED;
-        w->failure = INLAY_ERR_IO;
-        sink_failed(w, "writing to", e);
-        keep_failure(w);
-        return INLAY_ERR_IO;
+        char msg[sizeof w->err.msg];
+        sink_reason(w, "writing to", errno, msg, sizeof msg);
+        return sink_write_failed(w, msg);
     }
     w->bytes += n;
     return 0;
@@ -609,6 +616,15 @@ static int write_page_index(inlay_writer *w)
     return st;
 }
 
+static int emit_part(const inlay_writer *w, const buf *b, char *msg, size_t cap)
+{
+    if (!b->len) return 0;
+    errno = 0;
+    if (!w->sink.write(w->sink.ctx, b->data, b->len)) return 0;
+    sink_reason(w, "writing to", errno, msg, cap);
+    return INLAY_ERR_IO;
+}
+
 /* The bytes of the row group laid out in emit_chunks, to the sink in file
  * order: every chunk's dictionary page and data pages, then the bloom
  * filters. On a worker (emit_async) or the appending thread; 0, or
@@ -616,21 +632,11 @@ static int write_page_index(inlay_writer *w)
 static int emit_row_group(void *ctx, char *msg, size_t cap)
 {
     const inlay_writer *w = ctx;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < w->ncols; i++) {
-            const chunk *k = w->emit_chunks[i];
-            const buf *parts[2] = { &k->dict, &k->pages };
-            const buf *const *from = pass == 0 ? parts : (const buf *[]){ &k->bloom };
-            for (int b = 0; b < (pass == 0 ? 2 : 1); b++) {
-                if (!from[b]->len) continue;
-                errno = 0;
-                if (w->sink.write(w->sink.ctx, from[b]->data, from[b]->len)) {
-                    sink_reason(w, "writing to", errno, msg, cap);
-                    return INLAY_ERR_IO;
-                }
-            }
-        }
-    return 0;
+    int st = 0;
+    for (int i = 0; i < w->ncols && !st; i++)
+        if (!(st = emit_part(w, &w->emit_chunks[i]->dict, msg, cap))) st = emit_part(w, &w->emit_chunks[i]->pages, msg, cap);
+    for (int i = 0; i < w->ncols && !st; i++) st = emit_part(w, &w->emit_chunks[i]->bloom, msg, cap);
+    return st;
 }
 
 /* The row group's chunks go back to their columns, spare. */
@@ -715,13 +721,7 @@ static int write_row_group(inlay_writer *w)
         return 0;
     }
     char msg[sizeof w->err.msg];
-    if ((st = emit_row_group(w, msg, sizeof msg))) {
-        w->state = W_FAILED;
-        w->failure = st;
-        set_error(w, st, "%s", msg);
-        keep_failure(w);
-        return st;
-    }
+    if (emit_row_group(w, msg, sizeof msg)) return sink_write_failed(w, msg);
     release_row_group(w);
     return 0;
 }
