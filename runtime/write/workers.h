@@ -44,7 +44,8 @@ page_job *inl_workers_take_job(void *ctx, int col);
 bool inl_workers_done(workers *ws, const chunk *k, bool wait);
 /* What inl_workers_emit runs: 0, or a status with its message in msg. */
 typedef int (*workers_emit_fn)(void *ctx, char *msg, size_t cap);
-/* Run fn(ctx) on a worker, before any page job queued. One at a time: the
+/* Run fn(ctx) once, before any page job queued: on a worker, or on the
+ * appending thread if it comes to wait for it first. One at a time: the
  * caller waits for the last one (inl_workers_emitted) before the next. */
 void inl_workers_emit(workers *ws, workers_emit_fn fn, void *ctx);
 /* Whether the last emit has run (or been skipped after a failure); with
