@@ -119,6 +119,7 @@ typedef struct page_job {
     struct column *c;
     chunk *k;
     int col;                  /* the column's index (its jobs are its own) */
+    uint64_t order;           /* its place among the column's jobs (schedule.c) */
     bool seal;
     /* the page: levels, and PLAIN values or dictionary indices from vals_off */
     const buf *defs, *reps, *vals;

@@ -1,11 +1,11 @@
 /*
  * workers.c — the writer's worker threads (see workers.h).
  *
- * One lock guards the queue, the spare jobs, the pool of page_works, every
- * chunk's pending count, the emit slot and the failure. A worker takes a
- * queued emit first, else the first queued job whose column no other
- * worker holds, so a column's jobs run in order; it runs it without the
- * lock.
+ * One lock guards the schedule (the queue, the spare jobs, the pool of
+ * page_works: schedule.c), every chunk's pending count, the emit slot and
+ * the failure. A worker takes a queued emit first, else the job the
+ * schedule picks (a column's jobs run one at a time, in order); it runs it
+ * without the lock.
  *
  * Each column has JOBS_PER_COLUMN jobs, made at the start and reused in
  * turn: a column whose jobs are all queued or running makes the appending
@@ -28,15 +28,10 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "schedule.h"
 #include "workers.h"
 
 enum { JOBS_PER_COLUMN = 8 };
-
-/* Which page_work a thread last had, and for which row group. */
-typedef struct work_pref {
-    int last;        /* -1: none yet */
-    uint64_t seq;
-} work_pref;
 
 typedef struct worker {
     struct workers *ws;
@@ -50,38 +45,20 @@ struct workers {
     pthread_mutex_t lock;
     pthread_cond_t work_ready;   /* a job queued, or stop */
     pthread_cond_t job_done;
-    page_job *head, *tail;       /* queued */
-    page_job **spare, **spare_tail;   /* per column: finished, for reuse in turn (FIFO) */
+    schedule sched;
     page_job *jobs;              /* JOBS_PER_COLUMN per column */
-    bool *busy;                  /* per column: a worker holds one of its jobs */
-    int nbusy;
+    int ncols;
     worker *threads;
     int nthreads, threads_cap, ncodecs;
     workers_emit_fn emit;        /* queued (emit_queued) or running (emit_running) */
     void *emit_ctx;
     bool emit_queued, emit_running;
-    page_work *works;            /* the pool: nthreads + 1 */
-    int nworks;
-    uint64_t *freed_at;          /* per page_work: when it was last given back (0: in use) */
-    uint8_t *seen;               /* per page_work and column: SEEN_PAGE, SEEN_SEAL (jobs it has finished) */
-    uint64_t clock;              /* counts the give-backs */
+    page_work *works;            /* the pool: nthreads + 1 (sched.nworks) */
     work_pref helper;            /* the appending thread's */
     bool stop;
     int failure;
     char failure_msg[512];
 };
-
-enum { SEEN_PAGE = 1, SEEN_SEAL = 2 };
-
-static uint8_t seen_bit(const page_job *j) { return j->seal ? SEEN_SEAL : SEEN_PAGE; }
-
-static void give_back(workers *ws, page_job *j)
-{
-    j->next = NULL;
-    if (ws->spare_tail[j->col]) ws->spare_tail[j->col]->next = j;
-    else ws->spare[j->col] = j;
-    ws->spare_tail[j->col] = j;
-}
 
 /* Run the queued emit; the lock held, and again on return. */
 static void run_emit(workers *ws)
@@ -101,69 +78,23 @@ static void run_emit(workers *ws)
     pthread_cond_broadcast(&ws->job_done);
 }
 
-/* Whether page_work w is free and, when only_seen, has finished a job like j. */
-static bool usable_work(const workers *ws, int w, const page_job *j, bool only_seen)
-{
-    return ws->freed_at[w] && (!only_seen || (ws->seen[(size_t)w * (size_t)ws->nbusy + (size_t)j->col] & seen_bit(j)));
-}
-
-/* The page_work for job j: the thread's last one if it can take it and the
- * job is of the same row group, else the one free the longest; -1 when
- * none can (only_seen: only page_works that have finished a job like j).
- * At most one job per worker and one of the appending thread's run at
- * once, so a worker always finds one free. The lock held. */
-static int take_work(workers *ws, work_pref *pref, const page_job *j, bool only_seen)
-{
-    int w = -1;
-    if (pref->last >= 0 && pref->seq == j->k->seq && usable_work(ws, pref->last, j, only_seen)) w = pref->last;
-    else
-        for (int i = 0; i < ws->nworks; i++)
-            if (usable_work(ws, i, j, only_seen) && (w < 0 || ws->freed_at[i] < ws->freed_at[w])) w = i;
-    if (w < 0) return -1;
-    ws->freed_at[w] = 0;
-    pref->last = w;
-    pref->seq = j->k->seq;
-    return w;
-}
-
-/* The first queued job whose column no thread holds and for which a
- * page_work can be taken (into *w; only_seen: as take_work), off the
- * queue; NULL when there is none. The lock held. */
-static page_job *pick(workers *ws, work_pref *pref, bool only_seen, int *w)
-{
-    page_job *prev = NULL;
-    for (page_job *j = ws->head; j; prev = j, j = j->next) {
-        if (ws->busy[j->col] || (*w = take_work(ws, pref, j, only_seen)) < 0) continue;
-        if (prev) prev->next = j->next;
-        else ws->head = j->next;
-        if (ws->tail == j) ws->tail = prev;
-        j->next = NULL;
-        return j;
-    }
-    return NULL;
-}
-
 /* Finish job j (picked) with page_work w (taken); the lock held, and again
  * on return. */
 static void run_job(workers *ws, page_job *j, int w)
 {
-    ws->busy[j->col] = true;
     const bool skip = ws->stop || ws->failure;
     pthread_mutex_unlock(&ws->lock);
     const int st = skip ? 0 : inl_column_finish(j, ws->env, &ws->works[w]);
     pthread_mutex_lock(&ws->lock);
-    ws->freed_at[w] = ++ws->clock;
-    if (!skip && !st) ws->seen[(size_t)w * (size_t)ws->nbusy + (size_t)j->col] |= seen_bit(j);
-    ws->busy[j->col] = false;
     if (st && !ws->failure) {
         ws->failure = st;
         snprintf(ws->failure_msg, sizeof ws->failure_msg, "column '%s' row group %llu: %s", j->c->path,
                  (unsigned long long)j->k->seq, inlay_strerror(st));
     }
     j->k->pending--;
-    give_back(ws, j);
+    inl_schedule_finished(&ws->sched, j, w, !skip && !st);
     pthread_cond_broadcast(&ws->job_done);
-    if (ws->head) pthread_cond_signal(&ws->work_ready);   /* the column let go may have jobs waiting */
+    if (ws->sched.head) pthread_cond_signal(&ws->work_ready);   /* the column let go may have jobs waiting */
 }
 
 static void *run(void *arg)
@@ -177,7 +108,7 @@ static void *run(void *arg)
             continue;
         }
         int w;
-        page_job *j = pick(ws, &me->pref, false, &w);
+        page_job *j = inl_schedule_pick(&ws->sched, &me->pref, false, &w);
         if (!j) {
             if (ws->stop) break;
             pthread_cond_wait(&ws->work_ready, &ws->lock);
@@ -200,7 +131,7 @@ static bool help(workers *ws)
         return true;
     }
     int w;
-    page_job *j = pick(ws, &ws->helper, true, &w);
+    page_job *j = inl_schedule_pick(&ws->sched, &ws->helper, true, &w);
     if (!j) return false;
     run_job(ws, j, w);
     return true;
@@ -210,12 +141,9 @@ void inl_workers_submit(void *ctx, page_job *j)
 {
     workers *ws = ctx;
     j->col = (int)j->c->index;
-    j->next = NULL;
     pthread_mutex_lock(&ws->lock);
     j->k->pending++;
-    if (ws->tail) ws->tail->next = j;
-    else ws->head = j;
-    ws->tail = j;
+    inl_schedule_push(&ws->sched, j);
     pthread_cond_signal(&ws->work_ready);
     pthread_mutex_unlock(&ws->lock);
 }
@@ -224,13 +152,9 @@ page_job *inl_workers_take_job(void *ctx, int col)
 {
     workers *ws = ctx;
     pthread_mutex_lock(&ws->lock);
-    while (!ws->spare[col] && !ws->failure)
+    while (!ws->sched.spare[col] && !ws->failure)
         if (!help(ws)) pthread_cond_wait(&ws->job_done, &ws->lock);
-    page_job *j = ws->failure ? NULL : ws->spare[col];
-    if (j) {
-        ws->spare[col] = j->next;
-        if (!j->next) ws->spare_tail[col] = NULL;
-    }
+    page_job *j = ws->failure ? NULL : inl_schedule_take_spare(&ws->sched, col);
     pthread_mutex_unlock(&ws->lock);
     return j;
 }
@@ -278,20 +202,16 @@ static void free_all(workers *ws)
 {
     const inlay_allocator *a = &ws->alloc;
     if (ws->works) {
-        for (int i = 0; i < ws->nworks; i++) inl_page_work_free(&ws->works[i], a, ws->ncodecs);
-        inl_mem_free(a, ws->works, (size_t)ws->nworks * sizeof *ws->works);
+        for (int i = 0; i < ws->sched.nworks; i++) inl_page_work_free(&ws->works[i], a, ws->ncodecs);
+        inl_mem_free(a, ws->works, (size_t)ws->sched.nworks * sizeof *ws->works);
     }
-    if (ws->freed_at) inl_mem_free(a, ws->freed_at, (size_t)ws->nworks * sizeof *ws->freed_at);
-    if (ws->seen) inl_mem_free(a, ws->seen, (size_t)ws->nworks * (size_t)ws->nbusy);
+    inl_schedule_free(&ws->sched);
     if (ws->threads) inl_mem_free(a, ws->threads, (size_t)ws->threads_cap * sizeof *ws->threads);
-    const size_t njobs = (size_t)ws->nbusy * JOBS_PER_COLUMN;
+    const size_t njobs = (size_t)ws->ncols * JOBS_PER_COLUMN;
     if (ws->jobs) {
         for (size_t i = 0; i < njobs; i++) inl_page_job_free(&ws->jobs[i], a);
         inl_mem_free(a, ws->jobs, njobs * sizeof *ws->jobs);
     }
-    if (ws->busy) inl_mem_free(a, ws->busy, (size_t)ws->nbusy * sizeof *ws->busy);
-    if (ws->spare) inl_mem_free(a, ws->spare, (size_t)ws->nbusy * sizeof *ws->spare);
-    if (ws->spare_tail) inl_mem_free(a, ws->spare_tail, (size_t)ws->nbusy * sizeof *ws->spare_tail);
     pthread_mutex_destroy(&ws->lock);
     pthread_cond_destroy(&ws->work_ready);
     pthread_cond_destroy(&ws->job_done);
@@ -337,44 +257,31 @@ int inl_workers_start(workers **out, const column_env *e, int n, int ncols, cons
     pthread_mutex_init(&ws->lock, NULL);
     pthread_cond_init(&ws->work_ready, NULL);
     pthread_cond_init(&ws->job_done, NULL);
-    ws->busy = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->busy);
-    ws->spare = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->spare);
-    ws->spare_tail = inl_mem_alloc(&ws->alloc, (size_t)ncols * sizeof *ws->spare_tail);
+    const int nworks = n + 1;
+    if (inl_schedule_init(&ws->sched, &ws->alloc, ncols, nworks)) {
+        free_all(ws);
+        return INLAY_ERR_NOMEM;
+    }
     const size_t njobs = (size_t)ncols * JOBS_PER_COLUMN;
     ws->jobs = inl_mem_alloc(&ws->alloc, njobs * sizeof *ws->jobs);
-    ws->nbusy = ncols;
+    ws->threads = inl_mem_alloc(&ws->alloc, (size_t)n * sizeof *ws->threads);
+    ws->works = inl_mem_alloc(&ws->alloc, (size_t)nworks * sizeof *ws->works);
+    /* what free_all frees: the arrays are made with these sizes */
+    ws->ncols = ncols;
+    ws->threads_cap = n;
     if (ws->jobs) memset(ws->jobs, 0, njobs * sizeof *ws->jobs);
-    if (!ws->busy || !ws->spare || !ws->spare_tail || !ws->jobs) {
+    if (ws->threads) memset(ws->threads, 0, (size_t)n * sizeof *ws->threads);
+    if (ws->works) memset(ws->works, 0, (size_t)nworks * sizeof *ws->works);
+    if (!ws->jobs || !ws->threads || !ws->works) {
         free_all(ws);
         return INLAY_ERR_NOMEM;
     }
-    memset(ws->busy, 0, (size_t)ncols * sizeof *ws->busy);
-    memset(ws->spare, 0, (size_t)ncols * sizeof *ws->spare);
-    memset(ws->spare_tail, 0, (size_t)ncols * sizeof *ws->spare_tail);
     for (size_t i = 0; i < njobs; i++) {
         ws->jobs[i].col = (int)(i / JOBS_PER_COLUMN);
-        give_back(ws, &ws->jobs[i]);
+        inl_schedule_give_back(&ws->sched, &ws->jobs[i]);
     }
-    ws->threads = inl_mem_alloc(&ws->alloc, (size_t)n * sizeof *ws->threads);
-    if (!ws->threads) {
-        free_all(ws);
-        return INLAY_ERR_NOMEM;
-    }
-    memset(ws->threads, 0, (size_t)n * sizeof *ws->threads);
-    ws->nthreads = ws->threads_cap = n;
-    const int nworks = n + 1;
-    ws->works = inl_mem_alloc(&ws->alloc, (size_t)nworks * sizeof *ws->works);
-    if (ws->works) memset(ws->works, 0, (size_t)nworks * sizeof *ws->works);
-    ws->freed_at = inl_mem_alloc(&ws->alloc, (size_t)nworks * sizeof *ws->freed_at);
-    ws->seen = inl_mem_alloc(&ws->alloc, (size_t)nworks * (size_t)ncols);
-    if (ws->seen) memset(ws->seen, 0, (size_t)nworks * (size_t)ncols);
-    ws->nworks = nworks;   /* what free_all frees: the arrays are made with this size */
-    if (!ws->works || !ws->freed_at || !ws->seen) {
-        free_all(ws);
-        return INLAY_ERR_NOMEM;
-    }
+    ws->nthreads = n;
     for (int i = 0; i < nworks; i++) {
-        ws->freed_at[i] = ++ws->clock;
         int st = init_work(&ws->works[i], &ws->alloc, codecs, ncodecs, largest_page);
         if (st) {
             free_all(ws);

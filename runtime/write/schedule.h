@@ -1,0 +1,64 @@
+/*
+ * schedule.h — which queued page job runs next, and with which page_work.
+ *
+ * The writer's workers (workers.c) keep here, under their one lock, the
+ * queue of page jobs in the order the appending thread cut them, each
+ * column's spare jobs, and the pool of page_works (scratch and
+ * compressors). The rule that keeps a file the same at any thread count
+ * lives here: a column's jobs start one at a time and in the order they
+ * were queued (its chunk's codec is decided by its first page and used by
+ * its dictionary page, so a chunk end run before its first page would
+ * write a page compressed with a codec the chunk then drops). Columns'
+ * jobs run in parallel.
+ *
+ * No threads and no lock: every call is made with the workers' lock held.
+ */
+#ifndef INLAY_SCHEDULE_H
+#define INLAY_SCHEDULE_H
+#include "column.h"
+
+/* Which page_work a thread last had, and for which row group (chunk seq). */
+typedef struct work_pref {
+    int last;        /* -1: none yet */
+    uint64_t seq;
+} work_pref;
+
+typedef struct schedule {
+    inlay_allocator alloc;
+    int ncols, nworks;
+    page_job *head, *tail;            /* queued, in the order cut */
+    page_job **spare, **spare_tail;   /* per column: finished, for reuse in turn (FIFO) */
+    uint64_t *queued, *started;       /* per column: jobs queued and started so far */
+    bool *busy;                       /* per column: a thread holds one of its jobs */
+    uint64_t *freed_at;               /* per page_work: when it was last given back (0: in use) */
+    uint8_t *seen;                    /* per page_work and column: SEEN_PAGE, SEEN_SEAL (jobs it has finished) */
+    uint64_t clock;                   /* counts the give-backs */
+} schedule;
+
+/* An empty queue, no spare jobs, and nworks page_works all free.
+ * 0 or INLAY_ERR_NOMEM (nothing then to free). */
+int inl_schedule_init(schedule *s, const inlay_allocator *a, int ncols, int nworks);
+void inl_schedule_free(schedule *s);
+
+/* Job j (its col set) to the end of the queue. */
+void inl_schedule_push(schedule *s, page_job *j);
+
+/* The first queued job that is its column's next to start, whose column no
+ * thread holds, and for which a page_work can be taken; off the queue,
+ * its column held, its page_work in *w. The page_work is the thread's
+ * last one (pref) if the job is of the same row group, else the one free
+ * the longest; with only_seen, only one that has finished a job of the
+ * same kind (page or chunk end) of the same column, whose buffers have
+ * grown for it. NULL when no job can start. */
+page_job *inl_schedule_pick(schedule *s, work_pref *pref, bool only_seen, int *w);
+
+/* Job j, picked with page_work w, has finished (ok: without failure): its
+ * column and page_work are free again, and j goes to its column's spares. */
+void inl_schedule_finished(schedule *s, page_job *j, int w, bool ok);
+
+/* j to the end of its column's spares (a job made, or one finished). */
+void inl_schedule_give_back(schedule *s, page_job *j);
+
+/* The column's oldest spare job, off the spares; NULL when none. */
+page_job *inl_schedule_take_spare(schedule *s, int col);
+#endif
