@@ -2,7 +2,8 @@
 # file). Inputs: INLAY (the inlay program), NODE, SOURCE_DIR (tests/interop,
 # holding convert_fixtures.lua, check.mjs and node_modules), WORK_DIR (made
 # afresh), READ_DUMP (the interop_read_dump program: inlay's reader, given to
-# check.mjs as INLAY_READ_DUMP).
+# check.mjs as INLAY_READ_DUMP), READERS (optional: the readers check.mjs
+# runs, INLAY_INTEROP_READERS; empty: all).
 
 foreach(pkg @duckdb/node-api parquet-wasm apache-arrow hyparquet hyparquet-compressors)
   if(NOT EXISTS "${SOURCE_DIR}/node_modules/${pkg}/package.json")
@@ -29,7 +30,7 @@ if(NOT convert_rc EQUAL 0 AND NOT convert_rc EQUAL 1)
   message(FATAL_ERROR "interop_convert: convert_fixtures.lua failed (${convert_rc})")
 endif()
 
-execute_process(COMMAND "${CMAKE_COMMAND}" -E env "INLAY_READ_DUMP=${READ_DUMP}"
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "INLAY_READ_DUMP=${READ_DUMP}" "INLAY_INTEROP_READERS=${READERS}"
     "${NODE}" "${SOURCE_DIR}/check.mjs" "${WORK_DIR}"
   WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE rc)
 if(NOT convert_rc EQUAL 0)

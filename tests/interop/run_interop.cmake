@@ -4,7 +4,8 @@
 # (tests/interop, holding check.mjs and node_modules), WORK_DIR (made afresh),
 # READ_DUMP (the interop_read_dump program: inlay's reader, given to check.mjs as
 # INLAY_READ_DUMP). CHECK (optional): the checker script in SOURCE_DIR,
-# check.mjs by default (interop_skip runs skip.mjs).
+# check.mjs by default (interop_skip runs skip.mjs). READERS (optional): the
+# readers check.mjs runs (INLAY_INTEROP_READERS; empty: all).
 
 foreach(pkg @duckdb/node-api parquet-wasm apache-arrow hyparquet hyparquet-compressors)
   if(NOT EXISTS "${SOURCE_DIR}/node_modules/${pkg}/package.json")
@@ -33,7 +34,7 @@ if(NOT fixtures_rc EQUAL 0 AND NOT fixtures_rc EQUAL 1)
   message(FATAL_ERROR "interop: ${fixtures_name} failed (${fixtures_rc})")
 endif()
 
-execute_process(COMMAND "${CMAKE_COMMAND}" -E env "INLAY_READ_DUMP=${READ_DUMP}"
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "INLAY_READ_DUMP=${READ_DUMP}" "INLAY_INTEROP_READERS=${READERS}"
     "${NODE}" "${SOURCE_DIR}/${CHECK}" "${WORK_DIR}"
   WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE rc)
 if(NOT fixtures_rc EQUAL 0)
