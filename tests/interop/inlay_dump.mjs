@@ -15,12 +15,12 @@ import path from 'node:path'
 
 // The checkers run one interop_read_dump for many files: a spawn from a
 // Node process that holds DuckDB and the files' values costs tens of
-// milliseconds (fork copies its page tables); one per file took longer
-// than the reads.
+// milliseconds (it grows with the process's memory); one per file took
+// longer than the reads.
 
 // Run interop_read_dump once on the files: for each, in order, {dump} (its
-// parsed line) or {error}. A process that fails leaves every file without
-// a line in error.
+// parsed line) or {error}. A process that dies leaves every file after its
+// last whole line in error; one that prints more lines than files, all.
 export function readDumps(exe, files, args = []) {
   const r = spawnSync(exe, [...args, ...files], { encoding: 'utf8', maxBuffer: 1 << 30 })
   const names = files.length === 1 ? path.basename(files[0]) : `${path.basename(files[0])} and ${files.length - 1} more`
@@ -33,7 +33,7 @@ export function readDumps(exe, files, args = []) {
   const lines = failed && r.error ? [] : r.stdout.split('\n').filter(Boolean)
   if (!failed && lines.length !== files.length) failed = `${how} printed ${lines.length} lines, expected ${files.length}${tail}`
   return files.map((file, k) => {
-    if (failed && k >= lines.length - 1) return { error: failed }
+    if (failed && (lines.length > files.length || k >= lines.length - 1)) return { error: failed }
     try {
       return { dump: JSON.parse(lines[k]) }
     } catch (err) {
