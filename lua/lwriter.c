@@ -44,8 +44,8 @@
  * Where the bytes go: a path (inlay_writer_open_file: a temporary file,
  * renamed by close), or a Lua file handle (inlay_writer_open_fd on a
  * duplicate of its descriptor: the stream, front to back). The temporary of
- * a file writer is reported to inl_lua_temp_hook when it appears and
- * before it goes, for a host's signal handler.
+ * a file writer is reported to inl_lua_temp_hook when it appears (inside
+ * inl_lua_temp_hold) and once it is gone, for a host's signal handler.
  *
  * Nested fields (lists, structs, maps) are converted by lnested.c into
  * their own scratch (lw->nest, NULL for a flat schema) and appended with
@@ -74,6 +74,7 @@
 #include "lwriter.h"
 
 void (*inl_lua_temp_hook)(const char *tmp_path, int live) = NULL;
+void (*inl_lua_temp_hold)(int hold) = NULL;
 
 enum { WS_CLOSED_NEW, WS_OPEN, WS_CLOSED, WS_ABORTED };
 
@@ -88,7 +89,7 @@ typedef struct lwriter {
     bool borrowed;              /* w is the host program's (inl_lua_writer_borrow): never closed or freed here */
     bool stream;                /* writes to a Lua file handle: no path, no temporary */
     bool owns_fd;               /* fd is our duplicate of the handle's, closed with the writer */
-    bool hooked;                /* inl_lua_temp_hook was told of the temporary */
+    char *hooked;               /* the temporary's path as inl_lua_temp_hook was told it; else NULL */
     bool have_final;            /* final[] holds the totals of a successful close */
     bool sorted;                /* sorting_columns given: write and row hand each row on at once */
     int sort_field;             /* the nested field holding every sort key, appended first; else -1 */
@@ -180,14 +181,20 @@ static lwriter *check_open(lua_State *L)
     return lw;
 }
 
-/* The temporary file is about to go (renamed or removed): the hook is
- * told while its name still means our file. */
+/* The temporary file is gone (renamed into place or removed): the hook is
+ * told only now, from our copy of its path, so that a signal on the way
+ * finds it still listed. Unlinking the name then finds nothing. */
 static void temp_gone(lwriter *lw)
 {
     if (!lw->hooked) return;
-    lw->hooked = false;
-    const char *tmp = inlay_writer_temp_path(lw->w);
-    if (tmp && inl_lua_temp_hook) inl_lua_temp_hook(tmp, 0);
+    if (inl_lua_temp_hook) inl_lua_temp_hook(lw->hooked, 0);
+    inl_lua_resize(&lw->cv, lw->hooked, strlen(lw->hooked) + 1, 0);
+    lw->hooked = NULL;
+}
+
+static void temp_hold(bool hold)
+{
+    if (inl_lua_temp_hold) inl_lua_temp_hold(hold);
 }
 
 /* After the writer is gone: it may write to the descriptor until then. */
@@ -201,10 +208,10 @@ static void release_fd(lwriter *lw)
 static void writer_abort(lwriter *lw)
 {
     if (lw->w) {
-        temp_gone(lw);
         if (!lw->borrowed) inlay_writer_free(lw->w);   /* aborts: the temporary file is removed */
         lw->w = NULL;
         lw->state = WS_ABORTED;
+        temp_gone(lw);
     }
     if (lw->t) {   /* after a successful close, only freed */
         lw->ops->destroy(lw->t);
@@ -333,7 +340,6 @@ static void writer_finish(lua_State *L, lwriter *lw)
         return;
     }
     flush_rows(L, lw);
-    temp_gone(lw);
     if (inlay_writer_close(lw->w) != INLAY_OK) {
         lua_getiuservalue(L, 1, 2);
         lua_pushstring(L, inlay_writer_errmsg(lw->w));
@@ -348,6 +354,7 @@ static void writer_finish(lua_State *L, lwriter *lw)
         if (inlay_writer_column_stats(lw->w, c, &lw->final[c]) != INLAY_OK)
             memset(&lw->final[c], 0, sizeof lw->final[c]);
     lw->have_final = true;
+    temp_gone(lw);   /* renamed into place */
     inlay_writer_free(lw->w);
     lw->w = NULL;
     lw->state = WS_CLOSED;
@@ -1318,8 +1325,12 @@ static int writer_open(lua_State *L)
     inl_lua_conv_init(&lw->cv, L);
     if (!alloc_scratch(lw)) inl_lua_error(L, "out of memory");
     use_allocator(lw, &o);
+    /* From the file's creation until the hook has its path, a signal would
+     * find it unlisted: the host holds its signals over that stretch. */
+    if (!stream) temp_hold(true);
     int st = stream ? open_stream(L, wi, lw, stream, s, &o) : inlay_writer_open_file(&lw->w, path, s->s, &o);
     if (st != INLAY_OK) {
+        if (!stream) temp_hold(false);
         lua_pushstring(L, lw->w ? inlay_writer_errmsg(lw->w) : inlay_strerror(st));
         writer_abort(lw);
         lw->state = WS_ABORTED;
@@ -1330,9 +1341,17 @@ static int writer_open(lua_State *L)
     lw->state = WS_OPEN;
     const char *tmp = inlay_writer_temp_path(lw->w);
     if (tmp && inl_lua_temp_hook) {
+        const size_t n = strlen(tmp) + 1;
+        lw->hooked = inl_lua_resize(&lw->cv, NULL, 0, n);
+        if (!lw->hooked) {
+            writer_abort(lw);
+            temp_hold(false);
+            inl_lua_error(L, "out of memory");
+        }
+        memcpy(lw->hooked, tmp, n);
         inl_lua_temp_hook(tmp, 1);
-        lw->hooked = true;
     }
+    if (!stream) temp_hold(false);
     lua_settop(L, wi);
     return 1;
 }

@@ -77,6 +77,15 @@ lschema *inl_lua_writer_new_target(lua_State *L, int sidx, int name_idx, const c
 /* The userdata at idx, made by inl_lua_writer_new_target, is open on t. */
 void inl_lua_writer_attach(lua_State *L, int idx, void *t, const inl_lua_target *ops);
 
+/* For a host whose signal handler removes the temporaries of file writers
+ * (the inlay command). temp_hook(path, 1) gives it a temporary's path once
+ * the file exists, temp_hook(path, 0) once the file is gone (renamed into
+ * place or removed); in between, the handler may unlink the path. The
+ * writer calls temp_hold(1) before it creates the file and temp_hold(0)
+ * once the hook has the path: a signal in that stretch would find the file
+ * unlisted, so the host blocks its signals there (the library's own
+ * threads never take them). Either may be NULL. */
 extern void (*inl_lua_temp_hook)(const char *tmp_path, int live);
+extern void (*inl_lua_temp_hold)(int hold);
 
 #endif

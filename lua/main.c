@@ -22,6 +22,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +144,10 @@ static void laction(int sig)
  * the handler removes the temporary of every file still being written and
  * exits 128 + the signal. unlink and _exit are async-signal-safe; the paths
  * are copied in here when a writer opens (inl_lua_temp_hook), so the
- * handler reads nothing the interrupted code may be changing. The REPL
+ * handler reads nothing the interrupted code may be changing. From just
+ * before a writer creates its temporary until the path is copied in, the
+ * signals wait (hold_temps), or one in between would leave the file; the
+ * library's threads block them, so only this thread's mask matters. The REPL
  * keeps lua.c's Ctrl-C instead, which interrupts the line and keeps the
  * session. More writers than MAX_TEMPS at once: the others' temporaries are
  * left, for the next writer of that target to clean up. */
@@ -169,6 +173,18 @@ static void note_temp(const char *path, int live)
     }
 }
 
+static sigset_t held_signals, mask_before_hold;
+static int hold_depth;
+
+static void hold_temps(int hold)
+{
+    if (hold) {
+        if (hold_depth++ == 0) pthread_sigmask(SIG_BLOCK, &held_signals, &mask_before_hold);
+    } else if (hold_depth > 0 && --hold_depth == 0) {
+        pthread_sigmask(SIG_SETMASK, &mask_before_hold, NULL);   /* a signal that came runs stop_now here */
+    }
+}
+
 static void stop_now(int sig)
 {
     for (int i = 0; i < MAX_TEMPS; i++)
@@ -179,6 +195,11 @@ static void stop_now(int sig)
 static void stop_signals(bool stop)
 {
     inl_lua_temp_hook = note_temp;
+    inl_lua_temp_hold = hold_temps;
+    sigemptyset(&held_signals);
+    sigaddset(&held_signals, SIGINT);
+    sigaddset(&held_signals, SIGTERM);
+    sigaddset(&held_signals, SIGHUP);
     repl_signals = !stop;
     if (stop) setsignal(SIGINT, stop_now);
     setsignal(SIGTERM, stop_now);

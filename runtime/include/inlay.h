@@ -28,7 +28,9 @@
  * (inlay_writer_open) is called only from the thread calling the writer;
  * a file or descriptor writer hands each finished row group's bytes to one
  * of its workers, one row group at a time, in file order. The file is byte
- * for byte the same at any thread count.
+ * for byte the same at any thread count. The library's threads (workers, a
+ * text source's parsing thread) block the asynchronous signals (SIGINT,
+ * SIGTERM, SIGHUP, ...): those reach the host's own threads.
  *
  * Errors: every function that can fail returns an int status, INLAY_OK (0)
  * or one of the negative INLAY_ERR_* codes. The writer keeps a message that
@@ -607,7 +609,11 @@ INLAY_API int inlay_writer_open_fd(inlay_writer **out, int fd, const inlay_schem
  * writer, valid until the temporary goes. A host's signal handler may
  * unlink() it before _exit(), so that an interrupted program leaves no
  * temporary behind: copy it when the writer opens (a handler must not read
- * memory the interrupted code may be freeing). */
+ * memory the interrupted code may be freeing), with the handler's signals
+ * blocked from before inlay_writer_open_file until the copy is made (the
+ * file exists before the open returns), and drop the copy only once close
+ * or free has returned (the name is then gone, and unlinking it finds
+ * nothing). */
 INLAY_API const char *inlay_writer_temp_path(const inlay_writer *w);
 
 /* The leaf column whose dotted path ("a.b.c") or top-level name is `name`,

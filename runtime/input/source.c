@@ -37,6 +37,7 @@
 #include "input.h"
 #include "csv.h"
 #include "ndjson.h"
+#include "thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -664,7 +665,7 @@ int inlay_source_next(inlay_source *s, size_t *rows)
         snapshot(s, &s->pub);
     } else {
         if (!s->worker_running) {
-            if (pthread_create(&s->worker, NULL, worker_main, s) != 0) {
+            if (inl_thread_start(&s->worker, worker_main, s) != 0) {
                 s->status = inl_err_set(&s->err, INLAY_ERR_NOMEM, "cannot start the parsing thread");
                 return s->status;
             }

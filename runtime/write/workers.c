@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "schedule.h"
+#include "thread.h"
 #include "workers.h"
 
 enum { JOBS_PER_COLUMN = 8 };
@@ -293,7 +294,7 @@ int inl_workers_start(workers **out, const column_env *e, int n, int ncols, cons
     for (; started < n; started++) {
         ws->threads[started].ws = ws;
         ws->threads[started].pref.last = -1;
-        if (pthread_create(&ws->threads[started].thread, NULL, run, &ws->threads[started])) break;
+        if (inl_thread_start(&ws->threads[started].thread, run, &ws->threads[started])) break;
     }
     if (started == 0) {
         free_all(ws);

@@ -236,4 +236,33 @@ T.case("SIGTERM and SIGINT: no temporary, the previous file intact, 143 and 130"
   end
 end)
 
+T.case("a signal while the writer creates its temporary waits until the command lists it", function()
+  -- slow_lock.c holds the writer a second between creating its temporary
+  -- and returning to the command; the signal is sent as soon as the file
+  -- shows up, so it lands there
+  local preload = os.getenv("INLAY_SLOW_LOCK")
+  T.ok(preload and preload ~= "", "INLAY_SLOW_LOCK names the library to preload")
+  local slow = "LD_PRELOAD=" .. q(preload) .. " " .. bin
+  local job = [[
+    local w <close> = inlay.open(arg[1], inlay.schema { { "line", "string" } })
+    for line in io.lines() do w:row(line) end
+  ]]
+  local cases = {
+    { "TERM", 143, "run job.lua job.parquet", "one\ntwo\n", "job.parquet" },
+    { "INT", 130, "run job.lua job.parquet", "one\ntwo\n", "job.parquet" },
+    { "TERM", 143, "convert -q - out.parquet", rows(800000), "out.parquet" },
+  }
+  for _, c in ipairs(cases) do
+    local what = c[1] .. " " .. c[3]
+    local dir = T.tmpdir("signal-opening")
+    T.write(dir .. "/job.lua", job)
+    local status, seen = interrupt(dir, slow .. " " .. c[3], c[4], c[5], c[1])
+    T.ok(seen, what .. ": the temporary was there when the signal came")
+    T.ok(T.exists(dir .. "/slow-lock-used"), what .. ": the writer was held in its open")
+    T.eq(status, c[2], what .. ": exit status")
+    T.ok(not T.exists(dir .. "/" .. c[5]), what .. ": nothing published")
+    for _, name in ipairs(T.ls(dir)) do T.ok(not name:find("%.tmp$"), what .. ": temporary left: " .. name) end
+  end
+end)
+
 T.finish()

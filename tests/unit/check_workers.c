@@ -5,8 +5,11 @@
  * (a clean error naming the column and row group, nothing published,
  * nothing leaked, no hang); the library's own sinks, which a worker writes
  * to: the same bytes, and a failing device reported by a later call; a
- * writer freed while its workers are busy; the options; serialize_alloc.
+ * writer freed while its workers are busy; the options; serialize_alloc;
+ * the signals the workers leave to the host's threads.
  */
+#include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/resource.h>
@@ -535,6 +538,63 @@ START_TEST(test_thread_options)
 }
 END_TEST
 
+/* Whether /proc says task tid blocks signal sig (its SigBlk mask); -1 when
+ * it cannot be read. */
+static int task_blocks(long tid, int sig)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/status", tid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    int blocks = -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "SigBlk:", 7) == 0) blocks = (int)(strtoull(line + 7, NULL, 16) >> (sig - 1) & 1);
+    fclose(f);
+    return blocks;
+}
+
+/* The workers take none of the host's signals (a command's SIGTERM handler
+ * runs on its own thread, whose mask it controls), but keep those a fault
+ * raises. The caller's mask is as it was. */
+START_TEST(test_workers_block_signals)
+{
+    sigset_t before, after;
+    pthread_sigmask(SIG_SETMASK, NULL, &before);
+    inlay_schema *s = table_schema();
+    inlay_options o;
+    inlay_options_init(&o);
+    o.threads = 3;
+    test_sink out = { 0 };
+    inlay_writer *w = NULL;
+    ck_assert_int_eq(inlay_writer_open(&w, test_sink_interface(&out), s, &o), INLAY_OK);
+    const long self = (long)getpid();   /* Check runs each test on its process's main thread */
+    DIR *d = opendir("/proc/self/task");
+    ck_assert_ptr_nonnull(d);
+    int others = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const long tid = strtol(e->d_name, NULL, 10);
+        if (tid <= 0 || tid == self) continue;
+        others++;
+        /* a thread starts with every signal blocked and sets its own mask
+         * first thing: wait for that (the fault signals come free) */
+        for (int tries = 0; tries < 500 && task_blocks(tid, SIGSEGV) != 0; tries++)
+            nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+        ck_assert_msg(task_blocks(tid, SIGSEGV) == 0, "thread %ld blocks SIGSEGV", tid);
+        ck_assert_msg(task_blocks(tid, SIGTERM) == 1, "thread %ld takes SIGTERM", tid);
+        ck_assert_msg(task_blocks(tid, SIGINT) == 1, "thread %ld takes SIGINT", tid);
+    }
+    closedir(d);
+    ck_assert_int_ge(others, 2);
+    ck_assert_int_eq(task_blocks(self, SIGTERM), sigismember(&before, SIGTERM));
+    pthread_sigmask(SIG_SETMASK, NULL, &after);
+    ck_assert_int_eq(sigismember(&after, SIGTERM), sigismember(&before, SIGTERM));
+    ck_assert_int_eq(sigismember(&after, SIGHUP), sigismember(&before, SIGHUP));
+    inlay_writer_free(w);
+    test_sink_free(&out);
+    inlay_schema_free(s);
+}
+END_TEST
+
 /* An allocator that notes when two threads are inside it at once. */
 typedef struct single_entry {
     atomic_int inside;
@@ -594,6 +654,7 @@ int main(void)
     c = tcase_create("options");
     tcase_add_test(c, test_thread_options);
     tcase_add_test(c, test_serialize_alloc);
+    tcase_add_test(c, test_workers_block_signals);
     suite_add_tcase(s, c);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
