@@ -111,6 +111,16 @@ int inl_buf_grow(buf *b, const inlay_allocator *a, size_t need)
     return 0;
 }
 
+int inl_buf_grow_empty(buf *b, const inlay_allocator *a, size_t need)
+{
+    if (need <= b->cap) return 0;
+    buf fresh = { 0 };
+    if (inl_buf_grow(&fresh, a, need)) return -1;
+    inl_buf_free(b, a);
+    *b = fresh;
+    return 0;
+}
+
 void inl_buf_shrink(buf *b, const inlay_allocator *a, size_t slack)
 {
     if (b->cap <= b->len + slack) return;

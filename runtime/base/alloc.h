@@ -65,6 +65,9 @@ typedef struct buf {
 /* Make room for `extra` more bytes. Returns 0, or -1 when out of memory
  * (the buffer is unchanged). */
 int inl_buf_grow(buf *b, const inlay_allocator *a, size_t need);
+/* The same for a buffer whose bytes are not needed (len is 0, and nothing
+ * past it is read): a new block, rather than realloc copying the old one. */
+int inl_buf_grow_empty(buf *b, const inlay_allocator *a, size_t need);
 static inline int inl_buf_reserve(buf *b, const inlay_allocator *a, size_t extra)
 {
     if (INLAY_LIKELY(b->cap - b->len >= extra)) return 0;

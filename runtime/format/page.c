@@ -58,6 +58,17 @@ static int put_header(buf *out, const inlay_allocator *a, const page_desc *d,
     return t.err ? INLAY_ERR_NOMEM : 0;
 }
 
+/* CRC-32 of the stored bytes after the header: the parts before `from`,
+ * then the body (the compressed one, or the parts from `from` on). */
+static uint32_t page_crc(const page_desc *d, int from, const void *packed, size_t packed_len)
+{
+    uLong sum = crc32(0L, Z_NULL, 0);
+    for (int i = 0; i < (packed ? from : d->nparts); i++)
+        if (d->lens[i]) sum = crc32_z(sum, d->parts[i], d->lens[i]);   /* a NULL buffer would restart it */
+    if (packed && packed_len) sum = crc32_z(sum, packed, packed_len);
+    return (uint32_t)sum;
+}
+
 int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scratch *scratch,
                const page_desc *d, double min_gain, size_t *raw_size, size_t *stored_size)
 {
@@ -70,9 +81,6 @@ int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scrat
     if (prefix_len + body_len > INT32_MAX) return INLAY_ERR_VALUE;
     const size_t start = out->len;
 
-    /* The compressed body, if compression applies and (v2) pays. */
-    const void *packed = NULL;
-    size_t packed_len = body_len;
     if (c->codec != INLAY_UNCOMPRESSED) {
         const void *body = d->parts[first];
         if (d->nparts - first != 1) {
@@ -81,39 +89,46 @@ int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scrat
                 if (inl_buf_append(&scratch->raw, a, d->parts[i], d->lens[i])) goto nomem;
             body = scratch->raw.data;
         }
-        size_t bound = inl_compress_bound(c, body_len);
-        scratch->packed.len = 0;
-        if (inl_buf_reserve(&scratch->packed, a, bound)) goto nomem;
+        /* The codec writes straight into out, after room for the header
+         * and the levels. The header's length depends on the compressed
+         * size and the CRC (varints): the room is that of the longest
+         * ones, and the bytes move up in the rare case the header came out
+         * shorter. */
+        const size_t bound = inl_compress_bound(c, body_len);
+        if (bound > INT32_MAX) return INLAY_ERR_VALUE;
+        if (put_header(out, a, d, prefix_len + body_len, prefix_len + bound, true, d->checksum, 0x80000000u))
+            goto nomem;
+        const size_t room = out->len - start;
+        out->len = start;
+        if (inl_buf_reserve(out, a, room + prefix_len + bound)) goto nomem;
+        uint8_t *packed = out->data + start + room + prefix_len;
         int status;
-        size_t n = inl_compress_run(c, scratch->packed.data, bound, body, body_len, &status);
+        const size_t n = inl_compress_run(c, packed, bound, body, body_len, &status);
         if (n == SIZE_MAX) return status;
         if (d->type != PAGE_DATA_V2 || (n < body_len && (double)n <= (double)body_len * (1.0 - min_gain))) {
-            packed = scratch->packed.data;
-            packed_len = n;
+            const uint32_t crc = d->checksum ? page_crc(d, first, packed, n) : 0;
+            if (put_header(out, a, d, prefix_len + body_len, prefix_len + n, true, d->checksum, crc)) goto nomem;
+            const size_t header = out->len - start;   /* <= room: the header fits before the body */
+            if (header < room) memmove(out->data + start + header + prefix_len, packed, n);
+            for (int i = 0; i < first; i++) {
+                if (d->lens[i]) memcpy(out->data + out->len, d->parts[i], d->lens[i]);
+                out->len += d->lens[i];
+            }
+            out->len += n;
+            *raw_size = header + prefix_len + body_len;
+            *stored_size = header + prefix_len + n;
+            return 0;
         }
+        out->len = start;   /* v2, and the codec does not pay: stored as it is */
     }
 
-    uint32_t crc = 0;
-    if (d->checksum) {
-        uLong sum = crc32(0L, Z_NULL, 0);
-        for (int i = 0; i < (packed ? first : d->nparts); i++)
-            if (d->lens[i]) sum = crc32_z(sum, d->parts[i], d->lens[i]);   /* a NULL buffer would restart it */
-        if (packed && packed_len) sum = crc32_z(sum, packed, packed_len);
-        crc = (uint32_t)sum;
-    }
-    if (put_header(out, a, d, prefix_len + body_len, prefix_len + packed_len, packed != NULL, d->checksum, crc))
-        goto nomem;
-    size_t header = out->len - start;
-    if (packed) {
-        for (int i = 0; i < first; i++)
-            if (inl_buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
-        if (inl_buf_append(out, a, packed, packed_len)) goto nomem;
-    } else {
-        for (int i = 0; i < d->nparts; i++)
-            if (inl_buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
-    }
+    const uint32_t crc = d->checksum ? page_crc(d, first, NULL, 0) : 0;
+    if (put_header(out, a, d, prefix_len + body_len, prefix_len + body_len, false, d->checksum, crc)) goto nomem;
+    const size_t header = out->len - start;
+    for (int i = 0; i < d->nparts; i++)
+        if (inl_buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
     *raw_size = header + prefix_len + body_len;
-    *stored_size = header + prefix_len + packed_len;
+    *stored_size = header + prefix_len + body_len;
     return 0;
 nomem:
     out->len = start;

@@ -995,7 +995,7 @@ static int flush_page(column *c, column_env *e)
         c->reps = j->own_reps;
         j->own_reps = t;
         c->defs.len = c->reps.len = 0;
-        if (inl_buf_reserve(&c->defs, A(e), j->own_defs.cap) || inl_buf_reserve(&c->reps, A(e), j->own_reps.cap))
+        if (inl_buf_grow_empty(&c->defs, A(e), j->own_defs.cap) || inl_buf_grow_empty(&c->reps, A(e), j->own_reps.cap))
             return INLAY_ERR_NOMEM;
         if (staged_left) {   /* indices staged past the page stay: the page's are copied out */
             j->own_vals.len = 0;
@@ -1008,7 +1008,7 @@ static int flush_page(column *c, column_env *e)
             j->own_vals = t;
             j->vals_off = c->page_off;
             c->vals.len = c->page_off = 0;
-            if (inl_buf_reserve(&c->vals, A(e), j->own_vals.cap)) return INLAY_ERR_NOMEM;
+            if (inl_buf_grow_empty(&c->vals, A(e), j->own_vals.cap)) return INLAY_ERR_NOMEM;
         }
         e->submit(e->submit_ctx, j);
     }

@@ -9,6 +9,7 @@
  * INLAY_ERR_NOMEM with the output unchanged and nothing leaked.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <zlib.h>
 #include <zstd.h>
 
 #include "page.h"
@@ -406,6 +407,64 @@ START_TEST(test_too_large)
 }
 END_TEST
 
+/* The codec writes into the output after room for the longest header;
+ * when the header comes out shorter (a compressed size or a CRC whose
+ * varint is shorter than the room assumed) the body moves up. Bodies of
+ * many sizes, compressible or not, v1 and v2, with and without the CRC,
+ * each after the last in one buffer: every header parses, its CRC is that
+ * of the bytes after it, the levels are in front and the body comes back. */
+START_TEST(test_compressed_in_place)
+{
+    use_codec(INLAY_ZSTD);
+    static uint8_t body[40000];
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    size_t pages = 0;
+    for (int v2 = 0; v2 < 2; v2++)
+        for (int crc = 0; crc < 2; crc++)
+            for (size_t len = 1; len < sizeof body; len = len * 5 / 4 + 1)
+                for (int random = 0; random < 2; random++) {
+                    for (size_t i = 0; i < len; i++) {
+                        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                        body[i] = random ? (uint8_t)x : (uint8_t)("abcabd"[i % 6]);
+                    }
+                    const void *parts[] = { def_levels, body };
+                    const size_t lens[] = { sizeof def_levels, len };
+                    page_desc d = desc(v2 ? PAGE_DATA_V2 : PAGE_DATA, ENC_PLAIN, (int32_t)len, 2, parts, lens);
+                    d.checksum = crc;
+                    if (v2) {
+                        d.nprefix = 1;
+                        d.num_rows = (int32_t)len;
+                        d.def_bytes = sizeof def_levels;
+                    }
+                    const size_t start = out.len;
+                    written w = write_page(&d);
+                    ck_assert_int_eq(w.h.has_crc, crc);
+                    if (crc) {
+                        const uint32_t want = (uint32_t)crc32(0, w.body, (uInt)w.h.compressed);
+                        ck_assert_msg(w.h.crc == want, "len %zu: crc %08x, bytes say %08x", len, w.h.crc, want);
+                    }
+                    const uint8_t *values = w.body;
+                    size_t stored = (size_t)w.h.compressed;
+                    if (v2) {
+                        ck_assert_bytes(w.body, sizeof def_levels, def_levels, sizeof def_levels);
+                        values += sizeof def_levels;
+                        stored -= sizeof def_levels;
+                    }
+                    if (!v2 || w.h.is_compressed) {
+                        size_t all;
+                        uint8_t *want = joined(&d, v2 ? 1 : 0, &all);
+                        expect_zstd(values, stored, want, all);
+                        free(want);
+                    } else {
+                        ck_assert_bytes(values, stored, body, len);
+                    }
+                    ck_assert_uint_eq(out.len, start + w.stored_size);
+                    pages++;
+                }
+    ck_assert_uint_gt(pages, 100);
+}
+END_TEST
+
 /* ---- allocation failures ---------------------------------------------------------------- */
 
 /* Page kinds for the fault loop: type, codec. */
@@ -502,6 +561,7 @@ static Suite *page_suite(void)
     tcase_add_test(t, test_v2_zstd_split_values);
     tcase_add_test(t, test_v2_zstd_no_gain);
     tcase_add_test(t, test_v2_zstd_levels_only);
+    tcase_add_test(t, test_compressed_in_place);
     suite_add_tcase(s, t);
 
     t = tcase_create("placement");
