@@ -452,15 +452,23 @@ static int dictionary_pays(column *c, column_env *e)
     c->dict_decided = true;
     page_work *pw = &e->work;
     INL_FORWARD(materialize_plain(c, e, &pw->trial));
-    const uint8_t *fb;
-    size_t fb_len;
-    INL_FORWARD(encode_values(c, pw, A(e), pw->trial.data, pw->trial.len, c->page_values, &pw->encoded, &fb,
-                              &fb_len, NULL));
+    /* Every value distinct (random doubles, say) and PLAIN the fallback:
+     * the dictionary is then the page's PLAIN bytes as they are, so it
+     * costs the indices more, whatever the codec makes of those bytes. */
+    const bool dict_is_page = !c->is_bytes && c->value_encoding == ENC_PLAIN && dict_count(c) == c->page_values;
+    const uint8_t *fb = NULL;
+    size_t fb_len = 0;
+    if (!dict_is_page)
+        INL_FORWARD(encode_values(c, pw, A(e), pw->trial.data, pw->trial.len, c->page_values, &pw->encoded, &fb,
+                                  &fb_len, NULL));
     const void *dict = dict_data(c);
     size_t dict_len = dict_bytes(c);
     size_t indices = c->page_values * (size_t)index_bit_width(c) / 8 + 2;
     size_t with_dict = dict_len + indices, without = fb_len;
-    if (with_dict < 2 * without && without < 2 * with_dict) {   /* close: compression decides */
+    if (dict_is_page) {
+        with_dict = 1;
+        without = 0;
+    } else if (with_dict < 2 * without && without < 2 * with_dict) {   /* close: compression decides */
         int st;
         compressor *comp = c->codec == INLAY_UNCOMPRESSED ? &pw->none : &pw->comps[c->comp_id];
         with_dict = compressed_size(comp, pw, A(e), dict, dict_len, &st) + indices;
