@@ -10,7 +10,9 @@
 # 1. bench_write_table --threads 1 and --threads 2, one run of each in turn,
 #    K rounds (the machine's speed drifts: the pairs see the same drift);
 #    medians of the whole timed section (data generation included), peak
-#    RSS and the library's peak live bytes;
+#    RSS and the library's peak live bytes; then the same with --in-memory
+#    (the rows generated before the timed section, as the peers' are), whose
+#    files must be the same bytes;
 # 2. the files of 1, 2 and 4 threads compared byte for byte;
 # 3. duckdb_peer.mjs: the same rows loaded into DuckDB, COPY ... (FORMAT
 #    parquet, COMPRESSION zstd) with threads=1 and threads=2, K times each;
@@ -59,8 +61,8 @@ fi
 result() { sed -n 's/^RESULT //p' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | tail -1; }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
-echo "== inlay: $rows rows, threads 1 and 2 in turn, $repeat rounds"
-: > "$workdir/t1.times"; : > "$workdir/t2.times"
+echo "== inlay: $rows rows, threads 1 and 2 in turn, generating the rows and from memory, $repeat rounds"
+: > "$workdir/t1.times"; : > "$workdir/t2.times"; : > "$workdir/m1.times"; : > "$workdir/m2.times"
 for k in $(seq "$repeat"); do
     for t in 1 2; do
         "$bench" --no-sync --rows "$rows" --threads "$t" --out "$workdir/inlay_t$t.parquet" > "$workdir/t$t.log"
@@ -69,8 +71,21 @@ for k in $(seq "$repeat"); do
         echo "  round $k threads $t: $s s, peak RSS $(result "$workdir/t$t.log" maxrss_kb) KiB," \
              "library peak $(result "$workdir/t$t.log" peak_live) B"
     done
+    for t in 1 2; do
+        "$bench" --no-sync --in-memory --rows "$rows" --threads "$t" --out "$workdir/inlay_m$t.parquet" \
+            > "$workdir/m$t.log"
+        s=$(result "$workdir/m$t.log" seconds)
+        echo "$s" >> "$workdir/m$t.times"
+        echo "  round $k threads $t, rows in memory: $s s"
+    done
 done
 i1=$(median < "$workdir/t1.times"); i2=$(median < "$workdir/t2.times")
+m1=$(median < "$workdir/m1.times"); m2=$(median < "$workdir/m2.times")
+for t in 1 2; do
+    if ! cmp -s "$workdir/inlay_t1.parquet" "$workdir/inlay_m$t.parquet"; then
+        echo "FAIL: the file written from memory with $t threads differs" >&2; exit 1
+    fi
+done
 
 echo "== the same bytes at 1, 2 and 4 threads"
 "$bench" --no-sync --rows "$rows" --threads 4 --out "$workdir/inlay_t4.parquet" > "$workdir/t4.log"
@@ -97,10 +112,13 @@ for t in 1 2; do
 done
 p1=$(result "$workdir/polars_t1.log" seconds); p2=$(result "$workdir/polars_t2.log" seconds)
 
-echo "== summary ($rows rows; medians of $repeat; inlay's time includes generating the rows)"
-awk -v i1="$i1" -v i2="$i2" -v d1="$d1" -v d2="$d2" -v p1="$p1" -v p2="$p2" 'BEGIN {
-    printf "inlay   1 thread  %.3f s   2 threads %.3f s   speed-up %.2fx\n", i1, i2, i1 / i2
-    printf "duckdb  1 thread  %.3f s   2 threads %.3f s   inlay is %.2fx / %.2fx faster\n", d1, d2, d1 / i1, d2 / i2
-    printf "polars  1 thread  %.3f s   2 threads %.3f s   inlay is %.2fx / %.2fx faster\n", p1, p2, p1 / i1, p2 / i2
-    printf "RESULT inlay_t1=%.6f inlay_t2=%.6f speedup=%.3f duckdb_t1=%.6f duckdb_t2=%.6f polars_t1=%.6f polars_t2=%.6f vs_duckdb_t2=%.3f vs_polars_t2=%.3f\n", i1, i2, i1 / i2, d1, d2, p1, p2, d2 / i2, p2 / i2
+echo "== summary ($rows rows; medians of $repeat)"
+echo "   inlay: generating the rows in the timed section (gen), or appending them from memory (mem),"
+echo "   as DuckDB (a table loaded first) and polars (a DataFrame) are timed; peers against both"
+awk -v i1="$i1" -v i2="$i2" -v m1="$m1" -v m2="$m2" -v d1="$d1" -v d2="$d2" -v p1="$p1" -v p2="$p2" 'BEGIN {
+    printf "inlay gen  1 thread  %.3f s   2 threads %.3f s   speed-up %.2fx\n", i1, i2, i1 / i2
+    printf "inlay mem  1 thread  %.3f s   2 threads %.3f s   speed-up %.2fx\n", m1, m2, m1 / m2
+    printf "duckdb     1 thread  %.3f s   2 threads %.3f s   inlay gen is %.2fx / %.2fx faster, mem %.2fx / %.2fx\n", d1, d2, d1 / i1, d2 / i2, d1 / m1, d2 / m2
+    printf "polars     1 thread  %.3f s   2 threads %.3f s   inlay gen is %.2fx / %.2fx faster, mem %.2fx / %.2fx\n", p1, p2, p1 / i1, p2 / i2, p1 / m1, p2 / m2
+    printf "RESULT inlay_t1=%.6f inlay_t2=%.6f speedup=%.3f inlay_mem_t1=%.6f inlay_mem_t2=%.6f speedup_mem=%.3f duckdb_t1=%.6f duckdb_t2=%.6f polars_t1=%.6f polars_t2=%.6f vs_duckdb_t2=%.3f vs_polars_t2=%.3f\n", i1, i2, i1 / i2, m1, m2, m1 / m2, d1, d2, p1, p2, d2 / i2, p2 / i2
 }'

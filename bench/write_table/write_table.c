@@ -16,7 +16,10 @@
  * a counting allocator (inlay_options.alloc). The timed section runs from
  * inlay_writer_open_file() to inlay_writer_free(), data generation included;
  * a separate pass generates the same data without writing it, so its cost
- * can be subtracted.
+ * can be subtracted. --in-memory generates all N rows before the timed
+ * section instead (N x 41 bytes), which then only appends them, B rows a
+ * call: what DuckDB's COPY of a table and polars' writeParquet of a
+ * DataFrame time.
  *
  * When bench/common/malloc_count.c is preloaded (LD_PRELOAD), the malloc
  * family calls made during the timed section are counted too, and compared
@@ -64,6 +67,8 @@
 
 typedef struct batch {
     size_t cap;
+    size_t step;        /* --in-memory: all rows are here, appended this many at a time; else 0 */
+    uint64_t in_bytes;  /* --in-memory: the input bytes of all rows */
     int64_t *id;
     int64_t *ts;
     inlay_bytes *category;
@@ -113,7 +118,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: bench_write_table [--rows N] [--repeat K] [--batch B] [--out PATH]\n"
             "                         [--codec NAME[:LEVEL]] [--level L] [--min-gain F] [--seed S]\n"
-            "                         [--threads N] [--no-sync]\n"
+            "                         [--threads N] [--no-sync] [--in-memory]\n"
             "                         [--skipping | --no-skipping]\n"
             "  --rows N      rows to write (default 10000000)\n"
             "  --repeat K    write the file K times and report the median (default 1)\n"
@@ -129,6 +134,8 @@ static void usage(FILE *f)
             "  --seed S      PRNG seed (default 42)\n"
             "  --no-sync     inlay_options.sync = false: close does not fsync the file (the peers\n"
             "                do not)\n"
+            "  --in-memory   generate all N rows before the timed section and append them from\n"
+            "                there, B at a time (as the peers write a table already in memory)\n"
             "  --threads N   inlay_options.threads: 1 writes on the calling thread alone, N > 1 adds\n"
             "                N - 1 workers; 0 (default) the library's default (online CPUs, up to 8)\n"
             "  --skipping    write the rows three ways, --repeat times each: the defaults\n"
@@ -259,13 +266,15 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
         exit(1);
     }
     for (uint64_t done = 0; done < rows;) {
-        size_t n = rows - done < b->cap ? (size_t)(rows - done) : b->cap;
-        gen_fill(&g, b, n);
-        CHECK(inlay_writer_append_i64(w, 0, b->id, n, NULL));
-        CHECK(inlay_writer_append_i64(w, 1, b->ts, n, NULL));
-        CHECK(inlay_writer_append_bytes(w, 2, b->category, n, NULL));
-        CHECK(inlay_writer_append_double(w, 3, b->value, n, NULL));
-        CHECK(inlay_writer_append_bool(w, 4, b->flag, n, NULL));
+        const size_t step = b->step ? b->step : b->cap;
+        size_t n = rows - done < step ? (size_t)(rows - done) : step;
+        const size_t at = b->step ? (size_t)done : 0;
+        if (!b->step) gen_fill(&g, b, n);
+        CHECK(inlay_writer_append_i64(w, 0, b->id + at, n, NULL));
+        CHECK(inlay_writer_append_i64(w, 1, b->ts + at, n, NULL));
+        CHECK(inlay_writer_append_bytes(w, 2, b->category + at, n, NULL));
+        CHECK(inlay_writer_append_double(w, 3, b->value + at, n, NULL));
+        CHECK(inlay_writer_append_bool(w, 4, b->flag + at, n, NULL));
         done += n;
     }
     CHECK(inlay_writer_close(w));
@@ -289,7 +298,7 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
         exit(1);
     }
     res->seconds = t1 - t0;
-    res->in_bytes = g.input_bytes;
+    res->in_bytes = b->step ? b->in_bytes : g.input_bytes;
     res->alloc = cnt;
     res->live_after = cnt.live;
     for (int i = 0; i < 5; i++)
@@ -417,7 +426,7 @@ int main(int argc, char **argv)
     uint64_t rows = 10000000, seed = 42;
     int repeat = 1;
     codec_opts co = {INLAY_DEFAULT_COMPRESSION, INLAY_LEVEL_DEFAULT, -1, false, false, 0};
-    bool level_set = false, skip_mode = false;
+    bool level_set = false, skip_mode = false, in_memory = false;
     size_t batch_rows = 65536;
     const char *path = "bench_write_table.parquet";
 
@@ -429,6 +438,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "--skipping")) {
             skip_mode = true;
+            continue;
+        }
+        if (!strcmp(a, "--in-memory")) {   /* as the peers write: the rows already in memory */
+            in_memory = true;
             continue;
         }
         if (!strcmp(a, "--no-sync")) {   /* what the peers do: the file left to the page cache */
@@ -520,12 +533,19 @@ int main(int argc, char **argv)
     }
 
     batch b;
-    b.cap = batch_rows;
-    b.id = xmalloc(batch_rows * sizeof *b.id);
-    b.ts = xmalloc(batch_rows * sizeof *b.ts);
-    b.category = xmalloc(batch_rows * sizeof *b.category);
-    b.value = xmalloc(batch_rows * sizeof *b.value);
-    b.flag = xmalloc(batch_rows * sizeof *b.flag);
+    b.cap = in_memory ? (size_t)rows : batch_rows;
+    b.step = in_memory ? batch_rows : 0;
+    b.id = xmalloc(b.cap * sizeof *b.id);
+    b.ts = xmalloc(b.cap * sizeof *b.ts);
+    b.category = xmalloc(b.cap * sizeof *b.category);
+    b.value = xmalloc(b.cap * sizeof *b.value);
+    b.flag = xmalloc(b.cap * sizeof *b.flag);
+    if (in_memory) {   /* generated (and paged in) before any timing */
+        gen g;
+        gen_init(&g, seed);
+        gen_fill(&g, &b, b.cap);
+        b.in_bytes = g.input_bytes;
+    }
 
     inlay_options defaults;
     inlay_options_init(&defaults);
@@ -591,7 +611,8 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     for (int k = 0; k < repeat; k++)
-        gtimes[k] = generate_once(rows, &b, seed, &gen_in);
+        gtimes[k] = in_memory ? 0 : generate_once(rows, &b, seed, &gen_in);
+    if (in_memory) gen_in = b.in_bytes;
     if (gen_in != res.in_bytes) {
         fprintf(stderr, "bench_write_table: generation is not deterministic\n");
         return 1;
@@ -603,7 +624,8 @@ int main(int argc, char **argv)
     double r = (double)rows;
 
     printf("rows              %" PRIu64 "\n", rows);
-    printf("seconds           %.3f  (median of %d; open to free, generation included)\n", t, repeat);
+    printf("seconds           %.3f  (median of %d; open to free, %s)\n", t, repeat,
+           in_memory ? "the rows in memory beforehand" : "generation included");
     printf("rows/s            %.0f  (%.2f M)\n", r / t, r / t / 1e6);
     printf("ns/row            %.1f\n", t * 1e9 / r);
     printf("output            %" PRIu64 " bytes (%.1f MiB), %" PRIu64 " row groups, %.2f B/row\n",
@@ -612,10 +634,12 @@ int main(int argc, char **argv)
     printf("input             %" PRIu64 " bytes (8+8+len+8+1 per row), ratio %.2f\n", res.in_bytes,
            (double)res.in_bytes / (double)(res.out_bytes ? res.out_bytes : 1));
     printf("input MB/s        %.1f\n", res.in_bytes / t / 1e6);
-    printf("generation alone  %.3f s  (%.1f ns/row, median of %d; subtract from seconds)\n", gt,
-           gt * 1e9 / r, repeat);
-    printf("without gen       %.3f s  (%.1f ns/row, %.0f rows/s, input %.1f MB/s)\n", t - gt,
-           (t - gt) * 1e9 / r, r / (t - gt), res.in_bytes / (t - gt) / 1e6);
+    if (!in_memory) {
+        printf("generation alone  %.3f s  (%.1f ns/row, median of %d; subtract from seconds)\n", gt,
+               gt * 1e9 / r, repeat);
+        printf("without gen       %.3f s  (%.1f ns/row, %.0f rows/s, input %.1f MB/s)\n", t - gt,
+               (t - gt) * 1e9 / r, r / (t - gt), res.in_bytes / (t - gt) / 1e6);
+    }
     for (int c = 0; c < 5; c++) {
         const inlay_column_stats *cs = &res.cols[c];
         printf("column %-9s %s level %d: %" PRIu64 " -> %" PRIu64 " bytes (%.3f) in %" PRIu64 " chunks, %" PRIu64
