@@ -90,31 +90,48 @@ int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scrat
             body = scratch->raw.data;
         }
         /* The codec writes straight into out, after room for the header
-         * and the levels. The header's length depends on the compressed
-         * size and the CRC (varints): the room is that of the longest
-         * ones, and the bytes move up in the rare case the header came out
-         * shorter. */
+         * and the levels, when out has that room already (a chunk's buffer
+         * reused for the next row group mostly has): the header's length
+         * depends on the compressed size and the CRC (varints), so the room
+         * is that of the longest ones, and the bytes move up in the rare
+         * case the header came out shorter. Otherwise it goes through
+         * scratch, so that out grows only by what the page takes. */
         const size_t bound = inl_compress_bound(c, body_len);
         if (bound > INT32_MAX) return INLAY_ERR_VALUE;
-        if (put_header(out, a, d, prefix_len + body_len, prefix_len + bound, true, d->checksum, 0x80000000u))
+        scratch->head.len = 0;
+        if (put_header(&scratch->head, a, d, prefix_len + body_len, prefix_len + bound, true, d->checksum,
+                       0x80000000u))
             goto nomem;
-        const size_t room = out->len - start;
-        out->len = start;
-        if (inl_buf_reserve(out, a, room + prefix_len + bound)) goto nomem;
-        uint8_t *packed = out->data + start + room + prefix_len;
+        const size_t room = scratch->head.len;
+        const bool in_place = out->cap - start >= room + prefix_len + bound;
+        uint8_t *packed;
+        if (in_place) {
+            packed = out->data + start + room + prefix_len;
+        } else {
+            scratch->packed.len = 0;
+            if (inl_buf_reserve(&scratch->packed, a, bound)) goto nomem;
+            packed = scratch->packed.data;
+        }
         int status;
         const size_t n = inl_compress_run(c, packed, bound, body, body_len, &status);
         if (n == SIZE_MAX) return status;
         if (d->type != PAGE_DATA_V2 || (n < body_len && (double)n <= (double)body_len * (1.0 - min_gain))) {
             const uint32_t crc = d->checksum ? page_crc(d, first, packed, n) : 0;
+            /* in place: the header fits in the room, so out does not move */
             if (put_header(out, a, d, prefix_len + body_len, prefix_len + n, true, d->checksum, crc)) goto nomem;
-            const size_t header = out->len - start;   /* <= room: the header fits before the body */
-            if (header < room) memmove(out->data + start + header + prefix_len, packed, n);
-            for (int i = 0; i < first; i++) {
-                if (d->lens[i]) memcpy(out->data + out->len, d->parts[i], d->lens[i]);
-                out->len += d->lens[i];
+            const size_t header = out->len - start;
+            if (in_place) {
+                if (header < room) memmove(out->data + start + header + prefix_len, packed, n);
+                for (int i = 0; i < first; i++) {
+                    if (d->lens[i]) memcpy(out->data + out->len, d->parts[i], d->lens[i]);
+                    out->len += d->lens[i];
+                }
+                out->len += n;
+            } else {
+                for (int i = 0; i < first; i++)
+                    if (inl_buf_append(out, a, d->parts[i], d->lens[i])) goto nomem;
+                if (inl_buf_append(out, a, packed, n)) goto nomem;
             }
-            out->len += n;
             *raw_size = header + prefix_len + body_len;
             *stored_size = header + prefix_len + n;
             return 0;
@@ -139,4 +156,5 @@ void inl_page_scratch_free(page_scratch *s, const inlay_allocator *a)
 {
     inl_buf_free(&s->raw, a);
     inl_buf_free(&s->packed, a);
+    inl_buf_free(&s->head, a);
 }

@@ -26,7 +26,8 @@ enum { ENC_PLAIN = 0, ENC_PLAIN_DICTIONARY = 2, ENC_RLE = 3, ENC_BIT_PACKED = 4,
 
 typedef struct page_scratch {
     buf raw;      /* the gathered uncompressed body */
-    buf packed;   /* the compressed body */
+    buf packed;   /* the compressed body, when it cannot go straight into the output */
+    buf head;     /* a trial page header, for the room to leave in front of the body */
 } page_scratch;
 
 /* Statistics as a page header or a chunk's metadata carries them: bounds

@@ -1100,7 +1100,8 @@ static uint8_t zeros[400];
 static size_t write_page(buf *out, const page_desc *d, inlay_compression codec)
 {
     compressor z;
-    page_scratch sc = { { 0 }, { 0 } };
+    page_scratch sc;
+    memset(&sc, 0, sizeof sc);
     ck_assert_int_eq(inl_compress_init(&z, &alloc, codec, 3, 0), 0);
     size_t raw, stored;
     ck_assert_int_eq(inl_page_write(out, &alloc, &z, &sc, d, 0, &raw, &stored), 0);

@@ -496,7 +496,8 @@ static void nomem_loop(int k, bool after)
         test_alloc ta = { 0 };
         inlay_allocator a = test_allocator(&ta);
         buf o = { 0 };
-        page_scratch sc = { { 0 }, { 0 } };
+        page_scratch sc;
+        memset(&sc, 0, sizeof sc);
         compressor z;
         ck_assert_int_eq(inl_buf_append(&o, &a, "head", 4), 0);
         ck_assert_int_eq(inl_compress_init(&z, &a, kinds[k].codec, 3, 0), 0);
