@@ -97,9 +97,10 @@ int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scrat
          * case the header came out shorter. Otherwise it goes through
          * scratch, so that out grows only by what the page takes. */
         const size_t bound = inl_compress_bound(c, body_len);
-        if (bound > INT32_MAX) return INLAY_ERR_VALUE;
+        /* a page near 2 GiB may have a bound past INT32_MAX: the longest size is INT32_MAX's */
+        const size_t longest = prefix_len + bound < INT32_MAX ? prefix_len + bound : INT32_MAX;
         scratch->head.len = 0;
-        if (put_header(&scratch->head, a, d, prefix_len + body_len, prefix_len + bound, true, d->checksum,
+        if (put_header(&scratch->head, a, d, prefix_len + body_len, longest, true, d->checksum,
                        0x80000000u))
             goto nomem;
         const size_t room = scratch->head.len;
