@@ -61,6 +61,17 @@ fi
 result() { sed -n 's/^RESULT //p' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | tail -1; }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
+# memory a process touches for the first time costs what the machine says
+# (page faults; in a VM, maybe the host's too): every run pays it for its
+# peak RSS, at 1 thread and at 2 alike, so it is printed beside the times
+touch_ms_per_mib=
+if [ -x "$build/bench/bench_first_touch" ]; then
+    echo "== this machine: fresh memory against memory touched again"
+    "$build/bench/bench_first_touch" > "$workdir/first_touch.log"
+    grep -v '^RESULT' "$workdir/first_touch.log" | sed 's/^/  /'
+    touch_ms_per_mib=$(result "$workdir/first_touch.log" first_touch_ms_per_mib)
+fi
+
 echo "== inlay: $rows rows, threads 1 and 2 in turn, generating the rows and from memory, $repeat rounds"
 : > "$workdir/t1.times"; : > "$workdir/t2.times"; : > "$workdir/m1.times"; : > "$workdir/m2.times"
 for k in $(seq "$repeat"); do
@@ -80,6 +91,7 @@ for k in $(seq "$repeat"); do
     done
 done
 i1=$(median < "$workdir/t1.times"); i2=$(median < "$workdir/t2.times")
+r1=$(result "$workdir/t1.log" maxrss_kb); r2=$(result "$workdir/t2.log" maxrss_kb)
 m1=$(median < "$workdir/m1.times"); m2=$(median < "$workdir/m2.times")
 for t in 1 2; do
     if ! cmp -s "$workdir/inlay_t1.parquet" "$workdir/inlay_m$t.parquet"; then
@@ -115,10 +127,13 @@ p1=$(result "$workdir/polars_t1.log" seconds); p2=$(result "$workdir/polars_t2.l
 echo "== summary ($rows rows; medians of $repeat)"
 echo "   inlay: generating the rows in the timed section (gen), or appending them from memory (mem),"
 echo "   as DuckDB (a table loaded first) and polars (a DataFrame) are timed; peers against both"
-awk -v i1="$i1" -v i2="$i2" -v m1="$m1" -v m2="$m2" -v d1="$d1" -v d2="$d2" -v p1="$p1" -v p2="$p2" 'BEGIN {
+awk -v i1="$i1" -v i2="$i2" -v m1="$m1" -v m2="$m2" -v d1="$d1" -v d2="$d2" -v p1="$p1" -v p2="$p2" \
+    -v r1="$r1" -v r2="$r2" -v tm="${touch_ms_per_mib:-0}" 'BEGIN {
     printf "inlay gen  1 thread  %.3f s   2 threads %.3f s   speed-up %.2fx\n", i1, i2, i1 / i2
+    if (tm > 0)
+        printf "           peak RSS %.1f / %.1f MiB: first touch of it ~%.3f / %.3f s at %.2f ms per MiB\n", r1 / 1024, r2 / 1024, r1 / 1024 * tm / 1000, r2 / 1024 * tm / 1000, tm
     printf "inlay mem  1 thread  %.3f s   2 threads %.3f s   speed-up %.2fx\n", m1, m2, m1 / m2
     printf "duckdb     1 thread  %.3f s   2 threads %.3f s   inlay gen is %.2fx / %.2fx faster, mem %.2fx / %.2fx\n", d1, d2, d1 / i1, d2 / i2, d1 / m1, d2 / m2
     printf "polars     1 thread  %.3f s   2 threads %.3f s   inlay gen is %.2fx / %.2fx faster, mem %.2fx / %.2fx\n", p1, p2, p1 / i1, p2 / i2, p1 / m1, p2 / m2
-    printf "RESULT inlay_t1=%.6f inlay_t2=%.6f speedup=%.3f inlay_mem_t1=%.6f inlay_mem_t2=%.6f speedup_mem=%.3f duckdb_t1=%.6f duckdb_t2=%.6f polars_t1=%.6f polars_t2=%.6f vs_duckdb_t2=%.3f vs_polars_t2=%.3f\n", i1, i2, i1 / i2, m1, m2, m1 / m2, d1, d2, p1, p2, d2 / i2, p2 / i2
+    printf "RESULT inlay_t1=%.6f inlay_t2=%.6f speedup=%.3f inlay_mem_t1=%.6f inlay_mem_t2=%.6f speedup_mem=%.3f duckdb_t1=%.6f duckdb_t2=%.6f polars_t1=%.6f polars_t2=%.6f vs_duckdb_t2=%.3f vs_polars_t2=%.3f rss_t1_kb=%d rss_t2_kb=%d first_touch_ms_per_mib=%.4f\n", i1, i2, i1 / i2, m1, m2, m1 / m2, d1, d2, p1, p2, d2 / i2, p2 / i2, r1, r2, tm
 }'
