@@ -1054,12 +1054,33 @@ int inl_column_seal(column *c, column_env *e)
     return 0;
 }
 
-void inl_column_pop(column *c)
+/* The room of a written chunk's buffer, grown to a whole chunk's size and
+ * touched, to the open chunk in place of a smaller one (its bytes so far
+ * copied): without it a writer keeps one more chunk's worth of memory in
+ * use than it needs, the first touch of which costs more here than the
+ * copy. */
+static void take_room(buf *open, buf *done)
+{
+    if (done->cap <= open->cap || open->len > done->cap) return;
+    if (open->len) memcpy(done->data, open->data, open->len);
+    done->len = open->len;
+    const buf t = *open;
+    *open = *done;
+    *done = t;
+    done->len = 0;
+}
+
+void inl_column_pop(column *c, bool open_idle)
 {
     chunk *done = c->chunks[0];
     memmove(&c->chunks[0], &c->chunks[1], (size_t)(c->nchunks - 1) * sizeof *c->chunks);
     c->chunks[c->nchunks - 1] = done;   /* a spare, buffers kept */
     c->nsealed--;
+    if (open_idle) {
+        chunk *k = open_chunk(c);
+        take_room(&k->pages, &done->pages);
+        take_room(&k->hashes, &done->hashes);
+    }
 }
 
 static int hash_values(column *c, column_env *e, const void *values, size_t from, size_t n)

@@ -248,8 +248,10 @@ void inl_column_unstage(column *c);
 int inl_column_seal(column *c, column_env *e);
 /* The bytes the open chunk holds so far, roughly. */
 size_t inl_column_buffered_bytes(const column *c);
-/* Recycle chunks[0] once the writer has written it. */
-void inl_column_pop(column *c);
+/* Recycle chunks[0] once the writer has written it. open_idle: no job of
+ * the open chunk is queued or running, so its data pages and hashes may
+ * move into chunks[0]'s larger buffers. */
+void inl_column_pop(column *c, bool open_idle);
 
 /* Finish a job (on whichever thread) with that thread's page_work.
  * Returns 0 or NOMEM/COMPRESS; the chunk is then not to be written. */
