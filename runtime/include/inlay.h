@@ -528,8 +528,9 @@ typedef struct inlay_options {
     size_t sorting_columns_count;
     /* Threads. The calling thread checks and buffers values and cuts pages where it would alone;
      * threads - 1 workers finish them (statistics, encoding, compression), columns in parallel,
-     * while it goes on with the next rows. Each column's pages are finished in order, so the
-     * output does not depend on the thread count or the timing. */
+     * while it goes on with the next rows. A column's pages may be finished side by side but go
+     * into its chunk in the order they were cut, so the output does not depend on the thread
+     * count or the timing. */
     int threads;                   /* 0 (default): the online CPUs, at most INLAY_MAX_DEFAULT_THREADS;
                                       1: everything on the calling thread; at most 64 */
     int row_groups_in_flight;      /* ended row groups not yet written (their pages still being

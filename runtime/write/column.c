@@ -79,12 +79,19 @@ static int grow_chunks(column *c, column_env *e, int need)
 
 static chunk *open_chunk(column *c) { return c->chunks[c->nsealed]; }
 
+/* Whether a chunk's first data page decides if its codec pays (v1 pages
+ * of a codec with a gain to check); otherwise the codec is the column's. */
+static bool codec_checked(const column *c, const column_env *e)
+{
+    return !(c->codec == INLAY_UNCOMPRESSED || e->min_gain <= 0 || e->page_version == 2);
+}
+
 /* A new chunk starts with the column's codec, undecided (v1) until its
  * first data page shows whether the codec pays, and with no pages. */
 static int start_chunk(column *c, const column_env *e, chunk *k)
 {
     k->codec = c->codec;
-    k->codec_decided = k->codec == INLAY_UNCOMPRESSED || e->min_gain <= 0 || e->page_version == 2;
+    k->codec_decided = !codec_checked(c, e);
     k->dict.len = k->pages.len = 0;
     k->num_values = k->num_rows = k->raw_size = k->stored_size = 0;
     k->dict_entries = 0;
@@ -169,6 +176,8 @@ void inl_page_work_free(page_work *pw, const inlay_allocator *a, int ncomps)
     inl_buf_free(&pw->encoded, a);
     inl_buf_free(&pw->trial, a);
     inl_buf_free(&pw->views, a);
+    inl_buf_free(&pw->out, a);
+    inl_buf_free(&pw->trunc, a);
     inl_compress_free(&pw->none);
     if (pw->comps) {
         for (int i = 0; i < ncomps; i++) inl_compress_free(&pw->comps[i]);
@@ -219,7 +228,6 @@ void inl_column_free(column *c, column_env *e)
     inl_buf_free(&c->validity_defs, A(e));
     inl_buf_free(&c->validity_vals, A(e));
     inl_page_job_free(&c->own_job, A(e));
-    inl_buf_free(&c->trunc, A(e));
     inl_buf_free(&c->rg_trunc, A(e));
     inl_buf_free(&c->stamps, A(e));
     inl_buf_free(&c->counts, A(e));
@@ -752,7 +760,8 @@ static int finish_page(page_job *j, const column_env *e, page_work *pw)
                                   &values, &values_len, bounded ? bounds : NULL));
     }
 
-    /* statistics: in the header, folded into the chunk's, and in the index */
+    /* statistics: in the header, then (in turn, below) folded into the
+     * chunk's and in the index */
     stats_wire wire, *ws = NULL;
     stats_bounds b;   /* numeric bounds live in it until the page is written */
     int64_t *hist = NULL;
@@ -762,7 +771,7 @@ static int finish_page(page_job *j, const column_env *e, page_work *pw)
         wire.null_count = (int64_t)j->pst.null_count;
         if (inl_stats_bounds_of(&j->pst, c->type->physical, &b)) {
             if (c->type->physical == INLAY_BYTE_ARRAY && c->leaf->order == ORDER_BYTES &&
-                inl_stats_truncate(&b, e->truncate_length, inl_type_is_utf8(c->type), &c->trunc, a))
+                inl_stats_truncate(&b, e->truncate_length, inl_type_is_utf8(c->type), &pw->trunc, a))
                 return INLAY_ERR_NOMEM;
             wire.has_bounds = true;
             wire.min = b.min;
@@ -773,16 +782,12 @@ static int finish_page(page_job *j, const column_env *e, page_work *pw)
             wire.max_exact = b.max_exact;
         }
         ws = &wire;
-        if (inl_stats_merge(&k->st, &j->pst, c->is_bytes, a)) return INLAY_ERR_NOMEM;
-        k->unencoded_bytes += (int64_t)j->ba_bytes;
         if (c->nhist) {
             j->hist.len = 0;
             if (inl_buf_reserve(&j->hist, a, c->nhist * sizeof *hist)) return INLAY_ERR_NOMEM;
             hist = (int64_t *)j->hist.data;
             memset(hist, 0, c->nhist * sizeof *hist);
             page_histograms(j, hist);
-            int64_t *total = (int64_t *)k->hist.data;
-            for (size_t i = 0; i < c->nhist; i++) total[i] += hist[i];
         }
     }
     const bool v2 = e->page_version == 2;
@@ -818,9 +823,15 @@ static int finish_page(page_job *j, const column_env *e, page_work *pw)
     d.stats = ws;
     d.checksum = e->checksum;
 
+    /* Straight into the chunk, or, while an earlier page of the column is
+     * still being finished, aside until that one is in. The codec is
+     * settled either way: a page that decides it never starts beside a
+     * later page of its chunk. */
+    buf *dst = j->in_place ? &k->pages : &pw->out;
+    if (!j->in_place) pw->out.len = 0;
     size_t raw, stored;
-    const size_t page_start = k->pages.len;
-    INL_FORWARD(inl_page_write(&k->pages, a, chunk_comp(c, pw, k), &pw->scratch, &d, e->min_gain, &raw, &stored));
+    const size_t page_start = dst->len;
+    INL_FORWARD(inl_page_write(dst, a, chunk_comp(c, pw, k), &pw->scratch, &d, e->min_gain, &raw, &stored));
     if (!k->codec_decided) {
         k->codec_decided = true;
         /* A dictionary-encoded page is mostly bit-packed indices, which no
@@ -837,12 +848,28 @@ static int finish_page(page_job *j, const column_env *e, page_work *pw)
         }
         if (stored_all > raw_all * (1.0 - e->min_gain)) {   /* the codec does not pay: not here, not later */
             k->codec = INLAY_UNCOMPRESSED;
-            k->pages.len = page_start;
-            INL_FORWARD(inl_page_write(&k->pages, a, &pw->none, &pw->scratch, &d, 0, &raw, &stored));
+            dst->len = page_start;
+            INL_FORWARD(inl_page_write(dst, a, &pw->none, &pw->scratch, &d, 0, &raw, &stored));
+        }
+    }
+
+    /* in turn: the chunk's own */
+    size_t offset = page_start;
+    if (!j->in_place) {
+        INL_FORWARD(e->await_turn(e->submit_ctx, j));
+        offset = k->pages.len;
+        if (inl_buf_append(&k->pages, a, pw->out.data, pw->out.len)) return INLAY_ERR_NOMEM;
+    }
+    if (ws) {
+        if (inl_stats_merge(&k->st, &j->pst, c->is_bytes, a)) return INLAY_ERR_NOMEM;
+        k->unencoded_bytes += (int64_t)j->ba_bytes;
+        if (hist) {
+            int64_t *total = (int64_t *)k->hist.data;
+            for (size_t i = 0; i < c->nhist; i++) total[i] += hist[i];
         }
     }
     if (e->page_index)
-        INL_FORWARD(index_page(j, e, page_start, stored, ws, ws && c->nhist ? hist : NULL));
+        INL_FORWARD(index_page(j, e, offset, stored, ws, ws && c->nhist ? hist : NULL));
     k->raw_size += raw;
     k->stored_size += stored;
     k->num_values += j->entries;
@@ -911,6 +938,8 @@ static page_job *new_job(column *c, column_env *e, bool seal)
     j->c = c;
     j->k = open_chunk(c);
     j->seal = seal;
+    j->decides = false;
+    j->in_place = true;   /* the workers' schedule says otherwise */
     j->live = !e->submit;
     j->stats_done = false;
     j->has_dict = false;
@@ -964,6 +993,7 @@ static int flush_page(column *c, column_env *e)
     j->first_row = k->num_rows - c->page_rows;
     j->use_dict = c->use_dict;
     j->index_width = c->use_dict ? index_bit_width(c) : 0;
+    j->decides = c->chunk_pages == 0 && codec_checked(c, e);
     j->ba_bytes = c->type->physical == INLAY_BYTE_ARRAY && !c->use_dict ? c->vals.len - 4 * c->page_values : 0;
     const bool first = c->chunk_pages == 0;
     const bool staged_left = c->stage_pos < c->stage_n;
@@ -989,7 +1019,7 @@ static int flush_page(column *c, column_env *e)
                 return st;
             j->stats_done = true;
         }
-        if (c->use_dict && first && !(c->codec == INLAY_UNCOMPRESSED || e->min_gain <= 0 || e->page_version == 2))
+        if (c->use_dict && first && codec_checked(c, e))
             INL_FORWARD(job_dictionary(j, c, e));
         j->defs = &j->own_defs;
         j->reps = &j->own_reps;

@@ -56,6 +56,8 @@ typedef struct page_work {
     buf encoded;         /* encoded values of the page being written */
     buf trial;           /* the other candidate of the dictionary cost check; distinct entries */
     buf views;           /* inlay_bytes views of a page's PLAIN byte arrays */
+    buf out;             /* a page finished beside an earlier one of its column, until its turn */
+    buf trunc;           /* a page's truncated max bound */
     compressor none;     /* for chunks stored UNCOMPRESSED because their codec did not pay */
     compressor *comps;   /* by column.comp_id: one per (codec, level) the columns use */
 } page_work;
@@ -76,6 +78,9 @@ typedef struct column_env {
     void (*submit)(void *ctx, struct page_job *j);
     void *submit_ctx;
     struct page_job *(*take_job)(void *ctx, int col);   /* a spare job of column col, or NULL: out of memory */
+    /* Wait until every earlier job of j's column is finished: 0, or the
+     * failure that ends the wait (another job's). */
+    int (*await_turn)(void *ctx, const struct page_job *j);
 } column_env;
 
 typedef struct chunk {
@@ -121,6 +126,9 @@ typedef struct page_job {
     int col;                  /* the column's index (its jobs are its own) */
     uint64_t order;           /* its place among the column's jobs (schedule.c) */
     bool seal;
+    bool decides;             /* a chunk's first data page, which says whether its codec pays */
+    bool in_place;            /* no earlier job of the column is running: the page goes straight
+                                 into its chunk (else into the page_work's out, then in turn) */
     /* the page: levels, and PLAIN values or dictionary indices from vals_off */
     const buf *defs, *reps, *vals;
     size_t vals_off;
@@ -168,7 +176,6 @@ typedef struct column {
     size_t page_entries, page_rows, page_values;
     size_t page_plain_bytes;  /* PLAIN size of the page's values while the check is pending */
     page_job own_job;         /* the page being finished on the appending thread */
-    buf trunc;                /* a truncated max bound (finishing side) */
     buf rg_trunc;             /* the chunk's, for the footer (the writer's side) */
     size_t chunk_pages;       /* pages cut in the open chunk */
     size_t dict_copy_room;    /* the room each of its jobs keeps for a copy of a small dictionary */

@@ -4,9 +4,13 @@
  *
  * Each job carries its place among its column's jobs (order, given when it
  * is queued); a job may start only when every earlier job of its column
- * has started (order == started[col]) and none of them is still running
- * (busy). A job passed over because no page_work suits it therefore holds
- * back the rest of its column's jobs, whatever page_works they could take.
+ * has started (order == started[col]), and then alone, or beside data
+ * pages of its column when it is one and none of them must run alone
+ * (alone: a chunk end, or a page deciding its chunk's codec). A job that
+ * starts beside others waits for its turn (every earlier job finished,
+ * inl_schedule_turn) before it goes into its chunk. A job passed over
+ * because no page_work suits it holds back the rest of its column's jobs,
+ * whatever page_works they could take.
  */
 #include "schedule.h"
 
@@ -27,7 +31,9 @@ void inl_schedule_free(schedule *s)
     if (s->spare_tail) inl_mem_free(a, s->spare_tail, cols * sizeof *s->spare_tail);
     if (s->queued) inl_mem_free(a, s->queued, cols * sizeof *s->queued);
     if (s->started) inl_mem_free(a, s->started, cols * sizeof *s->started);
-    if (s->busy) inl_mem_free(a, s->busy, cols * sizeof *s->busy);
+    if (s->finished) inl_mem_free(a, s->finished, cols * sizeof *s->finished);
+    if (s->running) inl_mem_free(a, s->running, cols * sizeof *s->running);
+    if (s->alone) inl_mem_free(a, s->alone, cols * sizeof *s->alone);
     if (s->freed_at) inl_mem_free(a, s->freed_at, works * sizeof *s->freed_at);
     if (s->seen) inl_mem_free(a, s->seen, works * cols);
     memset(s, 0, sizeof *s);
@@ -51,10 +57,13 @@ int inl_schedule_init(schedule *s, const inlay_allocator *a, int ncols, int nwor
     s->spare_tail = zeroed(a, cols * sizeof *s->spare_tail);
     s->queued = zeroed(a, cols * sizeof *s->queued);
     s->started = zeroed(a, cols * sizeof *s->started);
-    s->busy = zeroed(a, cols * sizeof *s->busy);
+    s->finished = zeroed(a, cols * sizeof *s->finished);
+    s->running = zeroed(a, cols * sizeof *s->running);
+    s->alone = zeroed(a, cols * sizeof *s->alone);
     s->freed_at = zeroed(a, works * sizeof *s->freed_at);
     s->seen = zeroed(a, works * cols);
-    if (!s->spare || !s->spare_tail || !s->queued || !s->started || !s->busy || !s->freed_at || !s->seen) {
+    if (!s->spare || !s->spare_tail || !s->queued || !s->started || !s->finished || !s->running || !s->alone ||
+        !s->freed_at || !s->seen) {
         inl_schedule_free(s);
         return INLAY_ERR_NOMEM;
     }
@@ -92,17 +101,27 @@ static int take_work(schedule *s, work_pref *pref, const page_job *j, bool only_
     return w;
 }
 
+static bool must_run_alone(const page_job *j) { return j->seal || j->decides; }
+
+/* Whether j may start beside the jobs of its column now running. */
+static bool may_join(const schedule *s, const page_job *j)
+{
+    return s->running[j->col] == 0 || (!j->seal && s->alone[j->col] == 0);
+}
+
 page_job *inl_schedule_pick(schedule *s, work_pref *pref, bool only_seen, int *w)
 {
     page_job *prev = NULL;
     for (page_job *j = s->head; j; prev = j, j = j->next) {
-        if (s->busy[j->col] || j->order != s->started[j->col] || (*w = take_work(s, pref, j, only_seen)) < 0)
+        if (j->order != s->started[j->col] || !may_join(s, j) || (*w = take_work(s, pref, j, only_seen)) < 0)
             continue;
         if (prev) prev->next = j->next;
         else s->head = j->next;
         if (s->tail == j) s->tail = prev;
         j->next = NULL;
-        s->busy[j->col] = true;
+        j->in_place = s->running[j->col] == 0;
+        s->running[j->col]++;
+        if (must_run_alone(j)) s->alone[j->col]++;
         s->started[j->col]++;
         return j;
     }
@@ -113,9 +132,13 @@ void inl_schedule_finished(schedule *s, page_job *j, int w, bool ok)
 {
     s->freed_at[w] = ++s->clock;
     if (ok) *seen_at(s, w, j->col) |= seen_bit(j);
-    s->busy[j->col] = false;
+    s->running[j->col]--;
+    if (must_run_alone(j)) s->alone[j->col]--;
+    s->finished[j->col]++;
     inl_schedule_give_back(s, j);
 }
+
+bool inl_schedule_turn(const schedule *s, const page_job *j) { return s->finished[j->col] == j->order; }
 
 void inl_schedule_give_back(schedule *s, page_job *j)
 {

@@ -5,11 +5,12 @@
  * queue of page jobs in the order the appending thread cut them, each
  * column's spare jobs, and the pool of page_works (scratch and
  * compressors). The rule that keeps a file the same at any thread count
- * lives here: a column's jobs start one at a time and in the order they
- * were queued (its chunk's codec is decided by its first page and used by
- * its dictionary page, so a chunk end run before its first page would
- * write a page compressed with a codec the chunk then drops). Columns'
- * jobs run in parallel.
+ * lives here: a column's jobs start in the order they were queued, and
+ * go into their chunks in that order (the page_job's in_place, and
+ * inl_schedule_turn). Its data pages may run side by side, except beside
+ * a page that decides its chunk's codec (which the pages after it use)
+ * or a chunk's end (whose dictionary page uses the codec the first page
+ * decided, and which runs alone). Columns' jobs run in parallel.
  *
  * No threads and no lock: every call is made with the workers' lock held.
  */
@@ -29,7 +30,9 @@ typedef struct schedule {
     page_job *head, *tail;            /* queued, in the order cut */
     page_job **spare, **spare_tail;   /* per column: finished, for reuse in turn (FIFO) */
     uint64_t *queued, *started;       /* per column: jobs queued and started so far */
-    bool *busy;                       /* per column: a thread holds one of its jobs */
+    uint64_t *finished;               /* per column: jobs finished so far */
+    int *running;                     /* per column: jobs started and not finished */
+    int *alone;                       /* per column: of those, chunk ends and codec deciders */
     uint64_t *freed_at;               /* per page_work: when it was last given back (0: in use) */
     uint8_t *seen;                    /* per page_work and column: SEEN_PAGE, SEEN_SEAL (jobs it has finished) */
     uint64_t clock;                   /* counts the give-backs */
@@ -43,9 +46,11 @@ void inl_schedule_free(schedule *s);
 /* Job j (its col set) to the end of the queue. */
 void inl_schedule_push(schedule *s, page_job *j);
 
-/* The first queued job that is its column's next to start, whose column no
- * thread holds, and for which a page_work can be taken; off the queue,
- * its column held, its page_work in *w. The page_work is the thread's
+/* The first queued job that is its column's next to start, that may run
+ * beside the column's jobs running (none, or data pages only when it is
+ * one and none of them decides a codec), and for which a page_work can be
+ * taken; off the queue, in_place set (no job of its column was running),
+ * its page_work in *w. The page_work is the thread's
  * last one (pref) if the job is of the same row group, else the one free
  * the longest; with only_seen, only one that has finished a job of the
  * same kind (page or chunk end) of the same column, whose buffers have
@@ -53,8 +58,12 @@ void inl_schedule_push(schedule *s, page_job *j);
 page_job *inl_schedule_pick(schedule *s, work_pref *pref, bool only_seen, int *w);
 
 /* Job j, picked with page_work w, has finished (ok: without failure): its
- * column and page_work are free again, and j goes to its column's spares. */
+ * page_work is free again, and j goes to its column's spares. */
 void inl_schedule_finished(schedule *s, page_job *j, int w, bool ok);
+
+/* Whether every job of j's column before j has finished: j's turn to go
+ * into its chunk. */
+bool inl_schedule_turn(const schedule *s, const page_job *j);
 
 /* j to the end of its column's spares (a job made, or one finished). */
 void inl_schedule_give_back(schedule *s, page_job *j);

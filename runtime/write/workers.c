@@ -4,8 +4,10 @@
  * One lock guards the schedule (the queue, the spare jobs, the pool of
  * page_works: schedule.c), every chunk's pending count, the emit slot and
  * the failure. A worker takes a queued emit first, else the job the
- * schedule picks (a column's jobs run one at a time, in order); it runs it
- * without the lock.
+ * schedule picks (a column's jobs start in order); it runs it without the
+ * lock, which it takes again only if the job started beside an earlier
+ * one of its column and must wait for that one to finish (job_done)
+ * before it goes into the chunk.
  *
  * Each column has JOBS_PER_COLUMN jobs, made at the start and reused in
  * turn: a column whose jobs are all queued or running makes the appending
@@ -158,6 +160,16 @@ page_job *inl_workers_take_job(void *ctx, int col)
     page_job *j = ws->failure ? NULL : inl_schedule_take_spare(&ws->sched, col);
     pthread_mutex_unlock(&ws->lock);
     return j;
+}
+
+int inl_workers_await_turn(void *ctx, const page_job *j)
+{
+    workers *ws = ctx;
+    pthread_mutex_lock(&ws->lock);
+    while (!ws->failure && !inl_schedule_turn(&ws->sched, j)) pthread_cond_wait(&ws->job_done, &ws->lock);
+    const int st = ws->failure;
+    pthread_mutex_unlock(&ws->lock);
+    return st;
 }
 
 void inl_workers_emit(workers *ws, workers_emit_fn fn, void *ctx)

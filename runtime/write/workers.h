@@ -4,10 +4,11 @@
  * The appending thread cuts pages and ends chunks (column.c) exactly where
  * it would alone; the workers finish them (statistics, encoding,
  * compression, the page index, a chunk's dictionary page and bloom
- * filter). Each column's jobs are finished in the order they were cut, by
- * one worker at a time; different columns' jobs run in parallel. So the
- * bytes of every chunk are those the appending thread would have made
- * itself, whatever the number of threads and the timing.
+ * filter). A column's jobs start in the order they were cut and go into
+ * their chunk in that order; its data pages may be encoded and compressed
+ * side by side (schedule.h says when), and different columns' jobs run in
+ * parallel. So the bytes of every chunk are those the appending thread
+ * would have made itself, whatever the number of threads and the timing.
  *
  * A row group whose chunks are all finished can be handed back to a
  * worker to go to the sink (inl_workers_emit): one at a time, in file
@@ -36,9 +37,11 @@ typedef struct workers workers;
  * no thread could be started. */
 int inl_workers_start(workers **out, const column_env *e, int n, int ncols, const compressor *codecs,
                       int ncodecs, size_t largest_page);
-/* column_env.submit and column_env.take_job (ctx: the workers). */
+/* column_env.submit, column_env.take_job and column_env.await_turn (ctx:
+ * the workers). */
 void inl_workers_submit(void *ctx, page_job *j);
 page_job *inl_workers_take_job(void *ctx, int col);
+int inl_workers_await_turn(void *ctx, const page_job *j);
 /* Whether chunk k's jobs are all finished; with wait, block until they are
  * (or a job has failed). */
 bool inl_workers_done(workers *ws, const chunk *k, bool wait);

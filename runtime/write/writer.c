@@ -386,6 +386,7 @@ static int start_workers(inlay_writer *w, const inlay_options *o)
     if (st) return set_error(w, st, st == INLAY_ERR_NOMEM ? "out of memory" : "no worker thread could be started");
     w->env.submit = inl_workers_submit;
     w->env.take_job = inl_workers_take_job;
+    w->env.await_turn = inl_workers_await_turn;
     w->env.submit_ctx = w->workers;
     /* a host's sink is called from the host's thread only (inlay.h) */
     w->emit_async = w->sink_kind != SINK_HOST;

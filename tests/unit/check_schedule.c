@@ -1,11 +1,13 @@
 /*
  * check_schedule.c — which queued page job runs next (runtime/write/
  * schedule.c), driven by hand, one step at a time, with no threads: a
- * column's jobs start in the order they were queued, one at a time, even
- * when a later one could take a page_work its first could not; columns
- * run in parallel; page_works go to the thread that last had one in the
- * same row group, else to the one free the longest; the appending
- * thread's only_seen; spare jobs in turn; an allocation failure at init.
+ * column's jobs start in the order they were queued, even when a later
+ * one could take a page_work its first could not; its data pages side by
+ * side, but a chunk end or a page deciding its chunk's codec alone, and
+ * each into its chunk only in its turn; columns run in parallel;
+ * page_works go to the thread that last had one in the same row group,
+ * else to the one free the longest; the appending thread's only_seen;
+ * spare jobs in turn; an allocation failure at init.
  */
 #include "unit.h"
 
@@ -85,14 +87,15 @@ START_TEST(test_column_order_when_only_a_later_job_suits)
 }
 END_TEST
 
-/* A column's jobs one at a time in their order; other columns' jobs pass
- * a held column's. */
+/* A column's jobs in their order, a codec decider alone; other columns'
+ * jobs pass a held column's. */
 START_TEST(test_columns_in_parallel_each_in_order)
 {
     ck_assert_int_eq(inl_schedule_init(&s, &alloc, 3, 3), 0);
     work_pref t1 = fresh(), t2 = fresh(), t3 = fresh();
     int w1, w2, w3;
     page_job *a0 = queue(0, 0, false), *a1 = queue(0, 0, false), *b0 = queue(1, 0, false);
+    a0->decides = true;
     page_job *a2 = queue(0, 0, true), *c0 = queue(2, 0, false);
     ck_assert_ptr_eq(inl_schedule_pick(&s, &t1, false, &w1), a0);
     ck_assert_ptr_eq(inl_schedule_pick(&s, &t2, false, &w2), b0);
@@ -109,6 +112,59 @@ START_TEST(test_columns_in_parallel_each_in_order)
     inl_schedule_finished(&s, c0, w3, true);
     ck_assert_ptr_null(s.head);
     ck_assert_ptr_null(s.tail);
+}
+END_TEST
+
+/* Data pages of a column side by side: the first straight into its chunk,
+ * the others in their turn; a chunk end only once they are all done; the
+ * next chunk's deciding page beside the last pages of the one before, but
+ * no page of its own chunk beside it. */
+START_TEST(test_pages_side_by_side)
+{
+    ck_assert_int_eq(inl_schedule_init(&s, &alloc, 1, 3), 0);
+    work_pref t1 = fresh(), t2 = fresh(), t3 = fresh();
+    int w1, w2, w3;
+    page_job *d0 = queue(0, 0, false), *p1 = queue(0, 0, false), *p2 = queue(0, 0, false);
+    page_job *e0 = queue(0, 0, true);
+    d0->decides = true;
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t1, false, &w1), d0);
+    ck_assert(d0->in_place);
+    ck_assert_ptr_null(inl_schedule_pick(&s, &t2, false, &w2));   /* the codec is not decided yet */
+    inl_schedule_finished(&s, d0, w1, true);
+
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t1, false, &w1), p1);
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t2, false, &w2), p2);
+    ck_assert(p1->in_place);
+    ck_assert(!p2->in_place);
+    ck_assert(inl_schedule_turn(&s, p1));
+    ck_assert(!inl_schedule_turn(&s, p2));
+    ck_assert_ptr_null(inl_schedule_pick(&s, &t3, false, &w3));   /* the chunk end waits for both */
+    inl_schedule_finished(&s, p1, w1, true);
+    ck_assert(inl_schedule_turn(&s, p2));
+    ck_assert_ptr_null(inl_schedule_pick(&s, &t3, false, &w3));
+    inl_schedule_finished(&s, p2, w2, true);
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t3, false, &w3), e0);
+    ck_assert(e0->in_place);
+    page_job *q1 = queue(0, 1, false), *d1 = NULL;
+    ck_assert_ptr_null(inl_schedule_pick(&s, &t1, false, &w1));   /* nothing beside a chunk end */
+    inl_schedule_finished(&s, e0, w3, true);
+
+    /* row group 1 without a chunk end: its last page, then row group 2's first */
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t1, false, &w1), q1);
+    d1 = queue(0, 2, false);
+    d1->decides = true;
+    page_job *q2 = queue(0, 2, false);
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t2, false, &w2), d1);
+    ck_assert(!d1->in_place);
+    ck_assert_ptr_null(inl_schedule_pick(&s, &t3, false, &w3));   /* q2 needs d1's decision */
+    inl_schedule_finished(&s, q1, w1, true);
+    ck_assert(inl_schedule_turn(&s, d1));
+    ck_assert_ptr_null(inl_schedule_pick(&s, &t3, false, &w3));
+    inl_schedule_finished(&s, d1, w2, true);
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t3, false, &w3), q2);
+    ck_assert(q2->in_place);
+    inl_schedule_finished(&s, q2, w3, true);
+    ck_assert_ptr_null(s.head);
 }
 END_TEST
 
@@ -238,6 +294,7 @@ static Suite *schedule_suite(void)
     tcase_add_checked_fixture(c, setup, teardown);
     tcase_add_test(c, test_column_order_when_only_a_later_job_suits);
     tcase_add_test(c, test_columns_in_parallel_each_in_order);
+    tcase_add_test(c, test_pages_side_by_side);
     tcase_add_test(c, test_waits_for_a_page_work);
     suite_add_tcase(su, c);
 
