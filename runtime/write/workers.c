@@ -35,6 +35,7 @@
 #include "workers.h"
 
 enum { JOBS_PER_COLUMN = 8 };
+enum { PAGE_HEADER_ROOM = 4096 };   /* a data page's header, statistics included, and then some */
 
 typedef struct worker {
     struct workers *ws;
@@ -254,6 +255,15 @@ static int init_work(page_work *pw, const inlay_allocator *a, const compressor *
     for (int i = 0; i < n; i++)
         if ((st = inl_compress_init(&pw->comps[i], a, codecs[i].codec, codecs[i].level, 2 * largest_page)))
             return st;
+    /* Whether a page is finished aside (beside an earlier one of its
+     * column) depends on the timing: its room is made now, so that a warm
+     * writer does not allocate the first time one is. */
+    size_t out = 2 * largest_page;
+    for (int i = 0; i < n; i++) {
+        const size_t bound = inl_compress_bound(&pw->comps[i], 2 * largest_page);
+        if (bound > out) out = bound;
+    }
+    if (inl_buf_reserve(&pw->out, a, out + PAGE_HEADER_ROOM)) return INLAY_ERR_NOMEM;
     return 0;
 }
 

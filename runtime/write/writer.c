@@ -643,10 +643,10 @@ static int emit_row_group(void *ctx, char *msg, size_t cap)
 /* The row group's chunks go back to their columns, spare. */
 static void release_row_group(inlay_writer *w)
 {
-    for (int i = 0; i < w->ncols; i++) {
-        column *c = &w->cols[i];
-        inl_column_pop(c, !w->workers || inl_workers_done(w->workers, c->chunks[c->nsealed], false));
-    }
+    /* Without workers the open chunk is idle here, every time. With them it
+     * may or may not be, so a chunk handed the smaller buffer could have
+     * to grow it long after a host's warm-up: no swap then. */
+    for (int i = 0; i < w->ncols; i++) inl_column_pop(&w->cols[i], !w->workers);
     w->emitting = false;
     w->emit_pending = 0;
 }
