@@ -109,11 +109,14 @@ static bool may_join(const schedule *s, const page_job *j)
     return s->running[j->col] == 0 || (!j->seal && s->alone[j->col] == 0);
 }
 
-page_job *inl_schedule_pick(schedule *s, work_pref *pref, bool only_seen, int *w)
+/* A job that starts alone goes straight into its chunk and never waits
+ * for its turn: the first pass takes only those, the second any. */
+static page_job *pick(schedule *s, work_pref *pref, bool only_seen, bool alone_only, int *w)
 {
     page_job *prev = NULL;
     for (page_job *j = s->head; j; prev = j, j = j->next) {
-        if (j->order != s->started[j->col] || !may_join(s, j) || (*w = take_work(s, pref, j, only_seen)) < 0)
+        if (j->order != s->started[j->col] || (alone_only ? s->running[j->col] != 0 : !may_join(s, j)) ||
+            (*w = take_work(s, pref, j, only_seen)) < 0)
             continue;
         if (prev) prev->next = j->next;
         else s->head = j->next;
@@ -126,6 +129,12 @@ page_job *inl_schedule_pick(schedule *s, work_pref *pref, bool only_seen, int *w
         return j;
     }
     return NULL;
+}
+
+page_job *inl_schedule_pick(schedule *s, work_pref *pref, bool only_seen, int *w)
+{
+    page_job *j = pick(s, pref, only_seen, true, w);
+    return j ? j : pick(s, pref, only_seen, false, w);
 }
 
 void inl_schedule_finished(schedule *s, page_job *j, int w, bool ok)
