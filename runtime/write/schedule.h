@@ -49,8 +49,9 @@ void inl_schedule_push(schedule *s, page_job *j);
 /* The first queued job that is its column's next to start, that may run
  * beside the column's jobs running (none, or data pages only when it is
  * one and none of them decides a codec), and for which a page_work can be
- * taken; off the queue, in_place set (no job of its column was running),
- * its page_work in *w. The page_work is the thread's
+ * taken -- one whose column has none running if there is such a job, as
+ * it will not wait for its turn; off the queue, in_place set (no job of
+ * its column was running), its page_work in *w. The page_work is the thread's
  * last one (pref) if the job is of the same row group, else the one free
  * the longest; with only_seen, only one that has finished a job of the
  * same kind (page or chunk end) of the same column, whose buffers have

@@ -168,6 +168,26 @@ START_TEST(test_pages_side_by_side)
 }
 END_TEST
 
+/* A job whose column has none running goes before one that would start
+ * beside another, though queued after it. */
+START_TEST(test_alone_before_beside)
+{
+    ck_assert_int_eq(inl_schedule_init(&s, &alloc, 2, 3), 0);
+    work_pref t1 = fresh(), t2 = fresh(), t3 = fresh();
+    int w1, w2, w3;
+    page_job *a0 = queue(0, 0, false), *a1 = queue(0, 0, false), *b0 = queue(1, 0, false);
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t1, false, &w1), a0);
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t2, false, &w2), b0);
+    ck_assert(b0->in_place);
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &t3, false, &w3), a1);   /* nothing alone left: beside a0 */
+    ck_assert(!a1->in_place);
+    inl_schedule_finished(&s, a0, w1, true);
+    inl_schedule_finished(&s, b0, w2, true);
+    inl_schedule_finished(&s, a1, w3, true);
+    ck_assert_ptr_null(s.head);
+}
+END_TEST
+
 /* No free page_work: nothing starts; one given back: the first job. */
 START_TEST(test_waits_for_a_page_work)
 {
@@ -295,6 +315,7 @@ static Suite *schedule_suite(void)
     tcase_add_test(c, test_column_order_when_only_a_later_job_suits);
     tcase_add_test(c, test_columns_in_parallel_each_in_order);
     tcase_add_test(c, test_pages_side_by_side);
+    tcase_add_test(c, test_alone_before_beside);
     tcase_add_test(c, test_waits_for_a_page_work);
     suite_add_tcase(su, c);
 
