@@ -34,7 +34,7 @@
 #include "thread.h"
 #include "workers.h"
 
-enum { JOBS_PER_COLUMN = 8 };
+enum { JOBS_PER_COLUMN = 4 };
 enum { PAGE_HEADER_ROOM = 4096 };   /* a data page's header, statistics included, and then some */
 
 typedef struct worker {
