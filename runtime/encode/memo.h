@@ -40,6 +40,7 @@ typedef struct memo_fixed {
     size_t count;
     size_t limit;      /* count at which the table grows */
     size_t width;      /* 4 or 8 */
+    size_t expect;     /* entries the caller expects at most (0: no idea) */
     buf values;        /* count * width bytes: the PLAIN dictionary page */
 } memo_fixed;
 
@@ -69,6 +70,11 @@ typedef struct memo_bytes {
 void inl_memo_fixed_init(memo_fixed *m, const inlay_allocator *a, size_t width);
 void inl_memo_fixed_free(memo_fixed *m);
 void inl_memo_fixed_reset(memo_fixed *m);
+/* At most n entries are expected (0: no idea): once an eighth of them are
+ * in, the table grows straight to hold them all rather than doubling
+ * through the sizes between (a first page of distinct values, say). Kept
+ * across reset. */
+void inl_memo_fixed_expect(memo_fixed *m, size_t n);
 /* Insert-or-get: returns 1 if found, 0 if inserted, -1 when out of memory
  * (the table is unchanged). *index receives the value's index. */
 int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index);

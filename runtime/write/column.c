@@ -123,6 +123,15 @@ static int start_chunk(column *c, const column_env *e, chunk *k)
     return 0;
 }
 
+/* A chunk's first page goes whole into the dictionary before the check
+ * says whether it pays: at most a page of values. */
+static void expect_first_page(column *c, const column_env *e)
+{
+    if (c->is_bytes || !c->use_dict || !c->cost_check) return;
+    const size_t by_bytes = e->page_bytes / c->width + 1;
+    inl_memo_fixed_expect(&c->memo_fixed, e->page_rows < by_bytes ? e->page_rows : by_bytes);
+}
+
 int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, int comp_id,
                     inlay_compression codec)
 {
@@ -152,6 +161,7 @@ int inl_column_init(column *c, column_env *e, const inlay_schema *s, int leaf, i
                         c->type->physical == INLAY_FIXED_LEN_BYTE_ARRAY ? c->width : 0);
     else
         inl_memo_fixed_init(&c->memo_fixed, A(e), c->width);
+    expect_first_page(c, e);
     c->nhist = (c->leaf->max_def > 0 ? (size_t)c->leaf->max_def + 1 : 0) +
                (c->leaf->max_rep > 0 ? (size_t)c->leaf->max_rep + 1 : 0);
     c->own_job.pst.order = c->leaf->order;
@@ -458,6 +468,7 @@ static int dictionary_pays(column *c, column_env *e)
 {
     if (c->dict_decided || !c->cost_check || c->page_values == 0) return 0;
     c->dict_decided = true;
+    if (!c->is_bytes) inl_memo_fixed_expect(&c->memo_fixed, 0);   /* the rest of the chunk: no idea */
     page_work *pw = &e->work;
     INL_FORWARD(materialize_plain(c, e, &pw->trial));
     /* Every value distinct (random doubles, say) and PLAIN the fallback:
@@ -1081,6 +1092,7 @@ int inl_column_seal(column *c, column_env *e)
     c->use_dict = c->dict_allowed;
     c->dict_used = false;
     c->dict_decided = false;
+    expect_first_page(c, e);
     return 0;
 }
 

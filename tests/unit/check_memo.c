@@ -262,6 +262,45 @@ START_TEST(test_growth_fixed)
 }
 END_TEST
 
+/* Fills a table with n distinct 8-byte keys, expecting `expect` of them;
+ * checks every index and lookup, then frees it. */
+static void fill_expecting(size_t n, size_t expect, test_alloc *ta, size_t *slots)
+{
+    inlay_allocator a = test_allocator(ta);
+    memo_fixed m;
+    inl_memo_fixed_init(&m, &a, 8);
+    inl_memo_fixed_expect(&m, expect);
+    uint32_t index;
+    for (uint64_t k = 0; k < n; k++) {
+        ck_assert_int_eq(inl_memo_fixed_insert(&m, k * 0x9E3779B97F4A7C15ULL, &index), 0);
+        ck_assert_uint_eq(index, k);
+    }
+    for (uint64_t k = 0; k < n; k++) {
+        ck_assert_int_eq(inl_memo_fixed_insert(&m, k * 0x9E3779B97F4A7C15ULL, &index), 1);
+        ck_assert_uint_eq(index, k);
+    }
+    *slots = m.mask + 1;
+    inl_memo_fixed_free(&m);
+    ck_assert_no_leak(ta);
+}
+
+/* Expecting a page of distinct values, the table skips the sizes between
+ * an eighth of them and all of them: fewer allocations, a lower peak, the
+ * same final size. A few values against a large expectation stay small. */
+START_TEST(test_expect_fixed)
+{
+    test_alloc plain = { 0 }, told = { 0 }, few = { 0 };
+    size_t plain_slots, told_slots, few_slots;
+    fill_expecting(20000, 0, &plain, &plain_slots);
+    fill_expecting(20000, 20000, &told, &told_slots);
+    ck_assert_uint_eq(told_slots, plain_slots);
+    ck_assert_uint_lt(told.requests, plain.requests);
+    ck_assert_uint_lt(told.peak_bytes, plain.peak_bytes);
+    fill_expecting(100, 20000, &few, &few_slots);
+    ck_assert_uint_le(few_slots, 2048);
+}
+END_TEST
+
 /* The bulk entry point past the size where it prefetches (65,536 slots),
  * with lengths on both sides of the 8..32-byte path and repeats, agrees
  * with one insert at a time. */
@@ -676,6 +715,7 @@ static Suite *memo_suite(void)
     tcase_add_loop_test(c, test_growth_fixed, 0, 2);
     tcase_add_test(c, test_growth_bytes);
     tcase_add_test(c, test_bulk_large_agrees);
+    tcase_add_test(c, test_expect_fixed);
     suite_add_tcase(s, c);
 
     c = tcase_create("keys by bit pattern");
