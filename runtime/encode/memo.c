@@ -52,7 +52,7 @@ static int fixed_rehash(memo_fixed *m)
     size_t old_cap = m->slots ? m->mask + 1 : 0;
     size_t cap = old_cap ? old_cap * 2 : MEMO_INITIAL_SLOTS;
     if (m->expect && m->count >= m->expect / 8)
-        while (memo_limit(cap) < m->expect && cap < ((size_t)1 << 32)) cap *= 2;
+        while (memo_limit(cap) < m->expect && cap <= SIZE_MAX / (4 * sizeof(memo_fixed_slot))) cap *= 2;
     memo_fixed_slot *s = inl_mem_alloc(m->alloc, cap * sizeof *s);
     if (!s) return -1;
     memset(s, 0, cap * sizeof *s);

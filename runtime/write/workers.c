@@ -163,12 +163,16 @@ page_job *inl_workers_take_job(void *ctx, int col)
     return j;
 }
 
+/* Stopping (abort, free) skips queued jobs, which then count as finished
+ * out of their order: the turn they seem to give may not be j's, so j
+ * leaves without touching its chunk, as after a failure. */
 int inl_workers_await_turn(void *ctx, const page_job *j)
 {
     workers *ws = ctx;
     pthread_mutex_lock(&ws->lock);
-    while (!ws->failure && !inl_schedule_turn(&ws->sched, j)) pthread_cond_wait(&ws->job_done, &ws->lock);
-    const int st = ws->failure;
+    while (!ws->failure && !ws->stop && !inl_schedule_turn(&ws->sched, j))
+        pthread_cond_wait(&ws->job_done, &ws->lock);
+    const int st = ws->failure ? ws->failure : ws->stop ? INLAY_ERR_STATE : 0;
     pthread_mutex_unlock(&ws->lock);
     return st;
 }
@@ -239,6 +243,7 @@ void inl_workers_stop(workers *ws)
     pthread_mutex_lock(&ws->lock);
     ws->stop = true;
     pthread_cond_broadcast(&ws->work_ready);
+    pthread_cond_broadcast(&ws->job_done);   /* a job waiting for its turn leaves */
     pthread_mutex_unlock(&ws->lock);
     for (int i = 0; i < ws->nthreads; i++) pthread_join(ws->threads[i].thread, NULL);
     free_all(ws);

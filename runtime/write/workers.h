@@ -41,6 +41,7 @@ int inl_workers_start(workers **out, const column_env *e, int n, int ncols, cons
  * the workers). */
 void inl_workers_submit(void *ctx, page_job *j);
 page_job *inl_workers_take_job(void *ctx, int col);
+/* 0; a job's failure; or INLAY_ERR_STATE when stopping. */
 int inl_workers_await_turn(void *ctx, const page_job *j);
 /* Whether chunk k's jobs are all finished; with wait, block until they are
  * (or a job has failed). */
