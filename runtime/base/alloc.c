@@ -1,10 +1,26 @@
 /*
  * alloc.c — the default allocator and the growable buffer.
  */
+#define _DEFAULT_SOURCE   /* madvise */
 #include "alloc.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
+#if defined(__linux__)
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23   /* Linux 5.14; older headers lack it */
+#endif
+#endif
+
+/* Buffers below this size are left to fault: their few pages are not worth a call. */
+enum { PREFAULT_MIN_CAP = 64 * 1024 };
+/* How far past a small write a large buffer's pages are mapped, so that the
+ * small writes that follow it do not each come back for more. */
+enum { PREFAULT_RUNWAY = 64 * 1024 };
 
 static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -96,6 +112,47 @@ void inl_mem_sized_free(void *allocator, void *p)
     inl_mem_free(allocator, h, h->size);
 }
 
+#if defined(__linux__)
+static atomic_bool prefault_unsupported;
+#endif
+
+void inl_mem_prefault(void *p, size_t n)
+{
+#if defined(__linux__)
+    if (!n || atomic_load_explicit(&prefault_unsupported, memory_order_relaxed)) return;
+    static atomic_size_t page_size;
+    size_t page = atomic_load_explicit(&page_size, memory_order_relaxed);
+    if (!page) {
+        const long ps = sysconf(_SC_PAGESIZE);
+        page = ps > 0 ? (size_t)ps : 4096;
+        atomic_store_explicit(&page_size, page, memory_order_relaxed);
+    }
+    /* whole pages: the first and last are the block's own, at least in part */
+    const uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
+    const uintptr_t hi = ((uintptr_t)p + n + page - 1) & ~(uintptr_t)(page - 1);
+    const int saved = errno;
+    if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+        atomic_store_explicit(&prefault_unsupported, true, memory_order_relaxed);
+    errno = saved;
+#else
+    (void)p; (void)n;
+#endif
+}
+
+void inl_buf_ready(buf *b, size_t end)
+{
+    if (end > b->cap) end = b->cap;
+    if (end <= b->ready) return;
+    if (b->cap < PREFAULT_MIN_CAP) {
+        b->ready = b->cap;
+        return;
+    }
+    /* bytes up to len have been written: their pages are in */
+    const size_t from = b->ready > b->len ? b->ready : b->len;
+    if (end > from) inl_mem_prefault(b->data + from, end - from);
+    b->ready = end;
+}
+
 int inl_buf_grow(buf *b, const inlay_allocator *a, size_t need)
 {
     if (need <= b->cap) return 0;
@@ -108,6 +165,15 @@ int inl_buf_grow(buf *b, const inlay_allocator *a, size_t need)
     if (!d) return -1;
     b->data = d;
     b->cap = cap;
+    /* a new block may have been given: only what was written is known to be in */
+    if (b->ready > b->len) b->ready = b->len;
+    return 0;
+}
+
+int inl_buf_room(buf *b, const inlay_allocator *a, size_t extra)
+{
+    if (b->cap - b->len < extra && inl_buf_grow(b, a, b->len + extra)) return -1;
+    inl_buf_ready(b, b->len + (extra > PREFAULT_RUNWAY ? extra : PREFAULT_RUNWAY));
     return 0;
 }
 
@@ -132,11 +198,12 @@ void inl_buf_shrink(buf *b, const inlay_allocator *a, size_t slack)
     if (!d) return;   /* keeping the larger block is as good */
     b->data = d;
     b->cap = b->len;
+    if (b->ready > b->cap) b->ready = b->cap;
 }
 
 void inl_buf_free(buf *b, const inlay_allocator *a)
 {
     inl_mem_free(a, b->data, b->cap);
     b->data = NULL;
-    b->len = b->cap = 0;
+    b->len = b->cap = b->ready = 0;
 }

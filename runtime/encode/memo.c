@@ -14,6 +14,9 @@
  * loop's branches are predictable; the table still fits in L1. Larger ones
  * run at load <= 1/2. */
 #define MEMO_SPARSE_SLOTS 2048
+/* A new table this large has its pages mapped in one call before it is
+ * zeroed (see alloc.h): a first page of distinct values makes a 1 MiB one. */
+#define MEMO_PREFAULT_BYTES (64 * 1024)
 
 /* Entries a table of cap slots takes before it grows. */
 static inline size_t memo_limit(size_t cap)
@@ -55,6 +58,7 @@ static int fixed_rehash(memo_fixed *m)
         while (memo_limit(cap) < m->expect && cap <= SIZE_MAX / (4 * sizeof(memo_fixed_slot))) cap *= 2;
     memo_fixed_slot *s = inl_mem_alloc(m->alloc, cap * sizeof *s);
     if (!s) return -1;
+    if (cap * sizeof *s >= MEMO_PREFAULT_BYTES) inl_mem_prefault(s, cap * sizeof *s);
     memset(s, 0, cap * sizeof *s);
     for (size_t i = 0; i < old_cap; i++) {
         memo_fixed_slot e = m->slots[i];
@@ -193,6 +197,7 @@ static int bytes_rehash(memo_bytes *m)
         m->offsets = o;
         m->offsets_cap = ocap;
     }
+    if (cap * sizeof *s >= MEMO_PREFAULT_BYTES) inl_mem_prefault(s, cap * sizeof *s);
     memset(s, 0, cap * sizeof *s);
     for (size_t i = 0; i < old_cap; i++) {
         memo_bytes_slot e = m->slots[i];

@@ -107,6 +107,8 @@ int inl_page_write(buf *out, const inlay_allocator *a, compressor *c, page_scrat
         const bool in_place = out->cap - start >= room + prefix_len + bound;
         uint8_t *packed;
         if (in_place) {
+            /* the codec writes fresh pages of a new chunk buffer: mapped in one call (see alloc.h) */
+            inl_buf_ready(out, start + room + prefix_len + bound);
             packed = out->data + start + room + prefix_len;
         } else {
             scratch->packed.len = 0;

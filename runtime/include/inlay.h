@@ -117,7 +117,13 @@ INLAY_API bool inlay_utf8_valid(const void *data, size_t len);
 /* Shaped like lua_Alloc: with nsize == 0, free ptr and return NULL;
  * otherwise allocate (ptr == NULL) or resize ptr from osize to nsize bytes,
  * returning NULL on failure (ptr stays valid). osize is the size the block
- * was allocated with (0 when ptr is NULL). */
+ * was allocated with (0 when ptr is NULL).
+ *
+ * On Linux the library asks the kernel to map the pages of a large block
+ * (64 KiB or more) just before it writes them, in one call
+ * (madvise MADV_POPULATE_WRITE) rather than one page fault per page: the
+ * block's contents are not read or changed, and where the kernel cannot
+ * (before 5.14) the pages fault as they are written. */
 typedef void *(*inlay_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 
 typedef struct inlay_allocator {

@@ -222,7 +222,7 @@ static void csv_options_of(const infer *f, csv_options *co)
 /* The header's names (sniff.c names them as DuckDB does). */
 static int header_names(infer *f, const csv_field *fl, size_t nf)
 {
-    buf nb = { NULL, 0, 0 };
+    buf nb = { NULL, 0, 0, 0 };
     int st = inl_sniff_header_names(fl, nf, &nb, &f->alloc);
     for (size_t at = 0; !st && at < nb.len;) {
         const char *name = (const char *)nb.data + at;
@@ -653,7 +653,7 @@ static int buffer_text(const uint8_t *p, size_t len, bool *whole, const inlay_al
         inl_input_close(in);
         return 0;
     }
-    buf b = { NULL, 0, 0 };
+    buf b = { NULL, 0, 0, 0 };
     int st = 0;
     for (;;) {
         if (b.len == INFER_TEXT_CAP) {

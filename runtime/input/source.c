@@ -879,7 +879,7 @@ static int csv_header(inlay_source *s)
     }
     s->csv_fields = nf;
     /* the names inference gives the fields (trimmed, made up when empty or repeated) */
-    buf nb = { NULL, 0, 0 };
+    buf nb = { NULL, 0, 0, 0 };
     if (inl_sniff_header_names(f, nf, &nb, &s->alloc)) {
         inl_buf_free(&nb, &s->alloc);
         return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");

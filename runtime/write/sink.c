@@ -445,7 +445,7 @@ void inlay_buffer_free(inlay_buffer *b)
 static int buffer_write(void *ctx, const void *data, size_t len)
 {
     inlay_buffer *b = ctx;
-    buf tmp = { b->data, b->len, b->cap };
+    buf tmp = { b->data, b->len, b->cap, 0 };
     if (inl_buf_append(&tmp, &b->alloc, data, len)) {
         errno = ENOMEM;   /* the writer's message says why (see inlay_sink) */
         return -1;

@@ -11,10 +11,18 @@
  * after (the error is sticky), and inlay_writer_free must give back every
  * byte, with the sizes it was given.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE   /* mmap, mincore, madvise */
 #include "alloc.h"
 
 #include "unit.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#endif
 
 /* ---- buffers -------------------------------------------------------------------------- */
 
@@ -60,6 +68,102 @@ START_TEST(test_buf_nomem)
     ck_assert_no_leak(&ta);
 }
 END_TEST
+
+#if defined(__linux__)
+/* Every block a fresh mapping of its own, so that its pages are in memory
+ * only once something wrote them or asked for them. */
+static void *mapping_alloc(void *ud, void *p, size_t old, size_t n)
+{
+    (void)ud;
+    if (n == 0) {
+        if (p) munmap(p, old);
+        return NULL;
+    }
+    void *q = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED) return NULL;
+    if (p) {
+        memcpy(q, p, old < n ? old : n);
+        munmap(p, old);
+    }
+    return q;
+}
+
+/* Pages of [p + from, p + to) in memory (mincore), whole pages inside it. */
+static size_t resident_pages(const buf *b, size_t from, size_t to)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char v[1024];
+    size_t n = b->cap / page, in = 0;
+    ck_assert_uint_le(n, sizeof v);
+    ck_assert_int_eq(mincore(b->data, n * page, v), 0);
+    for (size_t i = (from + page - 1) / page; i < to / page && i < n; i++) in += v[i] & 1;
+    return in;
+}
+
+/* A large buffer has the pages it is about to write mapped in one call
+ * (alloc.h): the next bytes a reserve asks for and a short runway past
+ * them, never more, and never past cap; what was written stays. */
+START_TEST(test_buf_prefault)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE), mib = 1024 * 1024;
+    /* whether this kernel can (Linux 5.14): if not, the pages fault as they are written */
+    void *probe = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(probe, MAP_FAILED);
+    const bool can = madvise(probe, page, MADV_POPULATE_WRITE) == 0;
+    munmap(probe, page);
+
+    inlay_allocator a = { mapping_alloc, NULL };
+    buf b = { 0 };
+    ck_assert_int_eq(inl_buf_grow(&b, &a, mib), 0);
+    ck_assert_uint_eq(b.cap, mib);
+    ck_assert_uint_eq(b.ready, 0);
+    ck_assert_uint_eq(resident_pages(&b, 0, mib), 0);
+
+    /* a small write: its page and a 64 KiB runway, not the rest */
+    ck_assert_int_eq(inl_buf_append(&b, &a, "abc", 3), 0);
+    ck_assert_uint_eq(b.ready, 64 * 1024);   /* reserved at len 0 */
+    if (can) ck_assert_uint_eq(resident_pages(&b, 0, 64 * 1024), 64 * 1024 / page);
+    ck_assert_uint_eq(resident_pages(&b, 128 * 1024, mib), 0);
+
+    /* a large reserve: exactly its bytes (rounded to pages) */
+    ck_assert_int_eq(inl_buf_reserve(&b, &a, 300 * 1024), 0);
+    ck_assert_uint_eq(b.ready, 3 + 300 * 1024);
+    if (can) ck_assert_uint_eq(resident_pages(&b, 0, 300 * 1024), 300 * 1024 / page);
+    ck_assert_uint_eq(resident_pages(&b, 304 * 1024 + page, mib), 0);
+    ck_assert_mem_eq(b.data, "abc", 3);
+
+    /* within what is ready: no call, nothing more */
+    ck_assert_int_eq(inl_buf_reserve(&b, &a, 1000), 0);
+    ck_assert_uint_eq(b.ready, 3 + 300 * 1024);
+
+    /* never past cap */
+    inl_buf_ready(&b, 3 * mib);
+    ck_assert_uint_eq(b.ready, mib);
+    if (can) ck_assert_uint_eq(resident_pages(&b, 0, mib), mib / page);
+    ck_assert_mem_eq(b.data, "abc", 3);
+
+    /* a new block: only what was written counts as in */
+    b.len = 5000;
+    ck_assert_int_eq(inl_buf_grow(&b, &a, 2 * mib), 0);
+    ck_assert_uint_eq(b.ready, 5000);
+    ck_assert_mem_eq(b.data, "abc", 3);
+
+    /* shrinking keeps ready within cap; freeing clears it */
+    b.ready = 2 * mib;
+    inl_buf_shrink(&b, &a, 0);
+    ck_assert_uint_eq(b.cap, 5000);
+    ck_assert_uint_eq(b.ready, 5000);
+    inl_buf_free(&b, &a);
+    ck_assert_uint_eq(b.ready, 0);
+
+    /* a small buffer is left to fault: ready is its whole room, at once */
+    ck_assert_int_eq(inl_buf_append(&b, &a, "abc", 3), 0);
+    ck_assert_uint_eq(b.cap, 256);
+    ck_assert_uint_eq(b.ready, 256);
+    inl_buf_free(&b, &a);
+}
+END_TEST
+#endif
 
 START_TEST(test_mem_helpers)
 {
@@ -317,6 +421,9 @@ static Suite *alloc_suite(void)
     tcase_add_test(c, test_buf_growth);
     tcase_add_test(c, test_buf_nomem);
     tcase_add_test(c, test_mem_helpers);
+#if defined(__linux__)
+    tcase_add_test(c, test_buf_prefault);
+#endif
     suite_add_tcase(s, c);
 
     c = tcase_create("the hook");

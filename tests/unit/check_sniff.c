@@ -417,7 +417,7 @@ START_TEST(test_header_names)
     csv_field f[6] = {
         { "a", 1, false }, { "", 0, false }, { " a ", 3, false }, { "b", 1, true }, { "a", 1, false }, { "a_1", 3, false },
     };
-    buf nb = { NULL, 0, 0 };
+    buf nb = { NULL, 0, 0, 0 };
     test_alloc ta = { 0 };
     inlay_allocator a = test_allocator(&ta);
     ck_assert_int_eq(inl_sniff_header_names(f, 6, &nb, &a), 0);
