@@ -564,7 +564,8 @@ INLAY_API int inlay_writer_open(inlay_writer **out, inlay_sink sink,
                                 const inlay_schema *schema, const inlay_options *opts);
 
 /* Open a writer on a file. Bytes go to a temporary file beside `path`
- * ("path.XXXXXX.tmp"), renamed to `path` only when close succeeds; abort or
+ * (".name.XXXXXX.tmp" for path dir/name: hidden, so that readers listing
+ * the folder skip it), renamed to `path` only when close succeeds; abort or
  * free without close removes it. An existing regular file at `path` is
  * replaced atomically by that rename (a reader sees the old file or the new
  * one, never a mix); a symlink at `path` is itself replaced, and the file
@@ -611,7 +612,7 @@ INLAY_API int inlay_writer_open_fd(inlay_writer **out, int fd, const inlay_schem
                                    const inlay_options *opts);
 
 /* The temporary file a writer opened with inlay_writer_open_file is
- * writing ("path.XXXXXX.tmp"), while it exists; NULL for other sinks, for a
+ * writing ("dir/.name.XXXXXX.tmp"), while it exists; NULL for other sinks, for a
  * NULL writer, and once the writer is closed or aborted. Owned by the
  * writer, valid until the temporary goes. A host's signal handler may
  * unlink() it before _exit(), so that an interrupted program leaves no
@@ -1014,8 +1015,8 @@ INLAY_API int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray
  * Files are named part-<shard>-<seq>.parquet, seq counting the shard's
  * files from 000000 (at least six digits), so jobs given distinct shards
  * write into one root at the same time without meeting. Each file is
- * written and published as inlay_writer_open_file does (a temporary
- * "<name>.XXXXXX.tmp" renamed into place by its close, durable with
+ * written and published as inlay_writer_open_file does (a hidden temporary
+ * ".<name>.XXXXXX.tmp" renamed into place by its close, durable with
  * file.sync), so a reader, or what a killed job leaves, only ever holds
  * complete files under a .parquet name; opening the shard again removes
  * the temporaries a killed run of it left (those no process holds the

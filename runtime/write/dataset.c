@@ -329,12 +329,14 @@ static int scan_dir(scan *sc, const char *dir, int depth)
             break;
         }
         snprintf(rel, rel_size, "%s%s%s", dir, *dir ? "/" : "", name);
-        /* a killed run's temporaries of this shard ("part-<shard>-<seq>.parquet.XXXXXX.tmp") go */
-        const char *ext = strstr(name, ".parquet.");
+        /* a killed run's temporaries of this shard (".part-<shard>-<seq>.parquet.XXXXXX.tmp", or
+         * without the dot as earlier versions named them) go */
+        const char *file = name[0] == '.' ? name + 1 : name;
+        const char *ext = strstr(file, ".parquet.");
         char target[256];
-        const size_t tl = ext ? (size_t)(ext - name) + 8 : 0;
+        const size_t tl = ext ? (size_t)(ext - file) + 8 : 0;
         if (ext && tl < sizeof target) {
-            memcpy(target, name, tl);
+            memcpy(target, file, tl);
             target[tl] = 0;
             if (shard_seq(d->shard, target) >= 0 && inl_file_sink_remove_if_stale(dirfd(dh), name, target, tl)) {
                 inl_mem_free(&d->alloc, rel, rel_size);

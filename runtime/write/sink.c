@@ -198,12 +198,16 @@ int inl_file_sink_open(file_sink *f, const inlay_allocator *a, const char *path,
         return inl_err_format(err, errcap, INLAY_ERR_NOMEM, "out of memory");
     }
     f->base = f->path + (slash ? (size_t)(slash - path) + 1 : 0);
-    /* A name in the same folder, so the final rename is atomic. */
+    /* A name in the same folder, so the final rename is atomic; hidden (a
+     * leading dot), so that a reader listing the folder (Spark, Trino,
+     * Hadoop's input formats skip names that start with '.' or '_') never
+     * takes a killed writer's leftover, or a live one's, for data. */
+    const int dir_len = (int)(f->base - f->path);
     unsigned long seed = (unsigned long)getpid() * 2654435761u ^ (unsigned long)time(NULL) ^
                          (unsigned long)(uintptr_t)f;
     for (int attempt = 0; attempt < 100; attempt++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        snprintf(f->tmp, n, "%s.%06lx.tmp", path, (seed >> 20) & 0xffffff);
+        snprintf(f->tmp, n, "%.*s.%s.%06lx.tmp", dir_len, path, f->base, (seed >> 20) & 0xffffff);
         int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0) {
             if (errno == EEXIST) continue;
@@ -222,15 +226,22 @@ int inl_file_sink_open(file_sink *f, const inlay_allocator *a, const char *path,
     return INLAY_ERR_IO;
 }
 
-/* "<base>.XXXXXX.tmp" with six lowercase hex digits: the one name
- * inl_file_sink_open makes. Nothing else of the folder is ever touched. */
-static bool stale_name(const char *name, const char *base, size_t blen)
+/* "<base>.XXXXXX.tmp" with six lowercase hex digits. */
+static bool temp_of(const char *name, const char *base, size_t blen)
 {
     if (strncmp(name, base, blen) != 0 || name[blen] != '.') return false;
     const char *p = name + blen + 1;
     for (int i = 0; i < 6; i++)
         if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f'))) return false;
     return strcmp(p + 6, ".tmp") == 0;
+}
+
+/* ".<base>.XXXXXX.tmp", the one name inl_file_sink_open makes, or the same
+ * without the dot, the name earlier versions made. Nothing else of the
+ * folder is ever touched. */
+static bool stale_name(const char *name, const char *base, size_t blen)
+{
+    return (name[0] == '.' && temp_of(name + 1, base, blen)) || temp_of(name, base, blen);
 }
 
 static void remove_if_unlocked(int dfd, const char *name)

@@ -36,7 +36,7 @@ typedef struct file_sink {
     int fd;              /* the temporary file, flock()ed while it is ours */
     bool sync;           /* fsync the file before the rename and the folder after */
     char *path;          /* the target */
-    char *tmp;           /* the temporary file: "<path>.XXXXXX.tmp" */
+    char *tmp;           /* the temporary file: "<dir>/.<name>.XXXXXX.tmp" */
     size_t tmp_size;     /* bytes allocated for tmp */
     char *dir;           /* the target's folder ("." for a bare name) */
     const char *base;    /* the target's name in it (points into path) */
@@ -64,8 +64,9 @@ int inl_file_sink_open(file_sink *f, const inlay_allocator *a, const char *path,
                        size_t errcap);
 inlay_sink inl_file_sink_interface(file_sink *f);
 /* Remove the temporaries of the same target that crashed or killed writers
- * left: those matching "<name>.XXXXXX.tmp" (6 lowercase hex digits) that
- * nobody holds a lock on. Best effort: never fails, and never touches a
+ * left: those matching ".<name>.XXXXXX.tmp" (6 lowercase hex digits; or
+ * "<name>.XXXXXX.tmp", as earlier versions named them) that nobody holds a
+ * lock on. Best effort: never fails, and never touches a
  * live writer's temporary (ours included). */
 void inl_file_sink_remove_stale(file_sink *f);
 /* The same for one entry `name` of the folder open as dfd: whether it is

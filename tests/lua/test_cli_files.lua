@@ -191,8 +191,8 @@ local function interrupt(dir, cmd, first_part, target, sig)
     "sh -c 'echo $$ > feeder.pid; cat first; exec sleep 30' | " .. cmd .. " 2> stderr &",
     "pid=$!",
     "i=0",
-    "while [ $i -lt 100 ] && ! ls " .. q(target) .. ".*.tmp > /dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done",
-    "ls " .. q(target) .. ".*.tmp > /dev/null 2>&1 && echo temp-seen",
+    "while [ $i -lt 100 ] && ! ls " .. q("." .. target) .. ".*.tmp > /dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done",
+    "ls " .. q("." .. target) .. ".*.tmp > /dev/null 2>&1 && echo temp-seen",
     "kill -" .. sig .. " $pid",
     "sleep 0.5",
     "kill $(cat feeder.pid) 2>/dev/null",   -- wait waits for the whole pipeline

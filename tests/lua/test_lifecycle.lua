@@ -243,7 +243,8 @@ T.case("the temporary of a killed writer goes with the next open; a live one's s
   T.eq(out, "status " .. (128 + 9) .. "\n", "the job was killed")
   local left = T.ls(dir)
   T.eq(#left, 1, "the killed job's temporary")
-  T.ok(left[1]:match("^out%.parquet%.%x%x%x%x%x%x%.tmp$"), "its name: " .. left[1])
+  -- hidden: readers that list the folder (Spark, Trino) skip it
+  T.ok(left[1]:match("^%.out%.parquet%.%x%x%x%x%x%x%.tmp$"), "its name: " .. left[1])
   local w = inlay.open(path, s)
   local now = T.ls(dir)
   T.eq(#now, 1, "one temporary: this writer's")

@@ -1300,7 +1300,14 @@ START_TEST(test_max_open_files)
         inlay_dataset_stats st;
         inlay_dataset_get_stats(d, &st);
         ck_assert_msg(st.open_files <= 2, "%llu files open", (unsigned long long)st.open_files);
-        ck_assert_int_le(count_files(root, ".tmp"), 2);
+        /* each open file's temporary, hidden from readers listing the folder */
+        static char temps[MAXNAMES][NAMELEN];
+        const int nt = walk_rel(root, "", ".tmp", temps, 0, MAXNAMES);
+        ck_assert_int_eq(nt, (int)st.open_files);
+        for (int t = 0; t < nt; t++) {
+            const char *leaf = strrchr(temps[t], '/');
+            ck_assert_msg(leaf && leaf[1] == '.', "a temporary not hidden: %s", temps[t]);
+        }
     }
     close_ok(d);
     inlay_dataset_stats st;
@@ -1575,25 +1582,29 @@ START_TEST(test_stale_temporaries)
 {
     ck_assert_int_eq(mkdir(P("root"), 0755), 0);
     ck_assert_int_eq(mkdir(P("root/k=1"), 0755), 0);
-    const char *stale = P("root/k=1/part-s-000004.parquet.0a1b2c.tmp");
-    char stale_path[4096], live_path[4096], other_path[4096], odd_path[4096];
+    const char *stale = P("root/k=1/.part-s-000004.parquet.0a1b2c.tmp");
+    char stale_path[4096], live_path[4096], other_path[4096], odd_path[4096], old_path[4096];
     snprintf(stale_path, sizeof stale_path, "%s", stale);
-    snprintf(live_path, sizeof live_path, "%s", P("root/k=1/part-s-000005.parquet.3d4e5f.tmp"));
-    snprintf(other_path, sizeof other_path, "%s", P("root/k=1/part-t-000004.parquet.0a1b2c.tmp"));
-    snprintf(odd_path, sizeof odd_path, "%s", P("root/k=1/part-s-000006.parquet.xyz.tmp"));
-    const char *paths[] = { stale_path, live_path, other_path, odd_path };
-    int fds[4];
-    for (int i = 0; i < 4; i++) ck_assert_int_ge(fds[i] = open(paths[i], O_CREAT | O_WRONLY, 0644), 0);
+    snprintf(live_path, sizeof live_path, "%s", P("root/k=1/.part-s-000005.parquet.3d4e5f.tmp"));
+    snprintf(other_path, sizeof other_path, "%s", P("root/k=1/.part-t-000004.parquet.0a1b2c.tmp"));
+    snprintf(odd_path, sizeof odd_path, "%s", P("root/k=1/.part-s-000006.parquet.xyz.tmp"));
+    /* as earlier versions named their temporaries, not hidden */
+    snprintf(old_path, sizeof old_path, "%s", P("root/k=1/part-s-000007.parquet.1a2b3c.tmp"));
+    const char *paths[] = { stale_path, live_path, other_path, odd_path, old_path };
+    int fds[5];
+    for (int i = 0; i < 5; i++) ck_assert_int_ge(fds[i] = open(paths[i], O_CREAT | O_WRONLY, 0644), 0);
     ck_assert_int_eq(flock(fds[1], LOCK_EX | LOCK_NB), 0);   /* a live writer's */
     ck_assert_int_eq(close(fds[0]), 0);
     ck_assert_int_eq(close(fds[2]), 0);
     ck_assert_int_eq(close(fds[3]), 0);
+    ck_assert_int_eq(close(fds[4]), 0);
     inlay_schema *s = kv_schema(inlay_type_string());
     const char *by[] = { "k" };
     inlay_dataset_options o;
     options(&o, by, 1, "s");
     inlay_dataset *d = open_ok(P("root"), s, &o);
     ck_assert(!exists(stale_path));
+    ck_assert(!exists(old_path));
     ck_assert(exists(live_path));
     ck_assert(exists(other_path));
     ck_assert(exists(odd_path));   /* not a temporary's name */

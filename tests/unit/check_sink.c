@@ -370,7 +370,8 @@ START_TEST(test_free_without_close)
     ck_assert_int_eq(append_rows(w, 0, BATCH), INLAY_OK);
     char got[2048];
     listing(got, sizeof got);
-    ck_assert_msg(strncmp(got, "out.parquet.", 12) == 0 && strstr(got, ".tmp "), "temporary file: \"%s\"", got);
+    /* hidden: a reader listing the folder skips it */
+    ck_assert_msg(strncmp(got, ".out.parquet.", 13) == 0 && strstr(got, ".tmp "), "temporary file: \"%s\"", got);
     inlay_writer_free(w);
     EXPECT_LISTING("");
 }
@@ -542,7 +543,7 @@ START_TEST(test_bad_options_touch_nothing)
 {
     /* a failed open changes nothing on disk: no temporary, and a stale one
      * stays for an open that succeeds */
-    write_text(target("out.parquet.0a0b0c.tmp"), "stale");
+    write_text(target(".out.parquet.0a0b0c.tmp"), "stale");
     inlay_schema *s = make_schema(NULL);
     inlay_options o = options(NULL);
     o.page_rows = 0;
@@ -552,7 +553,7 @@ START_TEST(test_bad_options_touch_nothing)
     ck_assert_int_eq(inlay_writer_open_file(&w, target("out.parquet"), NULL, NULL), INLAY_ERR_ARGUMENT);
     inlay_writer_free(w);
     inlay_schema_free(s);
-    EXPECT_LISTING("out.parquet.0a0b0c.tmp ");
+    EXPECT_LISTING(".out.parquet.0a0b0c.tmp ");
 }
 END_TEST
 
@@ -565,8 +566,8 @@ START_TEST(test_temp_path)
     listing(got, sizeof got);
     snprintf(want, sizeof want, "%s ", strrchr(t, '/') + 1);
     ck_assert_str_eq(got, want);
-    ck_assert_int_eq(strncmp(t, target("out.parquet."), strlen(target("out.parquet."))), 0);
-    ck_assert_uint_eq(strlen(t), strlen(target("out.parquet.123456.tmp")));
+    ck_assert_int_eq(strncmp(t, target(".out.parquet."), strlen(target(".out.parquet."))), 0);
+    ck_assert_uint_eq(strlen(t), strlen(target(".out.parquet.123456.tmp")));
     ck_assert_int_eq(write_rows(w), INLAY_OK);
     ck_assert_ptr_null(inlay_writer_temp_path(w));   /* closed */
     inlay_writer_free(w);
@@ -830,21 +831,26 @@ START_TEST(test_stale_temp_removed)
     ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
     ck_assert_msg(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL, "the writer was not killed (%d)", ws);
     ck_assert_int_eq(access(stale, F_OK), 0);
+    ck_assert_msg(strncmp(strrchr(stale, '/'), "/.out.parquet.", 14) == 0, "not hidden: %s", stale);
+    /* what an earlier version, which did not hide its temporaries, left */
+    write_text(target("out.parquet.0a1b2c.tmp"), "stale");
     /* names that are not a temporary of ours for this target, or not a file */
     static const char *const others[] = {
         "other.parquet.123abc.tmp", "out.parquet-123abc.tmp", "out.parquet.12345.tmp", "out.parquet.1234567.tmp",
-        "out.parquet.123abc.tmp.x", "out.parquet.ABCDEF.tmp", "out.parquet.zzzzzz.tmp",
+        "out.parquet.123abc.tmp.x", "out.parquet.ABCDEF.tmp", ".out.parquet.zzzzzz.tmp", ".other.parquet.123abc.tmp",
+        "..out.parquet.123abc.tmp",
     };
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) write_text(target(others[i]), "keep");
-    ck_assert_int_eq(mkfifo(target("out.parquet.abcdef.tmp"), 0600), 0);
-    ck_assert_int_eq(mkdir(target("out.parquet.bcdef0.tmp"), 0700), 0);
+    ck_assert_int_eq(mkfifo(target(".out.parquet.abcdef.tmp"), 0600), 0);
+    ck_assert_int_eq(mkdir(target(".out.parquet.bcdef0.tmp"), 0700), 0);
     inlay_writer *w = open_file(target("out.parquet"), NULL);
     ck_assert_msg(access(stale, F_OK) != 0 && errno == ENOENT, "the stale temporary %s is still there", stale);
     ck_assert_int_eq(write_rows(w), INLAY_OK);
     inlay_writer_free(w);
-    EXPECT_LISTING("other.parquet.123abc.tmp out.parquet out.parquet-123abc.tmp out.parquet.12345.tmp "
-                   "out.parquet.1234567.tmp out.parquet.123abc.tmp.x out.parquet.ABCDEF.tmp out.parquet.abcdef.tmp "
-                   "out.parquet.bcdef0.tmp out.parquet.zzzzzz.tmp ");
+    EXPECT_LISTING("..out.parquet.123abc.tmp .other.parquet.123abc.tmp .out.parquet.abcdef.tmp "
+                   ".out.parquet.bcdef0.tmp .out.parquet.zzzzzz.tmp other.parquet.123abc.tmp out.parquet "
+                   "out.parquet-123abc.tmp out.parquet.12345.tmp out.parquet.1234567.tmp out.parquet.123abc.tmp.x "
+                   "out.parquet.ABCDEF.tmp ");
 }
 END_TEST
 
