@@ -736,6 +736,19 @@ static int index_page(const page_job *j, const column_env *e, size_t offset, siz
 
 /* ---- finishing (any thread) ----------------------------------------------- */
 
+/* With workers, a chunk's first data page: room for as many bytes as the
+ * column's largest chunk so far had, at once. The second chunk of each
+ * column starts before the first is written, so it cannot take the first
+ * one's buffer (inl_column_pop does that only without workers, where it
+ * always applies: room taken here too would keep a second chunk's worth);
+ * it would otherwise double its way up as the first did, each step a copy
+ * (and page faults) of what it holds. */
+static int first_room(column *c, chunk *k, const column_env *e)
+{
+    if (!e->submit || k->pages.len || k->pages.cap >= c->pages_seen) return 0;
+    return inl_buf_grow_empty(&k->pages, A(e), c->pages_seen + c->pages_seen / 16) ? INLAY_ERR_NOMEM : 0;
+}
+
 /* A page: statistics, encoding, compression, written into its chunk. */
 static int finish_page(page_job *j, const column_env *e, page_work *pw)
 {
@@ -840,6 +853,7 @@ static int finish_page(page_job *j, const column_env *e, page_work *pw)
      * later page of its chunk. */
     buf *dst = j->in_place ? &k->pages : &pw->out;
     if (!j->in_place) pw->out.len = 0;
+    else INL_FORWARD(first_room(c, k, e));
     size_t raw, stored;
     const size_t page_start = dst->len;
     INL_FORWARD(inl_page_write(dst, a, chunk_comp(c, pw, k), &pw->scratch, &d, e->min_gain, &raw, &stored));
@@ -868,9 +882,12 @@ static int finish_page(page_job *j, const column_env *e, page_work *pw)
     size_t offset = page_start;
     if (!j->in_place) {
         INL_FORWARD(e->await_turn(e->submit_ctx, j));
+        INL_FORWARD(first_room(c, k, e));
         offset = k->pages.len;
         if (inl_buf_append(&k->pages, a, pw->out.data, pw->out.len)) return INLAY_ERR_NOMEM;
     }
+    /* in turn: a later chunk's first page reads it only after this one is in */
+    if (k->pages.len > c->pages_seen) c->pages_seen = k->pages.len;
     if (ws) {
         if (inl_stats_merge(&k->st, &j->pst, c->is_bytes, a)) return INLAY_ERR_NOMEM;
         k->unencoded_bytes += (int64_t)j->ba_bytes;

@@ -177,6 +177,8 @@ typedef struct column {
     size_t page_plain_bytes;  /* PLAIN size of the page's values while the check is pending */
     page_job own_job;         /* the page being finished on the appending thread */
     buf rg_trunc;             /* the chunk's, for the footer (the writer's side) */
+    size_t pages_seen;        /* the finishing side's, in the column's turn: the most data-page bytes
+                                 a chunk of the column has held, the room a new chunk's take at once */
     size_t chunk_pages;       /* pages cut in the open chunk */
     size_t dict_copy_room;    /* the room each of its jobs keeps for a copy of a small dictionary */
     buf stamps;               /* uint32 per dictionary entry: the last page it was seen in */
