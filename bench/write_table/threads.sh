@@ -65,11 +65,13 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else pr
 # (page faults; in a VM, maybe the host's too): every run pays it for its
 # peak RSS, at 1 thread and at 2 alike, so it is printed beside the times
 touch_ms_per_mib=
+mapped_ms_per_mib=
 if [ -x "$build/bench/bench_first_touch" ]; then
     echo "== this machine: fresh memory against memory touched again"
     "$build/bench/bench_first_touch" > "$workdir/first_touch.log"
     grep -v '^RESULT' "$workdir/first_touch.log" | sed 's/^/  /'
     touch_ms_per_mib=$(result "$workdir/first_touch.log" first_touch_ms_per_mib)
+    mapped_ms_per_mib=$(result "$workdir/first_touch.log" mapped_ms_per_mib)
 fi
 
 echo "== inlay: $rows rows, threads 1 and 2 in turn, generating the rows and from memory, $repeat rounds"
@@ -128,10 +130,12 @@ echo "== summary ($rows rows; medians of $repeat)"
 echo "   inlay: generating the rows in the timed section (gen), or appending them from memory (mem),"
 echo "   as DuckDB (a table loaded first) and polars (a DataFrame) are timed; peers against both"
 awk -v i1="$i1" -v i2="$i2" -v m1="$m1" -v m2="$m2" -v d1="$d1" -v d2="$d2" -v p1="$p1" -v p2="$p2" \
-    -v r1="$r1" -v r2="$r2" -v tm="${touch_ms_per_mib:-0}" 'BEGIN {
+    -v r1="$r1" -v r2="$r2" -v tm="${touch_ms_per_mib:-0}" -v mm="${mapped_ms_per_mib:--1}" 'BEGIN {
     printf "inlay gen  1 thread  %.3f s   2 threads %.3f s   speed-up %.2fx\n", i1, i2, i1 / i2
     if (tm > 0)
         printf "           peak RSS %.1f / %.1f MiB: first touch of it ~%.3f / %.3f s at %.2f ms per MiB\n", r1 / 1024, r2 / 1024, r1 / 1024 * tm / 1000, r2 / 1024 * tm / 1000, tm
+    if (tm > 0 && mm > 0)
+        printf "           (~%.3f / %.3f s at %.2f ms per MiB where it is mapped first, as the library does its large buffers)\n", r1 / 1024 * mm / 1000, r2 / 1024 * mm / 1000, mm
     printf "inlay mem  1 thread  %.3f s   2 threads %.3f s   speed-up %.2fx\n", m1, m2, m1 / m2
     printf "duckdb     1 thread  %.3f s   2 threads %.3f s   inlay gen is %.2fx / %.2fx faster, mem %.2fx / %.2fx\n", d1, d2, d1 / i1, d2 / i2, d1 / m1, d2 / m2
     printf "polars     1 thread  %.3f s   2 threads %.3f s   inlay gen is %.2fx / %.2fx faster, mem %.2fx / %.2fx\n", p1, p2, p1 / i1, p2 / i2, p1 / m1, p2 / m2
