@@ -742,7 +742,9 @@ static int index_page(const page_job *j, const column_env *e, size_t offset, siz
  * one's buffer (inl_column_pop does that only without workers, where it
  * always applies: room taken here too would keep a second chunk's worth);
  * it would otherwise double its way up as the first did, each step a copy
- * (and page faults) of what it holds. */
+ * (and page faults) of what it holds. And the chunks a column takes turns
+ * with all grow to the largest while a host warms up, rather than each
+ * the first time it is handed one larger than it has held. */
 static int first_room(column *c, chunk *k, const column_env *e)
 {
     if (!e->submit || k->pages.len || k->pages.cap >= c->pages_seen) return 0;

@@ -261,14 +261,18 @@ static int init_work(page_work *pw, const inlay_allocator *a, const compressor *
         if ((st = inl_compress_init(&pw->comps[i], a, codecs[i].codec, codecs[i].level, 2 * largest_page)))
             return st;
     /* Whether a page is finished aside (beside an earlier one of its
-     * column) depends on the timing: its room is made now, so that a warm
-     * writer does not allocate the first time one is. */
+     * column), and whether its chunk's buffer has the room to compress it
+     * in place or it goes through the scratch, depend on the timing: their
+     * room is made now, so that a warm writer does not allocate the first
+     * time this page_work meets one. Address space (grown, not reserved:
+     * no pages mapped ahead), touched only when used. */
     size_t out = 2 * largest_page;
     for (int i = 0; i < n; i++) {
         const size_t bound = inl_compress_bound(&pw->comps[i], 2 * largest_page);
         if (bound > out) out = bound;
     }
-    if (inl_buf_reserve(&pw->out, a, out + PAGE_HEADER_ROOM)) return INLAY_ERR_NOMEM;
+    if (inl_buf_grow(&pw->out, a, out + PAGE_HEADER_ROOM) || inl_buf_grow(&pw->scratch.packed, a, out))
+        return INLAY_ERR_NOMEM;
     return 0;
 }
 
