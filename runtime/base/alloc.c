@@ -131,7 +131,11 @@ void inl_mem_prefault(void *p, size_t n)
     const uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
     const uintptr_t hi = ((uintptr_t)p + n + page - 1) & ~(uintptr_t)(page - 1);
     const int saved = errno;
-    if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+    /* EINVAL: a kernel before 5.14; EPERM, ENOSYS: a sandbox that refuses
+     * it. Not asked again. The others (no memory now, a signal) are
+     * passing: the pages fault as they are written. */
+    if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0 && errno != ENOMEM && errno != EINTR &&
+        errno != EAGAIN && errno != EFAULT)
         atomic_store_explicit(&prefault_unsupported, true, memory_order_relaxed);
     errno = saved;
 #else

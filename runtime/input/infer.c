@@ -660,7 +660,7 @@ static int buffer_text(const uint8_t *p, size_t len, bool *whole, const inlay_al
             *whole = false;
             break;
         }
-        if (inl_buf_reserve(&b, a, 1 << 20)) {
+        if (inl_buf_grow(&b, a, b.len + (1 << 20))) {   /* grown: a short input maps no more than it reads */
             st = inl_err_format(err, errcap, INLAY_ERR_NOMEM, "out of memory");
             break;
         }

@@ -109,13 +109,14 @@ static int start_chunk(column *c, const column_env *e, chunk *k)
     if (inl_buf_reserve(&k->hist, A(e), c->nhist * sizeof(int64_t))) return INLAY_ERR_NOMEM;
     if (e->page_index) {
         /* room for the index entries of the pages a full chunk will have at
-         * its row limit, so that a steady writer does not grow them page by page */
+         * its row limit, so that a steady writer does not grow them page by
+         * page (grown, not reserved: a small chunk does not map it all) */
         size_t pages = e->row_group_rows / e->page_rows + 1;
         if (pages > 4096) pages = 4096;
         const size_t bound = c->width && c->width <= 16 ? c->width : 16;
-        if (inl_buf_reserve(&k->pg, A(e), pages * sizeof(page_entry)) ||
-            inl_buf_reserve(&k->pg_bounds, A(e), pages * 2 * bound) ||
-            inl_buf_reserve(&k->pg_hist, A(e), pages * c->nhist * sizeof(int64_t)))
+        if (inl_buf_grow(&k->pg, A(e), pages * sizeof(page_entry)) ||
+            inl_buf_grow(&k->pg_bounds, A(e), pages * 2 * bound) ||
+            inl_buf_grow(&k->pg_hist, A(e), pages * c->nhist * sizeof(int64_t)))
             return INLAY_ERR_NOMEM;
     }
     if (c->nhist) memset(k->hist.data, 0, c->nhist * sizeof(int64_t));

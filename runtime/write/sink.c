@@ -456,13 +456,16 @@ void inlay_buffer_free(inlay_buffer *b)
 static int buffer_write(void *ctx, const void *data, size_t len)
 {
     inlay_buffer *b = ctx;
+    /* grown, not reserved: the public inlay_buffer has nowhere to keep how
+     * far its pages were mapped ahead (alloc.h), so it is not done */
     buf tmp = { b->data, b->len, b->cap, 0 };
-    if (inl_buf_append(&tmp, &b->alloc, data, len)) {
+    if (len > SIZE_MAX - tmp.len || inl_buf_grow(&tmp, &b->alloc, tmp.len + len)) {
         errno = ENOMEM;   /* the writer's message says why (see inlay_sink) */
         return -1;
     }
+    if (len) memcpy(tmp.data + tmp.len, data, len);
     b->data = tmp.data;
-    b->len = tmp.len;
+    b->len = tmp.len + len;
     b->cap = tmp.cap;
     return 0;
 }

@@ -699,12 +699,13 @@ static int write_row_group(inlay_writer *w)
     /* The footer's list of row groups and the page index grow with every
      * one written; room for the next ROW_GROUPS_AHEAD taken with the first keeps a steady writer
      * (a host ending a row group every few seconds) from allocating for it
-     * again until then. */
+     * again until then. Grown, not reserved: that room is address space
+     * until it is written (a reserve maps its pages ahead: alloc.h). */
     if (w->row_groups == 0 &&
-        (inl_buf_reserve(&w->footer_groups, &w->alloc, ROW_GROUPS_AHEAD * w->footer_groups.len) ||
-         inl_buf_reserve(&w->col_index, &w->alloc, ROW_GROUPS_AHEAD * w->col_index.len) ||
-         inl_buf_reserve(&w->off_index, &w->alloc, ROW_GROUPS_AHEAD * w->off_index.len) ||
-         inl_buf_reserve(&w->index_refs, &w->alloc, ROW_GROUPS_AHEAD * w->index_refs.len)))
+        (inl_buf_grow(&w->footer_groups, &w->alloc, (ROW_GROUPS_AHEAD + 1) * w->footer_groups.len) ||
+         inl_buf_grow(&w->col_index, &w->alloc, (ROW_GROUPS_AHEAD + 1) * w->col_index.len) ||
+         inl_buf_grow(&w->off_index, &w->alloc, (ROW_GROUPS_AHEAD + 1) * w->off_index.len) ||
+         inl_buf_grow(&w->index_refs, &w->alloc, (ROW_GROUPS_AHEAD + 1) * w->index_refs.len)))
         return set_failed(w, INLAY_ERR_NOMEM, "row group metadata");
     for (int i = 0; i < w->ncols; i++) {
         const chunk *k = w->cols[i].chunks[0];
