@@ -737,18 +737,20 @@ static int index_page(const page_job *j, const column_env *e, size_t offset, siz
 
 /* ---- finishing (any thread) ----------------------------------------------- */
 
-/* With workers, a chunk's first data page: room for as many bytes as the
- * column's largest chunk so far had, at once. The second chunk of each
- * column starts before the first is written, so it cannot take the first
- * one's buffer (inl_column_pop does that only without workers, where it
- * always applies: room taken here too would keep a second chunk's worth);
- * it would otherwise double its way up as the first did, each step a copy
- * (and page faults) of what it holds. And the chunks a column takes turns
- * with all grow to the largest while a host warms up, rather than each
- * the first time it is handed one larger than it has held. */
+/* With workers, the first data page of a new chunk (one whose buffer has
+ * never held pages): room for as many bytes as the column's largest chunk
+ * so far had, at once. The second chunk of each column starts before the
+ * first is written, so it cannot take the first one's buffer
+ * (inl_column_pop does that only without workers, where it always
+ * applies: room taken here too would keep a second chunk's worth); it
+ * would otherwise double its way up as the first did, each step a copy
+ * (and page faults) of what it holds. A chunk reused keeps the room it
+ * grew to: grown to another's at its first page, it would allocate after a
+ * host's warm-up whenever a column's largest chunk grew, even for a small
+ * chunk of its own. */
 static int first_room(column *c, chunk *k, const column_env *e)
 {
-    if (!e->submit || k->pages.len || k->pages.cap >= c->pages_seen) return 0;
+    if (!e->submit || k->pages.cap || k->pages.len || !c->pages_seen) return 0;
     return inl_buf_grow_empty(&k->pages, A(e), c->pages_seen + c->pages_seen / 16) ? INLAY_ERR_NOMEM : 0;
 }
 
