@@ -35,6 +35,7 @@ void inl_schedule_free(schedule *s)
     if (s->running) inl_mem_free(a, s->running, cols * sizeof *s->running);
     if (s->alone) inl_mem_free(a, s->alone, cols * sizeof *s->alone);
     if (s->freed_at) inl_mem_free(a, s->freed_at, works * sizeof *s->freed_at);
+    if (s->behind) inl_mem_free(a, s->behind, works * sizeof *s->behind);
     if (s->seen) inl_mem_free(a, s->seen, works * cols);
     memset(s, 0, sizeof *s);
 }
@@ -62,8 +63,9 @@ int inl_schedule_init(schedule *s, const inlay_allocator *a, int ncols, int nwor
     s->alone = zeroed(a, cols * sizeof *s->alone);
     s->freed_at = zeroed(a, works * sizeof *s->freed_at);
     s->seen = zeroed(a, works * cols);
+    s->behind = zeroed(a, works * sizeof *s->behind);
     if (!s->spare || !s->spare_tail || !s->queued || !s->started || !s->finished || !s->running || !s->alone ||
-        !s->freed_at || !s->seen) {
+        !s->freed_at || !s->seen || !s->behind) {
         inl_schedule_free(s);
         return INLAY_ERR_NOMEM;
     }
@@ -80,10 +82,11 @@ void inl_schedule_push(schedule *s, page_job *j)
     s->tail = j;
 }
 
-/* Whether page_work w is free and, when only_seen, has finished a job like j. */
+/* Whether page_work w is free and, when only_seen, has finished a job like j
+ * and has the room others have had. */
 static bool usable_work(const schedule *s, int w, const page_job *j, bool only_seen)
 {
-    return s->freed_at[w] && (!only_seen || (*seen_at(s, w, j->col) & seen_bit(j)));
+    return s->freed_at[w] && (!only_seen || ((*seen_at(s, w, j->col) & seen_bit(j)) && !s->behind[w]));
 }
 
 /* The page_work for job j (as inl_schedule_pick says), taken; -1 when none. */

@@ -35,6 +35,8 @@ typedef struct schedule {
     int *alone;                       /* per column: of those, chunk ends and codec deciders */
     uint64_t *freed_at;               /* per page_work: when it was last given back (0: in use) */
     uint8_t *seen;                    /* per page_work and column: SEEN_PAGE, SEEN_SEAL (jobs it has finished) */
+    bool *behind;                     /* per page_work, the caller's to set: its buffers have less room than
+                                         another's have had (only_seen passes it over) */
     uint64_t clock;                   /* counts the give-backs */
 } schedule;
 
@@ -54,8 +56,8 @@ void inl_schedule_push(schedule *s, page_job *j);
  * its column was running), its page_work in *w. The page_work is the thread's
  * last one (pref) if the job is of the same row group, else the one free
  * the longest; with only_seen, only one that has finished a job of the
- * same kind (page or chunk end) of the same column, whose buffers have
- * grown for it. NULL when no job can start. */
+ * same kind (page or chunk end) of the same column and is not behind.
+ * NULL when no job can start. */
 page_job *inl_schedule_pick(schedule *s, work_pref *pref, bool only_seen, int *w);
 
 /* Job j, picked with page_work w, has finished (ok: without failure): its

@@ -25,7 +25,12 @@
  * of the same kind (page or chunk end) of the same column, whose buffers
  * have grown for it, and otherwise waits: a host that counts its
  * allocations (a game's frame) sees none from helping once the workers
- * have warmed up.
+ * have warmed up. Which page_work meets which page depends on the timing,
+ * so "grown for it" is kept pool-wide: the most room each of a page_work's
+ * buffers has had (room), to which a worker grows the page_work it takes
+ * before the job, and which the appending thread's must have already.
+ * Once the largest pages have been met, no page_work grows again, whoever
+ * runs what.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -36,6 +41,7 @@
 
 enum { JOBS_PER_COLUMN = 4 };
 enum { PAGE_HEADER_ROOM = 4096 };   /* a data page's header, statistics included, and then some */
+enum { WORK_BUFS = 9 };   /* the buffers of a page_work that grow with its pages */
 
 typedef struct worker {
     struct workers *ws;
@@ -59,6 +65,7 @@ struct workers {
     bool emit_queued, emit_running;
     page_work *works;            /* the pool: nthreads + 1 (sched.nworks) */
     work_pref helper;            /* the appending thread's */
+    size_t room[WORK_BUFS];      /* the most each buffer of a page_work has grown to */
     bool stop;
     int failure;
     char failure_msg[512];
@@ -82,14 +89,50 @@ static void run_emit(workers *ws)
     pthread_cond_broadcast(&ws->job_done);
 }
 
-/* Finish job j (picked) with page_work w (taken); the lock held, and again
- * on return. */
-static void run_job(workers *ws, page_job *j, int w)
+static void work_bufs(page_work *pw, buf *b[WORK_BUFS])
+{
+    buf *all[WORK_BUFS] = { &pw->scratch.raw, &pw->scratch.packed, &pw->scratch.head, &pw->levels, &pw->encoded,
+                            &pw->trial, &pw->views, &pw->out, &pw->trunc };
+    memcpy(b, all, sizeof all);
+}
+
+/* Whether each of pw's buffers has the room given. */
+static bool has_room(page_work *pw, const size_t room[WORK_BUFS])
+{
+    buf *b[WORK_BUFS];
+    work_bufs(pw, b);
+    for (int i = 0; i < WORK_BUFS; i++)
+        if (b[i]->cap < room[i]) return false;
+    return true;
+}
+
+/* pw's buffers grown to the room given (their contents are a job's
+ * scratch). 0 or INLAY_ERR_NOMEM. */
+static int grow_work(page_work *pw, const inlay_allocator *a, const size_t room[WORK_BUFS])
+{
+    buf *b[WORK_BUFS];
+    work_bufs(pw, b);
+    for (int i = 0; i < WORK_BUFS; i++)
+        if (inl_buf_grow(b[i], a, room[i])) return INLAY_ERR_NOMEM;
+    return 0;
+}
+
+/* Finish job j (picked) with page_work w (taken), grown first to the
+ * pool's room when grow; the lock held, and again on return. */
+static void run_job(workers *ws, page_job *j, int w, bool grow)
 {
     const bool skip = ws->stop || ws->failure;
+    size_t room[WORK_BUFS];
+    memcpy(room, ws->room, sizeof room);
     pthread_mutex_unlock(&ws->lock);
-    const int st = skip ? 0 : inl_column_finish(j, ws->env, &ws->works[w]);
+    int st = 0;
+    if (!skip && grow) st = grow_work(&ws->works[w], &ws->alloc, room);
+    if (!skip && !st) st = inl_column_finish(j, ws->env, &ws->works[w]);
     pthread_mutex_lock(&ws->lock);
+    buf *b[WORK_BUFS];
+    work_bufs(&ws->works[w], b);
+    for (int i = 0; i < WORK_BUFS; i++)
+        if (b[i]->cap > ws->room[i]) ws->room[i] = b[i]->cap;
     if (st && !ws->failure) {
         ws->failure = st;
         snprintf(ws->failure_msg, sizeof ws->failure_msg, "column '%s' row group %llu: %s", j->c->path,
@@ -99,6 +142,27 @@ static void run_job(workers *ws, page_job *j, int w)
     inl_schedule_finished(&ws->sched, j, w, !skip && !st);
     pthread_cond_broadcast(&ws->job_done);
     if (ws->sched.head) pthread_cond_signal(&ws->work_ready);   /* the column let go may have jobs waiting */
+}
+
+/* Every free page_work with less room than the pool's grown by this
+ * worker now, so that none is left to grow later (after a host's warm-up)
+ * when the timing first hands it a large page. The lock held, and again
+ * on return. */
+static void catch_up(workers *ws)
+{
+    for (int i = 0; i < ws->sched.nworks && !ws->stop; i++) {
+        if (!ws->sched.freed_at[i] || has_room(&ws->works[i], ws->room)) continue;
+        const uint64_t freed = ws->sched.freed_at[i];
+        ws->sched.freed_at[i] = 0;   /* held while it grows; free the longest as before */
+        size_t room[WORK_BUFS];
+        memcpy(room, ws->room, sizeof room);
+        pthread_mutex_unlock(&ws->lock);
+        const int st = grow_work(&ws->works[i], &ws->alloc, room);
+        pthread_mutex_lock(&ws->lock);
+        ws->sched.freed_at[i] = freed;
+        pthread_cond_broadcast(&ws->job_done);   /* the appending thread may take it now */
+        if (st) return;   /* out of memory: it grows when used, as it would have */
+    }
 }
 
 static void *run(void *arg)
@@ -118,7 +182,8 @@ static void *run(void *arg)
             pthread_cond_wait(&ws->work_ready, &ws->lock);
             continue;
         }
-        run_job(ws, j, w);
+        run_job(ws, j, w, true);
+        catch_up(ws);
     }
     pthread_mutex_unlock(&ws->lock);
     return NULL;
@@ -134,10 +199,12 @@ static bool help(workers *ws)
         run_emit(ws);
         return true;
     }
+    for (int i = 0; i < ws->sched.nworks; i++)   /* a page_work in use is passed over anyway */
+        ws->sched.behind[i] = ws->sched.freed_at[i] && !has_room(&ws->works[i], ws->room);
     int w;
     page_job *j = inl_schedule_pick(&ws->sched, &ws->helper, true, &w);
     if (!j) return false;
-    run_job(ws, j, w);
+    run_job(ws, j, w, false);
     return true;
 }
 

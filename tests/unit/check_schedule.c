@@ -259,6 +259,31 @@ START_TEST(test_only_seen)
 }
 END_TEST
 
+/* only_seen passes over a page_work marked behind (less room than another
+ * has had), even one that has finished a job like it; a worker takes it. */
+START_TEST(test_behind_passed_over)
+{
+    ck_assert_int_eq(inl_schedule_init(&s, &alloc, 1, 2), 0);
+    work_pref worker = fresh(), helper = fresh();
+    int w;
+    page_job *j = queue(0, 0, false);
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &worker, false, &w), j);
+    const int ran = w;
+    inl_schedule_finished(&s, j, w, true);
+    j = queue(0, 0, false);
+    s.behind[ran] = true;
+    ck_assert_ptr_null(inl_schedule_pick(&s, &helper, true, &w));
+    s.behind[ran] = false;
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &helper, true, &w), j);
+    ck_assert_int_eq(w, ran);
+    inl_schedule_finished(&s, j, w, true);
+    j = queue(0, 0, false);
+    s.behind[ran] = true;
+    ck_assert_ptr_eq(inl_schedule_pick(&s, &worker, false, &w), j);
+    inl_schedule_finished(&s, j, w, true);
+}
+END_TEST
+
 /* Spare jobs come back in the order they were given back, per column. */
 START_TEST(test_spares_in_turn)
 {
@@ -323,6 +348,7 @@ static Suite *schedule_suite(void)
     tcase_add_checked_fixture(c, setup, teardown);
     tcase_add_test(c, test_page_work_preference);
     tcase_add_test(c, test_only_seen);
+    tcase_add_test(c, test_behind_passed_over);
     tcase_add_test(c, test_spares_in_turn);
     tcase_add_test(c, test_init_nomem);
     suite_add_tcase(su, c);
