@@ -27,6 +27,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -165,6 +166,23 @@ static bool lock_new(int fd)
     return fstat(fd, &st) != 0 || st.st_nlink > 0;
 }
 
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+enum { TEMP_EXTRA = 12 };   /* ".", ".XXXXXX" and ".tmp" around the target's name */
+
+/* How much of a target's name (base, blen bytes) its temporary's carries:
+ * all of it, unless the temporary's name would pass the longest a folder
+ * takes (NAME_MAX), which a target of its own length does not: then as
+ * many bytes as fit, cut before a UTF-8 sequence rather than inside one. */
+static size_t temp_keep(const char *base, size_t blen)
+{
+    if (blen + TEMP_EXTRA <= NAME_MAX) return blen;
+    size_t k = NAME_MAX - TEMP_EXTRA;
+    while (k > 0 && ((unsigned char)base[k] & 0xC0) == 0x80) k--;
+    return k;
+}
+
 int inl_file_sink_open(file_sink *f, const inlay_allocator *a, const char *path, bool sync, char *err,
                        size_t errcap)
 {
@@ -203,11 +221,12 @@ int inl_file_sink_open(file_sink *f, const inlay_allocator *a, const char *path,
      * Hadoop's input formats skip names that start with '.' or '_') never
      * takes a killed writer's leftover, or a live one's, for data. */
     const int dir_len = (int)(f->base - f->path);
+    const int keep = (int)temp_keep(f->base, strlen(f->base));
     unsigned long seed = (unsigned long)getpid() * 2654435761u ^ (unsigned long)time(NULL) ^
                          (unsigned long)(uintptr_t)f;
     for (int attempt = 0; attempt < 100; attempt++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        snprintf(f->tmp, n, "%.*s.%s.%06lx.tmp", dir_len, path, f->base, (seed >> 20) & 0xffffff);
+        snprintf(f->tmp, n, "%.*s.%.*s.%06lx.tmp", dir_len, path, keep, f->base, (seed >> 20) & 0xffffff);
         int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0) {
             if (errno == EEXIST) continue;
@@ -236,12 +255,12 @@ static bool temp_of(const char *name, const char *base, size_t blen)
     return strcmp(p + 6, ".tmp") == 0;
 }
 
-/* ".<base>.XXXXXX.tmp", the one name inl_file_sink_open makes, or the same
- * without the dot, the name earlier versions made. Nothing else of the
- * folder is ever touched. */
+/* ".<base>.XXXXXX.tmp", the one name inl_file_sink_open makes (base cut
+ * as temp_keep says), or the same without the dot, the name earlier
+ * versions made. Nothing else of the folder is ever touched. */
 static bool stale_name(const char *name, const char *base, size_t blen)
 {
-    return (name[0] == '.' && temp_of(name + 1, base, blen)) || temp_of(name, base, blen);
+    return (name[0] == '.' && temp_of(name + 1, base, temp_keep(base, blen))) || temp_of(name, base, blen);
 }
 
 static void remove_if_unlocked(int dfd, const char *name)

@@ -854,6 +854,66 @@ START_TEST(test_stale_temp_removed)
 }
 END_TEST
 
+/* A target name as long as a folder takes (255 bytes) is written: its
+ * temporary's name keeps only the first bytes that fit, cut before a UTF-8
+ * sequence, and a killed writer's leftover of that form is removed by the
+ * next open of the same target. */
+static char *long_target(const char *name)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return path;
+}
+
+START_TEST(test_long_target_name)
+{
+    static const size_t lens[] = { 243, 244, 250, 255 };
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        char name[256];
+        memset(name, 'n', lens[i]);
+        memcpy(name + lens[i] - 8, ".parquet", 8);
+        name[lens[i]] = 0;
+        inlay_writer *w = open_file(long_target(name), NULL);
+        const char *t = strrchr(inlay_writer_temp_path(w), '/') + 1;
+        ck_assert_msg(strlen(t) <= 255, "temporary of %zu bytes", strlen(t));
+        ck_assert_uint_eq(strlen(t), (lens[i] + 12 <= 255 ? lens[i] : 243) + 12);
+        ck_assert_int_eq(t[0], '.');
+        ck_assert_int_eq(strncmp(t + 1, name, strlen(t) - 12), 0);
+        ck_assert_int_eq(write_rows(w), INLAY_OK);
+        inlay_writer_free(w);
+        ck_assert_int_eq(access(long_target(name), F_OK), 0);
+        ck_assert_int_eq(unlink(long_target(name)), 0);
+    }
+    /* two-byte UTF-8 letters from byte 242 on: the cut comes before the one at 242 */
+    char name[256];
+    memset(name, 'n', 242);
+    for (size_t k = 242; k + 1 < 247; k += 2) memcpy(name + k, "\xc3\xa9", 2);
+    memcpy(name + 246, ".parquet", 9);
+    inlay_writer *w = open_file(long_target(name), NULL);
+    const char *t = strrchr(inlay_writer_temp_path(w), '/') + 1;
+    ck_assert_uint_eq(strlen(t), 242 + 12);
+    ck_assert_int_eq(strncmp(t + 1, name, 242), 0);
+    ck_assert_int_eq(t[243], '.');
+    inlay_writer_abort(w);
+    inlay_writer_free(w);
+    EXPECT_LISTING("");
+    /* a leftover of the 255-byte target's form, and one of another long target */
+    char longest[256], stale[256], other[256];
+    memset(longest, 'n', 255);
+    memcpy(longest + 247, ".parquet", 9);
+    snprintf(stale, sizeof stale, ".%.243s.0a1b2c.tmp", longest);
+    write_text(long_target(stale), "stale");
+    snprintf(other, sizeof other, ".%.242sx.0a1b2c.tmp", longest);
+    write_text(long_target(other), "keep");
+    w = open_file(long_target(longest), NULL);
+    ck_assert_msg(access(long_target(stale), F_OK) != 0 && errno == ENOENT, "the stale temporary is still there");
+    ck_assert_int_eq(access(long_target(other), F_OK), 0);
+    ck_assert_int_eq(write_rows(w), INLAY_OK);
+    inlay_writer_free(w);
+    ck_assert_int_eq(access(long_target(longest), F_OK), 0);
+}
+END_TEST
+
 START_TEST(test_live_temp_kept)
 {
     /* another writer of the same target in this process */
@@ -1212,6 +1272,7 @@ static Suite *sink_suite(void)
     tcase_add_test(c, test_sync_fails);
     tcase_add_test(c, test_file_too_large);
     tcase_add_test(c, test_stale_temp_removed);
+    tcase_add_test(c, test_long_target_name);
     tcase_add_test(c, test_live_temp_kept);
     suite_add_tcase(s, c);
 
