@@ -65,7 +65,9 @@ struct workers {
     bool emit_queued, emit_running;
     page_work *works;            /* the pool: nthreads + 1 (sched.nworks) */
     work_pref helper;            /* the appending thread's */
-    size_t room[WORK_BUFS];      /* the most each buffer of a page_work has grown to */
+    size_t room[WORK_BUFS];      /* the most each buffer of a page_work has grown to, at most room_cap */
+    size_t room_cap;             /* a page of the largest size (inl_workers_start): past it, a page
+                                    (one huge value) grows only the page_work it meets */
     bool stop;
     int failure;
     char failure_msg[512];
@@ -132,7 +134,7 @@ static void run_job(workers *ws, page_job *j, int w, bool grow)
     buf *b[WORK_BUFS];
     work_bufs(&ws->works[w], b);
     for (int i = 0; i < WORK_BUFS; i++)
-        if (b[i]->cap > ws->room[i]) ws->room[i] = b[i]->cap;
+        if (b[i]->cap > ws->room[i]) ws->room[i] = b[i]->cap < ws->room_cap ? b[i]->cap : ws->room_cap;
     if (st && !ws->failure) {
         ws->failure = st;
         snprintf(ws->failure_msg, sizeof ws->failure_msg, "column '%s' row group %llu: %s", j->c->path,
@@ -146,11 +148,12 @@ static void run_job(workers *ws, page_job *j, int w, bool grow)
 
 /* Every free page_work with less room than the pool's grown by this
  * worker now, so that none is left to grow later (after a host's warm-up)
- * when the timing first hands it a large page. The lock held, and again
- * on return. */
-static void catch_up(workers *ws)
+ * when the timing first hands it a large page. path, seq: the job this
+ * worker has just finished, which a failure names. The lock held, and
+ * again on return. */
+static void catch_up(workers *ws, const char *path, uint64_t seq)
 {
-    for (int i = 0; i < ws->sched.nworks && !ws->stop; i++) {
+    for (int i = 0; i < ws->sched.nworks && !ws->stop && !ws->failure; i++) {
         if (!ws->sched.freed_at[i] || has_room(&ws->works[i], ws->room)) continue;
         const uint64_t freed = ws->sched.freed_at[i];
         ws->sched.freed_at[i] = 0;   /* held while it grows; free the longest as before */
@@ -161,7 +164,11 @@ static void catch_up(workers *ws)
         pthread_mutex_lock(&ws->lock);
         ws->sched.freed_at[i] = freed;
         pthread_cond_broadcast(&ws->job_done);   /* the appending thread may take it now */
-        if (st) return;   /* out of memory: it grows when used, as it would have */
+        if (st && !ws->failure) {   /* as the job's own growth would be */
+            ws->failure = st;
+            snprintf(ws->failure_msg, sizeof ws->failure_msg, "column '%s' row group %llu: %s", path,
+                     (unsigned long long)seq, inlay_strerror(st));
+        }
     }
 }
 
@@ -182,8 +189,10 @@ static void *run(void *arg)
             pthread_cond_wait(&ws->work_ready, &ws->lock);
             continue;
         }
+        const char *path = j->c->path;   /* j is given back by run_job */
+        const uint64_t seq = j->k->seq;
         run_job(ws, j, w, true);
-        catch_up(ws);
+        catch_up(ws, path, seq);
     }
     pthread_mutex_unlock(&ws->lock);
     return NULL;
@@ -387,6 +396,7 @@ int inl_workers_start(workers **out, const column_env *e, int n, int ncols, cons
             return st;
         }
     }
+    ws->room_cap = ws->works[0].out.cap;
     ws->helper.last = -1;
     int started = 0;
     for (; started < n; started++) {
