@@ -565,8 +565,8 @@ INLAY_API int inlay_writer_open(inlay_writer **out, inlay_sink sink,
 
 /* Open a writer on a file. Bytes go to a temporary file beside `path`
  * (".name.XXXXXX.tmp" for path dir/name: hidden, so that readers listing
- * the folder skip it; a name too long for that keeps only its first 243
- * bytes in it), renamed to `path` only when close succeeds; abort or
+ * the folder skip it; a name too long for that keeps at most its first
+ * 243 bytes in it), renamed to `path` only when close succeeds; abort or
  * free without close removes it. An existing regular file at `path` is
  * replaced atomically by that rename (a reader sees the old file or the new
  * one, never a mix); a symlink at `path` is itself replaced, and the file

@@ -171,15 +171,18 @@ static bool lock_new(int fd)
 #endif
 enum { TEMP_EXTRA = 12 };   /* ".", ".XXXXXX" and ".tmp" around the target's name */
 
-/* How much of a target's name (base, blen bytes) its temporary's carries:
- * all of it, unless the temporary's name would pass the longest a folder
- * takes (NAME_MAX), which a target of its own length does not: then as
- * many bytes as fit, cut before a UTF-8 sequence rather than inside one. */
+/* How much of a target's name (base, blen bytes, at most NAME_MAX) its
+ * temporary's carries: all of it, unless the temporary's name would pass
+ * the longest a folder takes: then as many bytes as fit, cut before a
+ * UTF-8 sequence rather than inside one (a name that is not UTF-8 is cut
+ * where it fits). */
 static size_t temp_keep(const char *base, size_t blen)
 {
     if (blen + TEMP_EXTRA <= NAME_MAX) return blen;
-    size_t k = NAME_MAX - TEMP_EXTRA;
-    while (k > 0 && ((unsigned char)base[k] & 0xC0) == 0x80) k--;
+    const size_t k = NAME_MAX - TEMP_EXTRA;
+    if (((unsigned char)base[k] & 0xC0) != 0x80) return k;
+    for (size_t d = 1; d <= 3; d++)   /* the lead byte of the sequence base[k] continues */
+        if (((unsigned char)base[k - d] & 0xC0) != 0x80) return k - d;
     return k;
 }
 
@@ -216,6 +219,13 @@ int inl_file_sink_open(file_sink *f, const inlay_allocator *a, const char *path,
         return inl_err_format(err, errcap, INLAY_ERR_NOMEM, "out of memory");
     }
     f->base = f->path + (slash ? (size_t)(slash - path) + 1 : 0);
+    if (strlen(f->base) > NAME_MAX) {   /* no folder takes it: refused now, not at the rename */
+        char why[128];
+        inl_err_format(err, errcap, INLAY_ERR_IO, "cannot create '%s': %s", path,
+                       inl_sys_reason(ENAMETOOLONG, why, sizeof why));
+        inl_file_sink_release(f);
+        return INLAY_ERR_IO;
+    }
     /* A name in the same folder, so the final rename is atomic; hidden (a
      * leading dot), so that a reader listing the folder (Spark, Trino,
      * Hadoop's input formats skip names that start with '.' or '_') never
@@ -257,7 +267,10 @@ static bool temp_of(const char *name, const char *base, size_t blen)
 
 /* ".<base>.XXXXXX.tmp", the one name inl_file_sink_open makes (base cut
  * as temp_keep says), or the same without the dot, the name earlier
- * versions made. Nothing else of the folder is ever touched. */
+ * versions made. Nothing else of the folder is ever touched -- except that
+ * two targets of more than 243 bytes whose first 243 are the same take
+ * each other's leftovers for their own (removed only when no writer holds
+ * them, as always). */
 static bool stale_name(const char *name, const char *base, size_t blen)
 {
     return (name[0] == '.' && temp_of(name + 1, base, temp_keep(base, blen))) || temp_of(name, base, blen);

@@ -897,6 +897,27 @@ START_TEST(test_long_target_name)
     inlay_writer_abort(w);
     inlay_writer_free(w);
     EXPECT_LISTING("");
+    /* bytes that are not UTF-8 (continuation bytes only, from 200 on): cut where it fits */
+    memset(name, 'n', 200);
+    memset(name + 200, 0x80, 46);
+    memcpy(name + 246, ".parquet", 9);
+    w = open_file(long_target(name), NULL);
+    t = strrchr(inlay_writer_temp_path(w), '/') + 1;
+    ck_assert_uint_eq(strlen(t), 243 + 12);
+    inlay_writer_abort(w);
+    inlay_writer_free(w);
+    /* a name no folder takes (256 bytes) is refused at open, nothing created */
+    char over[257];
+    memset(over, 'n', 256);
+    memcpy(over + 248, ".parquet", 9);
+    inlay_schema *sc = make_schema(NULL);
+    inlay_options o = options(NULL);
+    w = NULL;
+    ck_assert_int_eq(inlay_writer_open_file(&w, long_target(over), sc, &o), INLAY_ERR_IO);
+    ck_assert_msg(w && strstr(inlay_writer_errmsg(w), "too long"), "%s", w ? inlay_writer_errmsg(w) : "no writer");
+    inlay_writer_free(w);
+    inlay_schema_free(sc);
+    EXPECT_LISTING("");
     /* a leftover of the 255-byte target's form, and one of another long target */
     char longest[256], stale[256], other[256];
     memset(longest, 'n', 255);
