@@ -108,42 +108,22 @@ import process from 'node:process'
 import zlib from 'node:zlib'
 
 import { DuckDBInstance } from '@duckdb/node-api'
-import * as parquetWasm from 'parquet-wasm/node'
-import { tableFromIPC, Type, Precision, TimeUnit, DateUnit } from 'apache-arrow'
-import { parquetMetadata, parquetRead } from 'hyparquet'
+import { Type, Precision, TimeUnit, DateUnit } from 'apache-arrow'
+import { parquetMetadata } from 'hyparquet'
 import { parquetHeader } from 'hyparquet/src/column.js'
-import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js'
 import { compressors } from 'hyparquet-compressors'
 
 import { readDumps, inlayTypeProblem, firstDifference } from './inlay_dump.mjs'
+import { hex, hexBytes, decimalText, canonNumberOf, UNIT_SCALE, bigJSON, sqlString, rawFooter, readArrow, hyparquetRows } from './common.mjs'
 
 const MAX_REPORTS = 8 // mismatches printed per file and reader
 
 // ---------------------------------------------------------------------------
 // Canonical forms
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
-function hex(bytes) {
-  let s = ''
-  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]]
-  return s
-}
-
 function uuidText(bytes) {
   const h = hex(bytes)
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`
-}
-
-// An unscaled integer and a scale as exact decimal text: exactly `scale`
-// fractional digits.
-function decimalText(unscaled, scale) {
-  const neg = unscaled < 0n
-  let digits = (neg ? -unscaled : unscaled).toString()
-  if (scale > 0) {
-    digits = digits.padStart(scale + 1, '0')
-    digits = digits.slice(0, digits.length - scale) + '.' + digits.slice(digits.length - scale)
-  }
-  return (neg ? '-' : '') + digits
 }
 
 // Big-endian two's complement bytes as a BigInt.
@@ -165,23 +145,13 @@ function leWordsSigned(words, start, count) {
   return v
 }
 
-// Canonical float value (JSON) to a JS number.
-function canonNumber(e) {
-  if (typeof e === 'number') return e
-  switch (e) {
-    case 'NaN': return NaN
-    case 'Infinity': return Infinity
-    case '-Infinity': return -Infinity
-    case '-0': return -0
-  }
-  throw new Error(`bad canonical float ${JSON.stringify(e)}`)
-}
+// Canonical float value (JSON) to a JS number; throws on anything else
+// (inlayLeaf takes that for a reader's non-number).
+const canonNumber = e => canonNumberOf(e, 'float')
 
 function showNumber(v) {
   return Object.is(v, -0) ? '-0' : String(v)
 }
-
-const UNIT_SCALE = { s: 1n, ms: 1000n, us: 1000000n, ns: 1000000000n }
 
 // Does the value `actual` (BigInt, in unit `au`) equal the expected value
 // `e` (BigInt, in the column's unit `eu`)? When the reader's unit is coarser
@@ -423,10 +393,6 @@ class Mismatches {
 // ---------------------------------------------------------------------------
 // Reader 1: DuckDB
 
-function sqlString(s) {
-  return `'${s.replaceAll("'", "''")}'`
-}
-
 function duckdbValue(col, type, v) {
   if (v === null || v === undefined) return null
   switch (col.type) {
@@ -645,8 +611,7 @@ function arrowCodecSkip(err, name, codecs) {
 function checkArrow(bytes, spec, codecs) {
   const mm = new Mismatches(spec.name, 'arrow-rs')
   try {
-    const wasmTable = parquetWasm.readParquet(bytes)
-    const table = tableFromIPC(wasmTable.intoIPCStream())
+    const table = readArrow(bytes)
     const names = table.schema.fields.map(f => f.name)
     const want = spec.columns.map(c => c.name)
     if (JSON.stringify(names) !== JSON.stringify(want)) mm.add(`columns ${JSON.stringify(names)}, expected ${JSON.stringify(want)}`)
@@ -726,11 +691,9 @@ async function checkHyparquet(arrayBuffer, metadata, spec) {
       ...metadata,
       schema: metadata.schema.map(e => (decimals.has(e.name) ? { ...e, converted_type: undefined, logical_type: undefined } : e)),
     }
-    const rows = await new Promise((resolve, reject) => {
-      parquetRead({
-        file: arrayBuffer, metadata: md, compressors: hyCompressors, utf8: false, parsers: rawParsers,
-        rowFormat: 'array', onComplete: resolve,
-      }).catch(reject)
+    const rows = await hyparquetRows({
+      file: arrayBuffer, metadata: md, compressors: hyCompressors, utf8: false, parsers: rawParsers,
+      rowFormat: 'array',
     })
     if (rows.length !== spec.rows) mm.add(`row count ${rows.length}, expected ${spec.rows}`)
     spec.columns.forEach(col => {
@@ -1445,15 +1408,7 @@ function checkPages(spec, col, codec, bytes, pages, first, rows, feats, bad) {
   if (row !== first + rows) bad(`the data pages hold ${row - first} rows, the chunk ${rows}`)
 }
 
-// The footer as raw thrift (field ids), for the statistics' exact bytes.
-function rawFooter(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const len = view.getUint32(bytes.length - 8, true)
-  return deserializeTCompactProtocol({ view, offset: bytes.length - 8 - len })
-}
-
 const utf8 = new TextEncoder()
-const hexBytes = h => Uint8Array.from(h.match(/../g) ?? [], x => parseInt(x, 16))
 
 // A canonical value as something ordered by the column's sort order:
 // {n: BigInt} signed/unsigned integers and decimals, {f: number} floats,
@@ -1618,7 +1573,7 @@ async function checkStructure(con, file, bytes, metadata, spec) {
     }
 
     // footer column metadata and page headers, chunk by chunk
-    const raw = rawFooter(bytes)
+    const raw = rawFooter(bytes).footer
     if (spec.columns.length && (raw.field_7 ?? []).length !== spec.columns.length)
       mm.add(`column_orders has ${(raw.field_7 ?? []).length} entries, expected ${spec.columns.length} (min_value/max_value need them)`)
     const fallbackSeen = new Map()
@@ -1762,8 +1717,6 @@ async function checkStructure(con, file, bytes, metadata, spec) {
 // implies, and each leaf chunk's level entries, nulls and pages with what
 // fixtures.c wrote ("leaves").
 
-const bigJSON = v => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? `${x}n` : x))
-
 // Does the reader's value `a` (brought to the canonical shape) equal `e`?
 function sameNested(t, e, a) {
   if (e === null || a === null || a === undefined) return e === a
@@ -1899,7 +1852,7 @@ function arrowNestedProblem(t, type) {
 function checkNestedArrow(bytes, spec, codecs) {
   const mm = new Mismatches(spec.name, 'arrow-rs')
   try {
-    const table = tableFromIPC(parquetWasm.readParquet(bytes).intoIPCStream())
+    const table = readArrow(bytes)
     const names = table.schema.fields.map(f => f.name)
     if (JSON.stringify(names) !== JSON.stringify(spec.fields.map(f => f.name))) mm.add(`columns ${JSON.stringify(names)}`)
     if (table.numRows !== spec.rows) mm.add(`row count ${table.numRows}, expected ${spec.rows}`)
@@ -1925,9 +1878,7 @@ async function checkNestedHyparquet(arrayBuffer, metadata, spec) {
   const mm = new Mismatches(spec.name, 'hyparquet')
   try {
     if (Number(metadata.num_rows) !== spec.rows) mm.add(`num_rows ${metadata.num_rows}, expected ${spec.rows}`)
-    const rows = await new Promise((resolve, reject) => {
-      parquetRead({ file: arrayBuffer, metadata, compressors: hyCompressors, rowFormat: 'array', onComplete: resolve }).catch(reject)
-    })
+    const rows = await hyparquetRows({ file: arrayBuffer, metadata, compressors: hyCompressors, rowFormat: 'array' })
     if (rows.length !== spec.rows) mm.add(`row count ${rows.length}, expected ${spec.rows}`)
     spec.fields.forEach((field, k) => compareNested(mm, field, rows.map(row => canonNested(field, row[k], HYPARQUET_NESTED))))
   } catch (err) {
@@ -1989,7 +1940,7 @@ async function checkNestedStructure(con, file, bytes, metadata, spec) {
       if (el.logical_type?.type !== w.annotation) mm.add(`${where}: logical type ${bigJSON(el.logical_type)}, expected ${w.annotation ?? 'none'}`)
     })
     // the logical type of a LIST/MAP group is an empty struct
-    const raw = rawFooter(bytes)
+    const raw = rawFooter(bytes).footer
     raw.field_2.forEach((el, i) => {
       const lt = el.field_10
       if (lt && (lt.field_2 || lt.field_3) && Object.keys(lt.field_2 ?? lt.field_3).length)

@@ -57,14 +57,14 @@
 // Exits 1 naming the test and what differs on any failure.
 
 import { DuckDBInstance } from '@duckdb/node-api'
-import * as parquetWasm from 'parquet-wasm/node'
-import { tableFromIPC } from 'apache-arrow'
-import { parquetMetadata, parquetRead } from 'hyparquet'
+import { parquetMetadata } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+
+import { sqlString, readArrow, hyparquetRows } from './common.mjs'
 
 const [fixture, workArg, onlyArg] = process.argv.slice(2)
 if (!fixture || !workArg) {
@@ -119,8 +119,7 @@ function walk(root) {
 }
 const parquetFiles = root => walk(root).filter(e => e.st.isFile() && e.name.endsWith('.parquet'))
 
-const sqlStr = s => `'${String(s).replaceAll("'", "''")}'`
-const glob = root => sqlStr(`${root}/**/*.parquet`)
+const glob = root => sqlString(`${root}/**/*.parquet`)
 
 let con
 async function rows(sql) {
@@ -155,15 +154,8 @@ const bytesOf = abs => {
   return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)
 }
 const hyMeta = abs => parquetMetadata(bytesOf(abs))
-async function hyRows(abs) {
-  const file = bytesOf(abs)
-  return new Promise((resolve, reject) => {
-    parquetRead({ file, compressors, rowFormat: 'object', onComplete: resolve }).catch(reject)
-  })
-}
-function arrowTable(abs) {
-  return tableFromIPC(parquetWasm.readParquet(new Uint8Array(fs.readFileSync(abs))).intoIPCStream())
-}
+const hyRows = abs => hyparquetRows({ file: bytesOf(abs), compressors, rowFormat: 'object' })
+const arrowTable = abs => readArrow(new Uint8Array(fs.readFileSync(abs)))
 
 // The end of a file's last column chunk: the bytes of its row groups,
 // before the page index, bloom filters and footer written at close.
@@ -257,7 +249,7 @@ async function testBasic() {
   const dir = path.join(work, 'basic')
   await runFixture(T, ['basic', dir])
   const ds = path.join(dir, 'ds')
-  const exp = `read_parquet(${sqlStr(path.join(dir, 'expected.parquet'))})`
+  const exp = `read_parquet(${sqlString(path.join(dir, 'expected.parquet'))})`
   const want = JSON.parse(fs.readFileSync(path.join(dir, 'info.json'), 'utf8')).rows
   checkTree(T, ds)
 
@@ -343,7 +335,7 @@ async function testTypes() {
   const dir = path.join(work, 'types')
   await runFixture(T, ['types', dir])
   const ds = path.join(dir, 'ds')
-  const exp = `read_parquet(${sqlStr(path.join(dir, 'expected.parquet'))})`
+  const exp = `read_parquet(${sqlString(path.join(dir, 'expected.parquet'))})`
   checkTree(T, ds)
   for (const name of ['b=true/n=-2147483648/u=18446744073709551615', 'b=false/n=2147483647/u=9223372036854775808',
     'b=__HIVE_DEFAULT_PARTITION__/n=__HIVE_DEFAULT_PARTITION__/u=0'])
@@ -367,7 +359,7 @@ async function testNested() {
   const dir = path.join(work, 'nested')
   await runFixture(T, ['nested', dir])
   const ds = path.join(dir, 'ds')
-  const exp = `read_parquet(${sqlStr(path.join(dir, 'expected.parquet'))})`
+  const exp = `read_parquet(${sqlString(path.join(dir, 'expected.parquet'))})`
   const want = JSON.parse(fs.readFileSync(path.join(dir, 'info.json'), 'utf8')).rows
   checkTree(T, ds)
   const COLS = 'id, p, tags, attrs'
@@ -407,7 +399,7 @@ async function testWeird() {
   const T = 'weird'
   const dir = path.join(work, 'weird')
   await runFixture(T, ['weird', dir])
-  const exp = `read_parquet(${sqlStr(path.join(dir, 'expected.parquet'))})`
+  const exp = `read_parquet(${sqlString(path.join(dir, 'expected.parquet'))})`
   const drop = path.join(dir, 'drop')
   const keep = path.join(dir, 'keep')
 
@@ -507,7 +499,7 @@ async function testRows() {
   const N = 1000
   await runFixture(T, ['rows', dir, String(N)])
   const ds = path.join(dir, 'ds')
-  const exp = `read_parquet(${sqlStr(path.join(dir, 'expected.parquet'))})`
+  const exp = `read_parquet(${sqlString(path.join(dir, 'expected.parquet'))})`
   const want = JSON.parse(fs.readFileSync(path.join(dir, 'info.json'), 'utf8')).rows
   checkTree(T, ds)
   const byPart = await fileCounts(ds)
@@ -545,7 +537,7 @@ async function testBytes() {
   const B = 256 * 1024
   await runFixture(T, ['bytes', dir, String(B)])
   const ds = path.join(dir, 'ds')
-  const exp = `read_parquet(${sqlStr(path.join(dir, 'expected.parquet'))})`
+  const exp = `read_parquet(${sqlString(path.join(dir, 'expected.parquet'))})`
   const info = JSON.parse(fs.readFileSync(path.join(dir, 'info.json'), 'utf8'))
   checkTree(T, ds)
   // page headers (with statistics) of the pages a file ends with
@@ -569,7 +561,7 @@ async function testOpenFiles() {
   const dir = path.join(work, 'open')
   await runFixture(T, ['open', dir])
   const ds = path.join(dir, 'ds')
-  const exp = `read_parquet(${sqlStr(path.join(dir, 'expected.parquet'))})`
+  const exp = `read_parquet(${sqlString(path.join(dir, 'expected.parquet'))})`
   checkTree(T, ds)
   const files = parquetFiles(ds)
   const folders = new Set(files.map(f => path.dirname(f.rel)))
@@ -586,7 +578,7 @@ async function testShards() {
   const T = 'shards'
   const root = path.join(work, 'shards')
   const expOf = n => path.join(work, `shard_expected_${n}.parquet`)
-  const union = names => names.map(n => `SELECT ${EVENT_COLS} FROM read_parquet(${sqlStr(expOf(n))})`).join(' UNION ALL ')
+  const union = names => names.map(n => `SELECT ${EVENT_COLS} FROM read_parquet(${sqlString(expOf(n))})`).join(' UNION ALL ')
   const readAll = `SELECT ${EVENT_COLS} FROM ${hive(root, EVENT_TYPES)}`
   const shardFiles = s => parquetFiles(root).filter(f => path.basename(f.rel).match(PART_FILE)?.[1] === s)
   const manifestNames = (s, files) => checkManifest(T, root, s, files)
@@ -668,7 +660,7 @@ async function testKill() {
     if (e.name.endsWith('.parquet')) {
       check(T, PART_FILE.test(e.name), `${e.rel}: not a part file name`)
       try {
-        const n = Number(await scalar(`SELECT count(*) FROM read_parquet(${sqlStr(e.abs)})`))
+        const n = Number(await scalar(`SELECT count(*) FROM read_parquet(${sqlString(e.abs)})`))
         // 25 partitions, fewer than the 64 files kept open: a file is
         // published before close only on reaching max_file_rows
         check(T, n === 200, `${e.rel}: ${n} rows, expected 200 (max_file_rows)`)
@@ -690,7 +682,7 @@ async function testKill() {
   checkManifest(T, root, 'k1', files)
   check(T, fs.existsSync(path.join(root, '_SUCCESS')), 'no _SUCCESS after the rerun')
   await sameRows(T, 'rerun after the kill vs its rows',
-    `SELECT ${EVENT_COLS} FROM ${hive(root, EVENT_TYPES)}`, `SELECT ${EVENT_COLS} FROM read_parquet(${sqlStr(exp)})`)
+    `SELECT ${EVENT_COLS} FROM ${hive(root, EVENT_TYPES)}`, `SELECT ${EVENT_COLS} FROM read_parquet(${sqlString(exp)})`)
 }
 
 // ---------------------------------------------------------------------

@@ -97,7 +97,8 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import * as pw from 'parquet-wasm/node'
 import * as A from 'apache-arrow'
 
-import { readDump, inlayTypeProblem, firstDifference, sameCanon, showCanon, describeType } from './inlay_dump.mjs'
+import { readDump, inlayTypeProblem, firstDifference, sameCanon, describeType } from './inlay_dump.mjs'
+import { hex, decimalText, UNIT_SCALE, bigJSON, sqlString, quoteId } from './common.mjs'
 
 const MAX_REPORTS = 10
 const READ_DUMP = process.env.INLAY_READ_DUMP
@@ -135,31 +136,13 @@ class Report {
   }
 }
 
-const sqlString = s => `'${s.replaceAll("'", "''")}'`
-const quoteId = s => `"${s.replaceAll('"', '""')}"`
-
 // ---------------------------------------------------------------------------
 // Canonical forms
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
-const hex = bytes => { let s = ''; for (const b of bytes) s += HEX[b]; return s }
-
-function decimalText(unscaled, scale) {
-  const neg = unscaled < 0n
-  let digits = (neg ? -unscaled : unscaled).toString()
-  if (scale > 0) {
-    digits = digits.padStart(scale + 1, '0')
-    digits = digits.slice(0, digits.length - scale) + '.' + digits.slice(digits.length - scale)
-  }
-  return (neg ? '-' : '') + digits
-}
-
-const UNIT = { s: 1n, ms: 1000n, us: 1000000n, ns: 1000000000n }
 
 // v (BigInt, in unit `from`) in unit `to`: a decimal string, or a
 // description of why it does not convert exactly (never equal to a value).
 function convertUnit(v, from, to) {
-  const f = UNIT[from], t = UNIT[to]
+  const f = UNIT_SCALE[from], t = UNIT_SCALE[to]
   if (t >= f) return String(v * (t / f))
   const d = f / t
   if (v % d !== 0n) return `${v}${from} (not a whole number of ${to})`
@@ -438,7 +421,7 @@ function compareValues(rep, who, t, expected, got) {
   const n = Math.min(got.length, expected.length)
   for (let i = 0; i < n; i++)
     if (!sameForeign(t, expected[i], got[i]))
-      rep.add(`field ${t.name} (${describeType(t)}) row ${i}: inlay ${showCanon(got[i])}, ${who} ${showCanon(expected[i])}`)
+      rep.add(`field ${t.name} (${describeType(t)}) row ${i}: inlay ${bigJSON(got[i])}, ${who} ${bigJSON(expected[i])}`)
 }
 
 // A foreign file: inlay against DuckDB.
@@ -507,7 +490,7 @@ function sameForeign(t, x, y) {
   if (coarse(x) || coarse(y)) {
     const [c, v] = coarse(x) ? [x, y] : [y, x]
     if (v === null || v === undefined || typeof v !== 'string') return false
-    const fine = BigInt(v), f = UNIT[t.unit] / UNIT[c.unit]
+    const fine = BigInt(v), f = UNIT_SCALE[t.unit] / UNIT_SCALE[c.unit]
     const trunc = fine / f, floor = fine % f !== 0n && fine < 0n ? trunc - 1n : trunc
     return c.coarse === trunc || c.coarse === floor
   }
@@ -563,7 +546,7 @@ async function checkHandmade(con, dir, name) {
       const vals = duck.cols[j].map(v => conv(t, duck.types[j], v))
       for (let i = 0; i < Math.min(vals.length, t.values.length); i++) {
         if (!sameForeign(t, t.values[i], vals[i]))
-          drep.add(`field ${t.name} (DuckDB ${duck.types[j]}) row ${i}: DuckDB ${showCanon(vals[i])}, expected ${showCanon(t.values[i])}`)
+          drep.add(`field ${t.name} (DuckDB ${duck.types[j]}) row ${i}: DuckDB ${bigJSON(vals[i])}, expected ${bigJSON(t.values[i])}`)
       }
     }
   } catch (err) {

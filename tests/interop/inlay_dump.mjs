@@ -13,6 +13,8 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 
+import { canonNumber } from './common.mjs'
+
 // The checkers run one interop_read_dump for many files: a spawn from a
 // Node process that holds DuckDB and the files' values costs tens of
 // milliseconds (it grows with the process's memory); one per file took
@@ -102,19 +104,6 @@ export function firstDifference(a, b) {
 }
 
 
-// A canonical floating-point value (number or "NaN", "Infinity",
-// "-Infinity", "-0") as a JS number; undefined when it is none.
-export function canonNumber(e) {
-  if (typeof e === 'number') return e
-  switch (e) {
-    case 'NaN': return NaN
-    case 'Infinity': return Infinity
-    case '-Infinity': return -Infinity
-    case '-0': return -0
-  }
-  return undefined
-}
-
 const FLOATING = ['float', 'double', 'float16']
 
 // Are two canonical values of type tree `t` the same? Floating point is
@@ -140,5 +129,3 @@ export function sameCanon(t, e, a) {
   }
   return e === a
 }
-
-export const showCanon = v => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? `${x}n` : x))

@@ -70,12 +70,12 @@ import process from 'node:process'
 import zlib from 'node:zlib'
 
 import { DuckDBInstance } from '@duckdb/node-api'
-import * as parquetWasm from 'parquet-wasm/node'
-import { tableFromIPC } from 'apache-arrow'
 import { parquetMetadata, readColumnIndex, readOffsetIndex } from 'hyparquet'
 import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js'
 import { readBloomFilter, sbbfInsert } from 'hyparquet/src/bloom.js'
 import { xxhash64 } from 'hyparquet/src/xxhash.js'
+
+import { hex, hexBytes, canonNumberOf, sqlString, quoteId, rawFooter, readArrow } from './common.mjs'
 
 const MAX_REPORTS = Number(process.env.SKIP_MAX_REPORTS ?? 10)
 const failures = []
@@ -106,22 +106,8 @@ class Problems {
 // Values
 
 const utf8 = new TextEncoder()
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
-const hex = b => { let s = ''; for (let i = 0; i < b.length; i++) s += HEX[b[i]]; return s }
-const hexBytes = h => Uint8Array.from(h.match(/../g) ?? [], x => parseInt(x, 16))
-const sqlString = s => `'${s.replaceAll("'", "''")}'`
-const quoteId = s => `"${s.replaceAll('"', '""')}"`
-
-function canonNumber(e) {
-  if (typeof e === 'number') return e
-  switch (e) {
-    case 'NaN': return NaN
-    case 'Infinity': return Infinity
-    case '-Infinity': return -Infinity
-    case '-0': return -0
-  }
-  throw new Error(`bad canonical double ${JSON.stringify(e)}`)
-}
+// The fixtures' doubles as numbers: one not canonical throws.
+const canonNumber = e => canonNumberOf(e, 'double')
 
 // A canonical value as its PLAIN bytes (what statistics and bloom filters hold).
 function plainBytes(col, v) {
@@ -172,13 +158,6 @@ function cmpKey(a, b) {
 
 // ---------------------------------------------------------------------------
 // The footer and the pages, as raw thrift
-
-function rawFooter(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const len = view.getUint32(bytes.length - 8, true)
-  const start = bytes.length - 8 - len
-  return { footer: deserializeTCompactProtocol({ view, offset: start }), start }
-}
 
 // A thrift struct at [offset, offset + length): the struct, and whether it
 // takes exactly that many bytes.
@@ -571,7 +550,7 @@ async function checkDuckdbValues(con, file, spec) {
 function checkArrow(bytes, spec) {
   const pr = new Problems(spec.name, 'arrow-rs')
   try {
-    const table = tableFromIPC(parquetWasm.readParquet(bytes).intoIPCStream())
+    const table = readArrow(bytes)
     if (table.numRows !== spec.rows) pr.add(`${table.numRows} rows, expected ${spec.rows}`)
     for (const col of spec.columns) {
       const v = table.getChild(col.name)
