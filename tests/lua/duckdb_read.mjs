@@ -29,21 +29,9 @@
 import fs from 'node:fs'
 import process from 'node:process'
 import { loadDuckDB, luaBytes, luaString, luaNumber } from './duckdb_lua.mjs'
+import { hex, decimalText } from '../interop/common.mjs'
 
 const duckdb = loadDuckDB('duckdb_read')
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
-const hex = bytes => Array.from(bytes, b => HEX[b]).join('')
-
-function decimalText(unscaled, scale) {
-  const neg = unscaled < 0n
-  let digits = (neg ? -unscaled : unscaled).toString()
-  if (scale > 0) {
-    digits = digits.padStart(scale + 1, '0')
-    digits = digits.slice(0, digits.length - scale) + '.' + digits.slice(digits.length - scale)
-  }
-  return (neg ? '-' : '') + digits
-}
 
 function luaValue(type, v) {
   if (v === null || v === undefined) return 'nil'
