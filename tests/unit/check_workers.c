@@ -5,7 +5,8 @@
  * (a clean error naming the column and row group, nothing published,
  * nothing leaked, no hang); the library's own sinks, which a worker writes
  * to: the same bytes, and a failing device reported by a later call; a
- * writer freed while its workers are busy; the options; serialize_alloc;
+ * writer freed while its workers are busy; a warm writer that allocates
+ * nothing however its threads are scheduled; the options; serialize_alloc;
  * the signals the workers leave to the host's threads.
  */
 #include <dirent.h>
@@ -642,6 +643,107 @@ START_TEST(test_serialize_alloc)
 }
 END_TEST
 
+/* ---- a warm writer allocates nothing, whatever the timing -------------------------------- */
+
+/* A game-like host (as examples/game_loop.cpp): frames of 100 to 299
+ * events, a row group every 120 frames, so its pages take five sizes in
+ * turn; its allocator counts. Which page_work meets which page depends on
+ * the timing, and two spinning threads on the same cores shuffle it: once
+ * every size has been met (the first half of the frames), no call of the
+ * host's may see an allocation, in any of the runs. */
+typedef struct steady_counter {
+    _Atomic uint64_t calls;
+} steady_counter;
+
+static void *steady_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    steady_counter *c = ud;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    if (nsize > osize) atomic_fetch_add(&c->calls, 1);
+    return realloc(ptr, nsize);
+}
+
+static _Atomic bool spin_stop;
+
+static void *spin(void *arg)
+{
+    (void)arg;
+    volatile uint64_t x = 0;
+    while (!atomic_load_explicit(&spin_stop, memory_order_relaxed)) x++;
+    return NULL;
+}
+
+enum { GAME_EVENTS = 300, GAME_FRAMES = 1200, GAME_FLUSH = 120, GAME_RUNS = 60 };
+
+static uint64_t game_run(void)
+{
+    static const char *const kinds[] = { "move", "shoot", "hit", "pickup" };
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "ts", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "kind", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "value", INLAY_OPTIONAL, inlay_type_double(), NULL), 0);
+    steady_counter count = { 0 };
+    inlay_options o;
+    inlay_options_init(&o);
+    o.alloc = (inlay_allocator){ steady_alloc, &count };
+    o.threads = 2;
+    test_sink out = { 0 };
+    inlay_writer *w = NULL;
+    ck_assert_int_eq(inlay_writer_open(&w, test_sink_interface(&out), s, &o), INLAY_OK);
+    inlay_schema_free(s);
+    static int64_t ts[GAME_EVENTS];
+    static inlay_bytes kind[GAME_EVENTS];
+    static double value[GAME_EVENTS];
+    static int16_t def[GAME_EVENTS];
+    uint64_t steady = 0;
+    for (int64_t f = 0; f < GAME_FRAMES; f++) {
+        uint64_t r = (uint64_t)f * 2654435761u + 7;
+        const size_t n = 100 + (size_t)(f % 200);
+        size_t nv = 0;
+        for (size_t i = 0; i < n; i++) {
+            r = r * 6364136223846793005u + 1442695040888963407u;
+            const char *k = kinds[(r >> 33) % 4];
+            ts[i] = 1717200000000000 + f * 16667 + (int64_t)i;
+            kind[i] = (inlay_bytes){ (const uint8_t *)k, strlen(k) };
+            def[i] = k[0] == 'h';
+            if (def[i]) value[nv++] = (double)((r >> 40) % 1000) / 10.0;
+        }
+        const inlay_column_batch b[3] = {
+            { 0, ts, n, { 0 } }, { 1, kind, n, { 0 } }, { 2, value, n, { def, NULL, NULL } },
+        };
+        const uint64_t before = atomic_load(&count.calls);
+        ck_assert_int_eq(inlay_writer_append_columns(w, b, 3), INLAY_OK);
+        if ((f + 1) % GAME_FLUSH == 0) ck_assert_int_eq(inlay_writer_flush_row_group(w), INLAY_OK);
+        if (f >= GAME_FRAMES / 2) steady += atomic_load(&count.calls) - before;
+    }
+    ck_assert_int_eq(inlay_writer_close(w), INLAY_OK);
+    inlay_writer_free(w);
+    test_sink_free(&out);
+    return steady;
+}
+
+START_TEST(test_warm_writer_allocates_nothing_under_contention)
+{
+    atomic_store(&spin_stop, false);
+    pthread_t spinners[2];
+    for (int i = 0; i < 2; i++) ck_assert_int_eq(pthread_create(&spinners[i], NULL, spin, NULL), 0);
+    uint64_t worst = 0;
+    int failed = 0;
+    for (int run = 0; run < GAME_RUNS; run++) {
+        const uint64_t n = game_run();
+        failed += n != 0;
+        if (n > worst) worst = n;
+    }
+    atomic_store(&spin_stop, true);
+    for (int i = 0; i < 2; i++) pthread_join(spinners[i], NULL);
+    ck_assert_msg(failed == 0, "%d of %d runs allocated after warm-up (at most %llu times)", failed, GAME_RUNS,
+                  (unsigned long long)worst);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("workers");
@@ -660,6 +762,10 @@ int main(void)
     c = tcase_create("abort");
     tcase_set_timeout(c, 60);
     tcase_add_test(c, test_free_while_busy);
+    suite_add_tcase(s, c);
+    c = tcase_create("steady");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, test_warm_writer_allocates_nothing_under_contention);
     suite_add_tcase(s, c);
     c = tcase_create("options");
     tcase_add_test(c, test_thread_options);
