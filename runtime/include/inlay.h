@@ -772,6 +772,51 @@ typedef struct inlay_array {
  * explicit levels) may be mixed with these. Values are copied. */
 INLAY_API int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows);
 
+/* Shredding: nested values in Arrow's layout as level batches, what
+ * inlay_writer_append_array does inside, for a host that appends column
+ * batches itself -- a dataset (inlay_dataset_append_columns), which takes
+ * a nested field only as level batches, all fields of the rows in one call:
+ *
+ *     inlay_shredder *sh;
+ *     inlay_shredder_create(&sh, schema, NULL);
+ *     inlay_column_batch b[64];                       // flat batches first
+ *     int n = nflat, got;
+ *     inlay_shredder_shred(sh, tags_field, &tags, rows, b + n, 64 - n, &got);
+ *     n += got;
+ *     inlay_dataset_append_columns(d, b, n);
+ *
+ * A shredder is not thread-safe; separate shredders are independent. */
+typedef struct inlay_shredder inlay_shredder;
+
+/* A shredder for `schema` (copied: it may be freed after). alloc: NULL for
+ * malloc. INLAY_OK, INLAY_ERR_NOMEM, or the schema's own error (a schema
+ * a writer would refuse); *out is set whenever it could be allocated, so
+ * that inlay_shredder_errmsg can say why (free it either way). */
+INLAY_API int inlay_shredder_create(inlay_shredder **out, const inlay_schema *schema,
+                                    const inlay_allocator *alloc);
+
+/* Rows 0 .. rows-1 of top-level field `field` (0-based, in schema order)
+ * from the array `a` (as inlay_writer_append_array takes it) into one
+ * batch per leaf column of the field, in column order, in out[0 .. *n):
+ * the leaf's column number, its definition and repetition levels and its
+ * values, dense. They point into the shredder, which reuses that room for
+ * the field's next call (other fields' batches stay valid), and into the
+ * host's values for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY leaves. cap: the
+ * room in out (inlay_schema_num_columns() is always enough). Errors, with
+ * inlay_shredder_errmsg naming the leaf and the row ("field
+ * 'tags.list.element' row 3: ..."): INLAY_ERR_ARGUMENT (an array that does
+ * not follow the schema, or cap too small), INLAY_ERR_NULL (a null where
+ * the schema is required, a null map key), INLAY_ERR_COLUMN (no such
+ * field), INLAY_ERR_NOMEM. Values themselves are checked by the append
+ * that takes the batches. */
+INLAY_API int inlay_shredder_shred(inlay_shredder *sh, int field, const inlay_array *a, size_t rows,
+                                   inlay_column_batch *out, int cap, int *n);
+
+/* The message of the last failed call; owned by the shredder. */
+INLAY_API const char *inlay_shredder_errmsg(const inlay_shredder *sh);
+
+INLAY_API void inlay_shredder_free(inlay_shredder *sh);
+
 /* End the current row group now, on the host's schedule (once per N
  * seconds of game time, say) rather than at the size limits: the rows
  * buffered so far are encoded, compressed and written (the workers' pages

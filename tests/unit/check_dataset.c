@@ -118,7 +118,7 @@ static int count_files(const char *root, const char *suffix)
     return walk_rel(root, "", suffix, tmp, 0, MAXNAMES);
 }
 
-static char *slurp(const char *path)
+static char *slurp_len(const char *path, size_t *out_len)
 {
     FILE *f = fopen(path, "rb");
     ck_assert_msg(f != NULL, "cannot open %s: %s", path, strerror(errno));
@@ -136,8 +136,11 @@ static char *slurp(const char *path)
     }
     fclose(f);
     data[len] = 0;
+    if (out_len) *out_len = len;
     return data;
 }
+
+static char *slurp(const char *path) { return slurp_len(path, NULL); }
 
 /* The numbers after every "rows" key of a manifest, sorted. */
 static int cmp_u64(const void *a, const void *b)
@@ -1959,6 +1962,158 @@ START_TEST(test_alloc_faults)
 }
 END_TEST
 
+/* The nested dataset above, its list given in Arrow's layout and shredded
+ * (inlay_shredder) into the level batch appended beside the flat ones:
+ * the same files, byte for byte, as with the levels written out by hand. */
+static void write_tags_dataset(const char *root, bool shredded)
+{
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    int l = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
+    ck_assert_int_gt(l, 0);
+    ck_assert_int_gt(inlay_schema_add(s, l, "element", INLAY_OPTIONAL, inlay_type_int(32, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "k", INLAY_REQUIRED, inlay_type_int(32, true), NULL), 0);
+    const char *by[] = { "k" };
+    inlay_dataset_options o;
+    options(&o, by, 1, "n");
+    o.max_file_rows = 70;
+    inlay_dataset *d = open_ok(root, s, &o);
+    inlay_shredder *sh = NULL;
+    ck_assert_int_eq(inlay_shredder_create(&sh, s, NULL), INLAY_OK);
+    static const size_t sizes[] = { 1, 2, 97, 300, 200 };
+    int64_t at = 0;
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        static int64_t id[NROWS];
+        static int32_t k[NROWS], tag[5 * NROWS], slots[5 * NROWS], off[NROWS + 1];
+        static int16_t def[5 * NROWS], rep[5 * NROWS];
+        static uint8_t list_valid[NROWS / 8 + 1], elem_valid[5 * NROWS / 8 + 1];
+        memset(list_valid, 0, sizeof list_valid);
+        memset(elem_valid, 0, sizeof elem_valid);
+        size_t n = sizes[c], ne = 0, nt = 0, ns = 0;
+        for (size_t j = 0; j < n; j++) {
+            int64_t i = at + (int64_t)j;
+            id[j] = i;
+            k[j] = (int32_t)(i % 3);
+            int cnt = tag_count(i);
+            off[j] = (int32_t)ns;
+            if (cnt >= 0) list_valid[j >> 3] |= (uint8_t)(1u << (j & 7));
+            if (cnt <= 0) {
+                def[ne] = cnt < 0 ? 0 : 1;
+                rep[ne++] = 0;
+            }
+            for (int e = 0; e < cnt; e++) {
+                bool null = (i + e) % 3 == 0;
+                def[ne] = null ? 2 : 3;
+                rep[ne++] = e ? 1 : 0;
+                if (!null) {
+                    tag[nt++] = (int32_t)(i * 10 + e);
+                    elem_valid[ns >> 3] |= (uint8_t)(1u << (ns & 7));
+                }
+                slots[ns++] = null ? -1 : (int32_t)(i * 10 + e);   /* a null's slot holds anything */
+            }
+        }
+        off[n] = (int32_t)ns;
+        inlay_column_batch b[4] = {
+            { 2, k, n, { NULL, NULL, NULL } },
+            { 1, tag, ne, { def, rep, NULL } },
+            { 0, id, n, { NULL, NULL, NULL } },
+        };
+        if (shredded) {
+            const inlay_array elem = { .length = ns, .values = slots, .validity = elem_valid };
+            const inlay_array tags = { .length = n, .validity = list_valid, .offsets = off, .children = &elem };
+            int got = 0;
+            ck_assert_msg(inlay_shredder_shred(sh, 1, &tags, n, &b[1], 1, &got) == INLAY_OK, "%s",
+                          inlay_shredder_errmsg(sh));
+            ck_assert_int_eq(got, 1);
+            ck_assert_int_eq(b[1].column, 1);
+            ck_assert_uint_eq(b[1].count, ne);
+        }
+        ck_assert_msg(inlay_dataset_append_columns(d, b, 3) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+        at += (int64_t)n;
+    }
+    inlay_shredder_free(sh);
+    close_ok(d);
+    inlay_dataset_free(d);
+    inlay_schema_free(s);
+}
+
+START_TEST(test_nested_column_shredded)
+{
+    write_tags_dataset(P("by_hand"), false);
+    write_tags_dataset(P("shredded"), true);
+    int nf = find_files(P("by_hand"), ".parquet");
+    ck_assert_int_ge(nf, 9);
+    static char names[MAXNAMES][NAMELEN];
+    memcpy(names, files, sizeof names);
+    ck_assert_int_eq(find_files(P("shredded"), ".parquet"), nf);
+    for (int f = 0; f < nf; f++) {
+        ck_assert_str_eq(files[f], names[f]);
+        size_t la, lb;
+        char *a = slurp_len(P("by_hand/%s", names[f]), &la), *b = slurp_len(P("shredded/%s", names[f]), &lb);
+        ck_assert_uint_gt(la, 0);
+        ck_assert_msg(la == lb && memcmp(a, b, la) == 0, "%s differs", names[f]);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+/* The shredder's own refusals: each names what is wrong, and the next call works. */
+START_TEST(test_shredder_errors)
+{
+    inlay_schema *s = inlay_schema_create(NULL);
+    int m = inlay_schema_add_map(s, 0, "attrs", INLAY_REQUIRED);
+    ck_assert_int_gt(m, 0);
+    ck_assert_int_gt(inlay_schema_add(s, m, "key", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, m, "value", INLAY_OPTIONAL, inlay_type_int(64, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    test_alloc ta = { 0 };
+    const inlay_allocator a = test_allocator(&ta);
+    inlay_shredder *sh = NULL;
+    ck_assert_int_eq(inlay_shredder_create(&sh, s, &a), INLAY_OK);
+    inlay_schema_free(s);   /* copied */
+    const inlay_bytes keys[] = { { "a", 1 }, { "b", 1 }, { "c", 1 } };
+    const int64_t vals[] = { 1, 0, 3 };
+    const uint8_t val_valid = 0x5, key_valid = 0x6;
+    const int32_t off[] = { 0, 2, 2, 3 };
+    const inlay_array kids[] = { { .length = 3, .values = keys }, { .length = 3, .values = vals, .validity = &val_valid } };
+    const inlay_array attrs = { .length = 3, .offsets = off, .children = kids };
+    const inlay_array bad_kids[] = { { .length = 3, .values = keys, .validity = &key_valid }, kids[1] };
+    const inlay_array bad = { .length = 3, .offsets = off, .children = bad_kids };
+    inlay_column_batch out[3];
+    int n = -1;
+    ck_assert_int_eq(inlay_shredder_shred(sh, 0, &bad, 3, out, 3, &n), INLAY_ERR_NULL);
+    ck_assert_int_eq(n, 0);
+    ck_assert_msg(strstr(inlay_shredder_errmsg(sh), "a map key is null"), "%s", inlay_shredder_errmsg(sh));
+    ck_assert_int_eq(inlay_shredder_shred(sh, 2, &attrs, 3, out, 3, &n), INLAY_ERR_COLUMN);
+    ck_assert_int_eq(inlay_shredder_shred(sh, -1, &attrs, 3, out, 3, &n), INLAY_ERR_COLUMN);
+    ck_assert_int_eq(inlay_shredder_shred(sh, 0, &attrs, 3, out, 1, &n), INLAY_ERR_ARGUMENT);
+    ck_assert_msg(strstr(inlay_shredder_errmsg(sh), "2 leaf columns, room for 1"), "%s", inlay_shredder_errmsg(sh));
+    ck_assert_int_eq(inlay_shredder_shred(sh, 0, NULL, 3, out, 3, &n), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_shredder_shred(sh, 0, &attrs, 3, out, 3, &n), INLAY_OK);
+    ck_assert_int_eq(n, 2);
+    /* { a: 1, b: null }, {}, { c: 3 }: the values' levels (a present value 2, a null 1, an
+     * empty map 0) and the values, dense */
+    ck_assert_int_eq(out[0].column, 0);
+    ck_assert_int_eq(out[1].column, 1);
+    ck_assert_uint_eq(out[0].count, 4);
+    ck_assert_uint_eq(out[1].count, 4);
+    static const int16_t want_rep[] = { 0, 1, 0, 0 }, want_def_v[] = { 2, 1, 0, 2 };
+    for (int e = 0; e < 4; e++) {
+        ck_assert_int_eq(out[1].levels.rep[e], want_rep[e]);
+        ck_assert_int_eq(out[1].levels.def[e], want_def_v[e]);
+    }
+    ck_assert_int_eq(((const int64_t *)out[1].values)[0], 1);
+    ck_assert_int_eq(((const int64_t *)out[1].values)[1], 3);
+    ck_assert_int_eq(inlay_shredder_shred(NULL, 0, &attrs, 3, out, 3, &n), INLAY_ERR_ARGUMENT);
+    ck_assert_str_eq(inlay_shredder_errmsg(NULL), "no shredder");
+    inlay_shredder_free(sh);
+    inlay_shredder_free(NULL);
+    ck_assert_no_leak(&ta);
+    ck_assert_int_eq(inlay_shredder_create(NULL, s, NULL), INLAY_ERR_ARGUMENT);
+}
+END_TEST
+
 /* ---- the suite --------------------------------------------------------------------------------- */
 
 static Suite *dataset_suite(void)
@@ -1985,6 +2140,8 @@ static Suite *dataset_suite(void)
     tcase_add_test(c, test_keep_partition_columns);
     tcase_add_test(c, test_no_partitions);
     tcase_add_test(c, test_nested_column);
+    tcase_add_test(c, test_nested_column_shredded);
+    tcase_add_test(c, test_shredder_errors);
     suite_add_tcase(s, c);
 
     c = tcase_create("shards");
