@@ -6,8 +6,9 @@
  * target whose calls are the dataset's: d:write, d:row and d:write_columns
  * convert and stage values exactly as a writer's do, and the core's
  * messages ("column 'x' row N: ...", N counting the dataset's rows) come
- * out the same way. What is here is only what differs: the options of the
- * dataset itself, the check that the schema is flat, and info().
+ * out the same way; nested fields are shredded into level batches and go
+ * in the same append as the flat ones (lwriter.c). What is here is only
+ * what differs: the options of the dataset itself, and info().
  *
  * Options: the dataset's own (dataset_keys) and, in the same table, every
  * option inlay.open takes, for each file. Lua strings given as options
@@ -152,16 +153,6 @@ static void dataset_options(lua_State *L, int idx, inlay_dataset_options *d)
     }
 }
 
-/* Datasets take flat schemas: lnested.c builds arrays for
- * inlay_writer_append_array, and a dataset only takes level batches. */
-static void check_flat(lua_State *L, const lschema *s)
-{
-    for (int i = 0; i < s->nfields; i++)
-        if (s->fields[i].node)
-            inl_lua_error(L, "dataset: field '%s' is nested (%s); datasets take flat schemas", s->fields[i].name,
-                          s->fields[i].type_name);
-}
-
 /* inlay.dataset(root, schema, opts) -> dataset */
 static int dataset_open(lua_State *L)
 {
@@ -171,7 +162,6 @@ static int dataset_open(lua_State *L)
     inlay_dataset_options d;
     inlay_dataset_options_init(&d);
     lschema *s = inl_lua_writer_options(L, 2, 3, &d.file, dataset_keys);
-    check_flat(L, s);
     dataset_options(L, 3, &d);
     inl_lua_writer_new_target(L, 2, 1, LI_DATASET, &d.file);
     const int di = lua_gettop(L);

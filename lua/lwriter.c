@@ -57,9 +57,10 @@
  * The same userdata, under the metatable LI_DATASET, appends to a dataset
  * instead (ldataset.c): the target is then t with its calls in ops, w is
  * NULL, and everything between the Lua values and the append call (the
- * conversion, the staging of rows, the messages) is shared. A dataset's
- * schema is flat (the core gathers nested columns by levels, which
- * lnested.c does not produce), and t stays after a successful close, for
+ * conversion, the staging of rows, the messages) is shared. A dataset
+ * takes a nested field only as level batches, every field of the rows in
+ * one call: its nested fields' arrays are shredded (inlay_shredder) into
+ * batches after the flat ones. t stays after a successful close, for
  * info(), until the userdata is collected.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -102,6 +103,10 @@ typedef struct lwriter {
     unsigned char *seen;
     lconv cv;                   /* inlay.null, the allocator, the arena of staged rows' bytes */
     lnest *nest;                /* scratch of the nested fields; NULL without any */
+    inlay_shredder *shredder;   /* a dataset with nested fields: their arrays into level batches */
+    inlay_column_batch *all;    /* with it: the flat batches, then the nested fields' leaves */
+    int all_cap;
+    int shred_status;           /* the shredder refused the call's arrays: its message is the reason */
     uint64_t nrows;             /* rows accepted so far, staged ones included */
     size_t nbuf;                /* rows staged by write/row */
     uint64_t rows, row_groups, bytes;   /* totals kept after close */
@@ -123,8 +128,13 @@ static void free_scratch(lwriter *lw)
     for (int i = 0; i < lw->ncols; i++) inl_lua_col_free(&lw->cv, &lw->cols[i]);   /* the schema may be gone */
     inl_lua_resize(&lw->cv, lw->cols, block_size(lw->ncols), 0);
     inl_lua_nest_free(lw->nest);
+    inlay_shredder_free(lw->shredder);
+    if (lw->all) inl_lua_resize(&lw->cv, lw->all, (size_t)lw->all_cap * sizeof *lw->all, 0);
     inl_lua_conv_free(&lw->cv);
     lw->nest = NULL;
+    lw->shredder = NULL;
+    lw->all = NULL;
+    lw->all_cap = 0;
     lw->nbuf = 0;
     lw->cols = NULL;
     lw->batches = NULL;
@@ -224,10 +234,25 @@ static void writer_abort(lwriter *lw)
 
 /* ---- the target's calls --------------------------------------------------------- */
 
-static int target_append(lwriter *lw)
+/* The flat batches; a dataset's nested fields too, n rows each, shredded
+ * into level batches after them (a dataset takes the rows whole, every
+ * field in one call): what lnested.c converted (byte values at arena
+ * offsets for staged rows) or a pipeline's reader array (ext[i]). */
+static int target_append(lwriter *lw, size_t n, const uint8_t *arena, const inlay_array *const *ext)
 {
-    if (lw->ops) return lw->ops->append(lw->t, lw->batches, lw->nflat);
-    return inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
+    if (!lw->ops) return inlay_writer_append_columns(lw->w, lw->batches, lw->nflat);
+    if (!lw->shredder) return lw->ops->append(lw->t, lw->batches, lw->nflat);
+    memcpy(lw->all, lw->batches, (size_t)lw->nflat * sizeof *lw->all);
+    int k = lw->nflat;
+    for (int i = 0; i < lw->ncols; i++) {
+        if (!lw->schema->fields[i].node) continue;
+        const inlay_array *a = ext && ext[i] ? ext[i] : inl_lua_nest_array(lw->nest, &lw->schema->fields[i], arena);
+        int got = 0;
+        const int st = inlay_shredder_shred(lw->shredder, i, a, n, lw->all + k, lw->all_cap - k, &got);
+        if (st) return lw->shred_status = st;
+        k += got;
+    }
+    return lw->ops->append(lw->t, lw->all, k);
 }
 
 static int target_status(const lwriter *lw)
@@ -511,6 +536,11 @@ static const char *row_leaf(const lnode *n, int col)
  * row = the core's - base + 1. */
 static LI_NORETURN void append_failed(lua_State *L, lwriter *lw, uint64_t base)
 {
+    if (lw->shred_status) {
+        const int st = lw->shred_status;
+        lw->shred_status = 0;
+        inl_lua_fail(L, st, "%s", inlay_shredder_errmsg(lw->shredder));
+    }
     inlay_error_info e;
     if (lw->ops) lw->ops->error_info(lw->t, &e);
     else inlay_writer_error_info(lw->w, &e);
@@ -541,7 +571,7 @@ static int append_field(lwriter *lw, int i, size_t n, const uint8_t *arena, cons
  * reset and the caller raises (append_failed). */
 static int append_sort_field(lwriter *lw, size_t n, const uint8_t *arena, const inlay_array *const *ext)
 {
-    if (LI_LIKELY(lw->sort_field < 0)) return INLAY_OK;
+    if (LI_LIKELY(lw->sort_field < 0) || lw->ops) return INLAY_OK;   /* a dataset takes every field at once */
     int st = append_field(lw, lw->sort_field, n, arena, ext);
     if (st != INLAY_OK) inl_lua_nest_reset(lw->nest);
     return st;
@@ -556,7 +586,7 @@ static int append_sort_field(lwriter *lw, size_t n, const uint8_t *arena, const 
  * already in: the job fails, and close would refuse the unequal columns. */
 static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *arena, const inlay_array *const *ext)
 {
-    for (int i = 0; i < lw->ncols; i++) {
+    for (int i = 0; i < lw->ncols && !lw->ops; i++) {   /* a dataset's went with the flat ones */
         if (!lw->schema->fields[i].node || i == lw->sort_field) continue;
         if (LI_UNLIKELY(append_field(lw, i, n, arena, ext) != INLAY_OK))
             inl_lua_fail(L, inlay_writer_status(lw->w), "%s", inlay_writer_errmsg(lw->w));
@@ -569,7 +599,7 @@ static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *ar
 static void append_staged(lua_State *L, lwriter *lw, uint64_t base, size_t n)
 {
     if (LI_UNLIKELY(append_sort_field(lw, n, NULL, NULL) != INLAY_OK)) append_failed(L, lw, base);
-    int st = target_append(lw);
+    int st = target_append(lw, n, NULL, NULL);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, base);
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL, NULL);
 }
@@ -609,7 +639,7 @@ static void flush_rows(lua_State *L, lwriter *lw)
     /* Only the environment can fail here, or, for a sorted writer (which
      * stages one row at a time), the row's order. */
     int st = append_sort_field(lw, n, lw->cv.arena, NULL);
-    if (LI_LIKELY(st == INLAY_OK)) st = target_append(lw);
+    if (LI_LIKELY(st == INLAY_OK)) st = target_append(lw, n, lw->cv.arena, NULL);
     if (LI_UNLIKELY(st != INLAY_OK)) {
         lw->nrows -= n;
         if (lw->nest) inl_lua_nest_reset(lw->nest);
@@ -886,7 +916,7 @@ void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, c
     }
     /* rows in messages are the pipeline's: first_row + 1 for the batch's first */
     if (LI_UNLIKELY(append_sort_field(lw, n, NULL, ext_nested) != INLAY_OK)) append_failed(L, lw, lw->nrows - first_row);
-    int st = target_append(lw);
+    int st = target_append(lw, n, NULL, ext_nested);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, lw->nrows - first_row);
     if (LI_UNLIKELY(lw->nest)) append_nested(L, lw, n, NULL, ext_nested);
     lw->nrows += (uint64_t)n;
@@ -1402,6 +1432,12 @@ void inl_lua_writer_attach(lua_State *L, int idx, void *t, const inl_lua_target 
     lw->t = t;
     lw->ops = ops;
     lw->state = WS_OPEN;
+    if (!lw->nest) return;
+    const int cap = lw->schema->ncolumns;
+    if (inlay_shredder_create(&lw->shredder, lw->schema->s, &lw->cv.alloc) != INLAY_OK ||
+        !(lw->all = inl_lua_resize(&lw->cv, NULL, 0, (size_t)cap * sizeof *lw->all)))
+        inl_lua_error(L, "out of memory");
+    lw->all_cap = cap;
 }
 
 void inl_lua_writer_borrow(lua_State *L, inlay_writer *w, int schema_idx)

@@ -1181,7 +1181,8 @@ INLAY_API const char *inlay_dataset_shard(const inlay_dataset *d);
 /* Append rows: one batch per leaf column of the schema, each column once,
  * every batch holding the same number of rows. Batches are as for
  * inlay_writer_append_columns (values, definition levels or a validity
- * bitmap, repetition levels for nested columns). The call is checked whole
+ * bitmap, repetition levels for nested columns; inlay_shredder makes a
+ * nested field's batches from its values in Arrow's layout). The call is checked whole
  * before any row reaches a file, as a writer's append is: a bad value is
  * INLAY_ERR_VALUE / NULL / LEVEL / TYPE with the message naming the column
  * and the row, counted over every row appended to the dataset ("column
