@@ -387,6 +387,44 @@ T.case("a pipeline writes into a dataset (write_source)", function()
   T.eq(by_id[2].row.platform, "mac", "row 2")
 end)
 
+T.case("a Parquet file's nested fields piped into a dataset (write_source)", function()
+  local dir = T.tmpdir("pipe_nested")
+  local NS = inlay.schema { { "id", "int64" }, { "p", "string" }, { "tags", inlay.list("string"), optional = true },
+                            { "attrs", inlay.map("string", "int64") } }
+  do
+    local w <close> = inlay.open(dir .. "/in.parquet", NS)
+    for i = 1, 300 do
+      local attrs = {}
+      for k = 1, i % 3 do attrs["k" .. k] = k == 2 and inlay.null or i + k end
+      w:write { id = i, p = i % 2 == 0 and "even" or "odd", tags = i % 5 ~= 0 and { "t" .. i, inlay.null } or nil,
+                attrs = attrs }
+    end
+  end
+  local d <close> = inlay.dataset(dir .. "/out", NS, { partition_by = "p", shard = "s" })
+  local src <close> = inlay.parquet(dir .. "/in.parquet")
+  T.eq(d:write_source(src, { progress = false }).rows_out, 300, "rows")
+  d:close()
+  local by_id, n = read_all(dir .. "/out")
+  T.eq(n, 300, "rows read back")
+  for i = 1, 300 do
+    local row = by_id[i].row
+    T.eq(by_id[i].file:match("^p=(%a+)/"), i % 2 == 0 and "even" or "odd", "row " .. i .. "'s folder")
+    if i % 5 == 0 then
+      T.eq(row.tags, nil, "row " .. i .. ": a null list")
+    else
+      T.eq(#row.tags, 2, "row " .. i .. ": two tags")
+      T.eq(row.tags[1], "t" .. i, "row " .. i .. " tag 1")
+      T.eq(row.tags[2], inlay.null, "row " .. i .. " tag 2")
+    end
+    local keys = 0
+    for k, v in pairs(row.attrs) do
+      keys = keys + 1
+      T.eq(v, k == "k2" and inlay.null or i + tonumber(k:sub(2)), "row " .. i .. " attrs." .. k)
+    end
+    T.eq(keys, i % 3, "row " .. i .. " map entries")
+  end
+end)
+
 T.case("inlay convert --partition-by over two CSV inputs", function()
   local dir = T.tmpdir("convert")
   T.write(dir .. "/a.csv", "id,day,platform\n1,2024-06-01,pc\n2,2024-06-01,mac\n3,2024-06-02,pc\n")
