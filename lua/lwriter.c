@@ -1434,9 +1434,9 @@ void inl_lua_writer_attach(lua_State *L, int idx, void *t, const inl_lua_target 
     lw->state = WS_OPEN;
     if (!lw->nest) return;
     const int cap = lw->schema->ncolumns;
-    if (inlay_shredder_create(&lw->shredder, lw->schema->s, &lw->cv.alloc) != INLAY_OK ||
-        !(lw->all = inl_lua_resize(&lw->cv, NULL, 0, (size_t)cap * sizeof *lw->all)))
-        inl_lua_error(L, "out of memory");
+    const int st = inlay_shredder_create(&lw->shredder, lw->schema->s, &lw->cv.alloc);
+    if (st != INLAY_OK) inl_lua_fail(L, st, "%s", inlay_shredder_errmsg(lw->shredder));   /* at GC: the dataset aborted */
+    if (!(lw->all = inl_lua_resize(&lw->cv, NULL, 0, (size_t)cap * sizeof *lw->all))) inl_lua_error(L, "out of memory");
     lw->all_cap = cap;
 }
 

@@ -799,16 +799,19 @@ INLAY_API int inlay_shredder_create(inlay_shredder **out, const inlay_schema *sc
  * from the array `a` (as inlay_writer_append_array takes it) into one
  * batch per leaf column of the field, in column order, in out[0 .. *n):
  * the leaf's column number, its definition and repetition levels and its
- * values, dense. They point into the shredder, which reuses that room for
- * the field's next call (other fields' batches stay valid), and into the
- * host's values for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY leaves. cap: the
- * room in out (inlay_schema_num_columns() is always enough). Errors, with
- * inlay_shredder_errmsg naming the leaf and the row ("field
- * 'tags.list.element' row 3: ..."): INLAY_ERR_ARGUMENT (an array that does
- * not follow the schema, or cap too small), INLAY_ERR_NULL (a null where
- * the schema is required, a null map key), INLAY_ERR_COLUMN (no such
- * field), INLAY_ERR_NOMEM. Values themselves are checked by the append
- * that takes the batches. */
+ * values, dense. They point into the shredder and stay valid until its
+ * next call for the same field (one that fails too) or its free; other
+ * fields' batches are not touched. BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY
+ * values point into the host's bytes. cap: the room in out
+ * (inlay_schema_num_columns() is always enough; too little is refused
+ * before anything is touched). Errors (*n is then 0), with
+ * inlay_shredder_errmsg naming the leaf and the row within the call
+ * ("field 'tags.list.element' row 3: ..."): INLAY_ERR_ARGUMENT (an array
+ * that does not follow the schema, or cap too small), INLAY_ERR_NULL (a
+ * null where the schema is required, a null map key), INLAY_ERR_COLUMN (no
+ * such field), INLAY_ERR_NOMEM, INLAY_ERR_STATE (a shredder whose create
+ * failed). Values themselves are checked by the append that takes the
+ * batches. */
 INLAY_API int inlay_shredder_shred(inlay_shredder *sh, int field, const inlay_array *a, size_t rows,
                                    inlay_column_batch *out, int cap, int *n);
 

@@ -16,6 +16,7 @@ struct inlay_shredder {
     inlay_schema *schema;   /* a finalized copy */
     int nfields;
     int *nodes;             /* per top-level field: its schema node */
+    int *leaves;            /* per top-level field: its leaf columns */
     shred *fields;          /* per top-level field; alloc NULL until first used */
     bool ready;             /* made whole by inlay_shredder_create */
     inl_err err;
@@ -39,13 +40,23 @@ int inlay_shredder_create(inlay_shredder **out, const inlay_schema *schema, cons
     for (int node = sh->schema->nodes[0].first_child; node >= 0; node = sh->schema->nodes[node].next_sibling)
         sh->nfields++;
     if (sh->nfields) {
-        sh->nodes = inl_mem_alloc(&sh->alloc, (size_t)sh->nfields * sizeof *sh->nodes);
-        sh->fields = inl_mem_alloc(&sh->alloc, (size_t)sh->nfields * sizeof *sh->fields);
-        if (!sh->nodes || !sh->fields) return inl_err_set(&sh->err, INLAY_ERR_NOMEM, "out of memory");
-        memset(sh->fields, 0, (size_t)sh->nfields * sizeof *sh->fields);
+        const size_t n = (size_t)sh->nfields;
+        sh->nodes = inl_mem_alloc(&sh->alloc, n * sizeof *sh->nodes);
+        sh->leaves = inl_mem_alloc(&sh->alloc, n * sizeof *sh->leaves);
+        sh->fields = inl_mem_alloc(&sh->alloc, n * sizeof *sh->fields);
+        if (sh->fields) memset(sh->fields, 0, n * sizeof *sh->fields);   /* free looks at each */
+        if (!sh->nodes || !sh->leaves || !sh->fields) return inl_err_set(&sh->err, INLAY_ERR_NOMEM, "out of memory");
         int k = 0;
-        for (int node = sh->schema->nodes[0].first_child; node >= 0; node = sh->schema->nodes[node].next_sibling)
+        for (int node = sh->schema->nodes[0].first_child; node >= 0; node = sh->schema->nodes[node].next_sibling) {
+            sh->leaves[k] = 0;
             sh->nodes[k++] = node;
+        }
+        for (int l = 0; l < sh->schema->num_leaves; l++) {   /* each leaf to its top-level field */
+            int node = sh->schema->leaves[l].node;
+            while (sh->schema->nodes[node].parent != 0) node = sh->schema->nodes[node].parent;
+            for (k = 0; sh->nodes[k] != node; k++) {}
+            sh->leaves[k]++;
+        }
     }
     sh->ready = true;
     return INLAY_OK;
@@ -60,14 +71,14 @@ int inlay_shredder_shred(inlay_shredder *sh, int field, const inlay_array *a, si
     if (field < 0 || field >= sh->nfields)
         return inl_err_set(&sh->err, INLAY_ERR_COLUMN, "field %d does not exist (the schema has %d)", field,
                            sh->nfields);
+    if (sh->leaves[field] > cap)   /* before the field's batches are touched */
+        return inl_err_set(&sh->err, INLAY_ERR_ARGUMENT, "field '%s' has %d leaf columns, room for %d",
+                           sh->schema->nodes[sh->nodes[field]].name, sh->leaves[field], cap);
     shred *s = &sh->fields[field];
     if (!s->alloc) inl_shred_init(s, &sh->alloc);
     int first, count;
     int st = inl_shred_field(s, sh->schema, sh->nodes[field], a, rows, &first, &count);
     if (st) return inl_err_set(&sh->err, st, "%s", s->err.msg);
-    if (count > cap)
-        return inl_err_set(&sh->err, INLAY_ERR_ARGUMENT, "field '%s' has %d leaf columns, room for %d",
-                           sh->schema->nodes[sh->nodes[field]].name, count, cap);
     for (int k = 0; k < count; k++) {
         const shred_leaf *l = &s->leaves[k];
         const schema_leaf *lf = &sh->schema->leaves[first + k];
@@ -96,6 +107,7 @@ void inlay_shredder_free(inlay_shredder *sh)
             if (sh->fields[i].alloc) inl_shred_free(&sh->fields[i]);
     if (sh->fields) inl_mem_free(&a, sh->fields, (size_t)sh->nfields * sizeof *sh->fields);
     if (sh->nodes) inl_mem_free(&a, sh->nodes, (size_t)sh->nfields * sizeof *sh->nodes);
+    if (sh->leaves) inl_mem_free(&a, sh->leaves, (size_t)sh->nfields * sizeof *sh->leaves);
     if (sh->schema) inlay_schema_free(sh->schema);
     inl_mem_free(&a, sh, sizeof *sh);
 }

@@ -200,26 +200,26 @@ T.case("nested fields: lists, structs and maps by write, row and write_columns, 
   end
   local root = T.tmpdir("nested") .. "/out"
   local d <close> = inlay.dataset(root, NS, { partition_by = "platform", shard = "n1", max_file_rows = 250 })
-  for i = 1, 400 do d:write(nrow(i)) end
-  for i = 401, 700 do
+  for i = 1, 1200 do d:write(nrow(i)) end   -- past the 1024 rows write stages
+  for i = 1201, 1500 do
     local r = nrow(i)
     d:row(r.id, r.platform, r.tags == nil and inlay.null or r.tags, r.pos, r.attrs, r.hits)
   end
   local cols = { id = {}, platform = {}, tags = {}, pos = {}, attrs = {}, hits = {} }
-  for i = 701, 1000 do
-    local r, k = nrow(i), i - 700
+  for i = 1501, 1800 do
+    local r, k = nrow(i), i - 1500
     for name in pairs(cols) do cols[name][k] = r[name] == nil and inlay.null or r[name] end
   end
   d:write_columns(cols, 300)
   -- a bad value in a nested field refuses the whole call, and the dataset goes on
-  T.raises(function() d:write { id = 1001, platform = "pc", pos = { x = 1 }, attrs = {}, hits = { { n = { "x" } } } } end,
+  T.raises(function() d:write { id = 1801, platform = "pc", pos = { x = 1 }, attrs = {}, hits = { { n = { "x" } } } } end,
            "hits.element.n.element", "a bad list element")
-  T.raises(function() d:write_columns({ id = { 1001 }, platform = { "pc" }, pos = { { x = 1, bad = 2 } }, attrs = { {} },
+  T.raises(function() d:write_columns({ id = { 1801 }, platform = { "pc" }, pos = { { x = 1, bad = 2 } }, attrs = { {} },
                                         hits = { {} } }, 1) end, "bad", "an unknown struct key")
   local info = d:close()
-  T.eq(info.rows, 1000, "rows")
+  T.eq(info.rows, 1800, "rows")
   T.eq(info.partitions, 3, "partitions")
-  T.ok(info.files >= 6, "files rolled at 250 rows: " .. info.files)
+  T.eq(info.files, 9, "files rolled at 250 rows (600 a partition)")
   local function same(a, b, path)
     if type(a) ~= "table" or type(b) ~= "table" then
       T.eq(b, a, path)
@@ -229,8 +229,8 @@ T.case("nested fields: lists, structs and maps by write, row and write_columns, 
     for k, v in pairs(b) do if a[k] == nil then T.eq(v, nil, path .. "." .. tostring(k) .. " (extra)") end end
   end
   local by_id, n = read_all(root)
-  T.eq(n, 1000, "rows read back")
-  for i = 1, 1000 do
+  T.eq(n, 1800, "rows read back")
+  for i = 1, 1800 do
     local want, got = nrow(i), by_id[i]
     T.ok(got, "row " .. i)
     T.eq(got.file:match("^platform=(%a+)/"), want.platform, "row " .. i .. "'s folder")

@@ -2110,7 +2110,47 @@ START_TEST(test_shredder_errors)
     inlay_shredder_free(sh);
     inlay_shredder_free(NULL);
     ck_assert_no_leak(&ta);
-    ck_assert_int_eq(inlay_shredder_create(NULL, s, NULL), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_shredder_create(NULL, NULL, NULL), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_shredder_create(&sh, NULL, NULL), INLAY_ERR_ARGUMENT);
+    ck_assert_ptr_null(sh);
+}
+END_TEST
+
+/* Every allocation of create, then of a first shred, refused in turn: the
+ * call fails with INLAY_ERR_NOMEM, free (as the docs say, either way)
+ * cleans up, nothing leaks; with none refused both work. */
+START_TEST(test_shredder_alloc_faults)
+{
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    int l = inlay_schema_add_list(s, 0, "xs", INLAY_OPTIONAL);
+    ck_assert_int_gt(inlay_schema_add(s, l, "element", INLAY_OPTIONAL, inlay_type_int(64, true), NULL), 0);
+    const int64_t vals[] = { 1, 2, 3 };
+    const int32_t off[] = { 0, 2, 3 };
+    const inlay_array elem = { .length = 3, .values = vals };
+    const inlay_array xs = { .length = 2, .offsets = off, .children = &elem };
+    bool clean = false;
+    for (unsigned long n = 1; !clean && n < 200; n++) {
+        test_alloc ta = { .fail_at = n };
+        const inlay_allocator a = test_allocator(&ta);
+        inlay_shredder *sh = NULL;
+        int st = inlay_shredder_create(&sh, s, &a);
+        inlay_column_batch out[2];
+        int got = -1;
+        if (st == INLAY_OK) st = inlay_shredder_shred(sh, 1, &xs, 2, out, 2, &got);
+        if (st == INLAY_OK) {
+            ck_assert_int_eq(got, 1);
+            clean = ta.refused == 0;
+        } else {
+            ck_assert_int_eq(st, INLAY_ERR_NOMEM);
+            ck_assert_int_eq(got < 0 ? 0 : got, 0);
+            ck_assert_uint_gt(ta.refused, 0);
+        }
+        inlay_shredder_free(sh);
+        ck_assert_no_leak(&ta);
+    }
+    ck_assert_msg(clean, "no run without a refusal");
+    inlay_schema_free(s);
 }
 END_TEST
 
@@ -2142,6 +2182,7 @@ static Suite *dataset_suite(void)
     tcase_add_test(c, test_nested_column);
     tcase_add_test(c, test_nested_column_shredded);
     tcase_add_test(c, test_shredder_errors);
+    tcase_add_test(c, test_shredder_alloc_faults);
     suite_add_tcase(s, c);
 
     c = tcase_create("shards");
