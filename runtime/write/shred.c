@@ -244,3 +244,17 @@ int inl_shred_field(shred *sh, const inlay_schema *s, int field, const inlay_arr
     *nleaves = n;
     return 0;
 }
+
+void inl_shred_batches(const shred *sh, const inlay_schema *s, int first, int n, inlay_column_batch *out)
+{
+    for (int k = 0; k < n; k++) {
+        const shred_leaf *l = &sh->leaves[k];
+        const schema_leaf *lf = &s->leaves[first + k];
+        out[k].column = first + k;
+        out[k].values = l->values.data;
+        out[k].count = l->count;
+        out[k].levels.def = lf->max_def ? (const int16_t *)l->def.data : NULL;
+        out[k].levels.rep = lf->max_rep ? (const int16_t *)l->rep.data : NULL;
+        out[k].levels.validity = NULL;
+    }
+}

@@ -56,4 +56,8 @@ void inl_shred_free(shred *sh);
 int inl_shred_field(shred *sh, const inlay_schema *s, int field, const inlay_array *a, size_t rows, int *first,
                 int *nleaves);
 
+/* The batches of the last inl_shred_field: out[k] for column first + k of
+ * s, k < n, pointing into sh (levels only where the leaf has them). */
+void inl_shred_batches(const shred *sh, const inlay_schema *s, int first, int n, inlay_column_batch *out);
+
 #endif

@@ -79,16 +79,7 @@ int inlay_shredder_shred(inlay_shredder *sh, int field, const inlay_array *a, si
     int first, count;
     int st = inl_shred_field(s, sh->schema, sh->nodes[field], a, rows, &first, &count);
     if (st) return inl_err_set(&sh->err, st, "%s", s->err.msg);
-    for (int k = 0; k < count; k++) {
-        const shred_leaf *l = &s->leaves[k];
-        const schema_leaf *lf = &sh->schema->leaves[first + k];
-        out[k].column = first + k;
-        out[k].values = l->values.data;
-        out[k].count = l->count;
-        out[k].levels.def = lf->max_def ? (const int16_t *)l->def.data : NULL;
-        out[k].levels.rep = lf->max_rep ? (const int16_t *)l->rep.data : NULL;
-        out[k].levels.validity = NULL;
-    }
+    inl_shred_batches(s, sh->schema, first, count, out);
     *n = count;
     return INLAY_OK;
 }

@@ -1133,16 +1133,7 @@ int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, 
     if (inl_buf_reserve(&w->nested_batches, &w->alloc, (size_t)n * sizeof(inlay_column_batch)))
         return set_error(w, INLAY_ERR_NOMEM, "out of memory");
     inlay_column_batch *b = (inlay_column_batch *)w->nested_batches.data;
-    for (int k = 0; k < n; k++) {
-        const shred_leaf *l = &w->shred.leaves[k];
-        const schema_leaf *lf = &s->leaves[first + k];
-        b[k].column = first + k;
-        b[k].values = l->values.data;
-        b[k].count = l->count;
-        b[k].levels.def = lf->max_def ? (const int16_t *)l->def.data : NULL;
-        b[k].levels.rep = lf->max_rep ? (const int16_t *)l->rep.data : NULL;
-        b[k].levels.validity = NULL;
-    }
+    inl_shred_batches(&w->shred, s, first, n, b);
     return inlay_writer_append_columns(w, b, n);
 }
 

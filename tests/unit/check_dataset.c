@@ -1792,7 +1792,12 @@ static int tag_count(int64_t i)
     return i % 5 == 0 ? -1 : i % 5 == 1 ? 0 : (int)(i % 4) + 1;
 }
 
-START_TEST(test_nested_column)
+/* id, tags (optional list<optional int32>, tag_count(id) of them) and k,
+ * partitioned by k, 70 rows a file, appended in batches of 1 to 300 rows:
+ * the list's levels written out by hand, or (shredded) the list given in
+ * Arrow's layout and shredded (inlay_shredder) into the level batch
+ * appended beside the flat ones. */
+static void write_tags_dataset(const char *root, bool shredded)
 {
     inlay_schema *s = inlay_schema_create(NULL);
     ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
@@ -1804,22 +1809,28 @@ START_TEST(test_nested_column)
     inlay_dataset_options o;
     options(&o, by, 1, "n");
     o.max_file_rows = 70;
-    const char *root = P("root");
     inlay_dataset *d = open_ok(root, s, &o);
     ck_assert_int_eq(inlay_dataset_column(d, "tags.list.element"), 1);
     ck_assert_int_eq(inlay_dataset_column(d, "k"), 2);
+    inlay_shredder *sh = NULL;
+    ck_assert_int_eq(inlay_shredder_create(&sh, s, NULL), INLAY_OK);
     static const size_t sizes[] = { 1, 2, 97, 300, 200 };
     int64_t at = 0;
     for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
         static int64_t id[NROWS];
-        static int32_t k[NROWS], tag[5 * NROWS];
+        static int32_t k[NROWS], tag[5 * NROWS], slots[5 * NROWS], off[NROWS + 1];
         static int16_t def[5 * NROWS], rep[5 * NROWS];
-        size_t n = sizes[c], ne = 0, nt = 0;
+        static uint8_t list_valid[NROWS / 8 + 1], elem_valid[5 * NROWS / 8 + 1];
+        memset(list_valid, 0, sizeof list_valid);
+        memset(elem_valid, 0, sizeof elem_valid);
+        size_t n = sizes[c], ne = 0, nt = 0, ns = 0;
         for (size_t j = 0; j < n; j++) {
             int64_t i = at + (int64_t)j;
             id[j] = i;
             k[j] = (int32_t)(i % 3);
             int cnt = tag_count(i);
+            off[j] = (int32_t)ns;
+            if (cnt >= 0) list_valid[j >> 3] |= (uint8_t)(1u << (j & 7));
             if (cnt <= 0) {
                 def[ne] = cnt < 0 ? 0 : 1;
                 rep[ne++] = 0;
@@ -1828,21 +1839,42 @@ START_TEST(test_nested_column)
                 bool null = (i + e) % 3 == 0;
                 def[ne] = null ? 2 : 3;
                 rep[ne++] = e ? 1 : 0;
-                if (!null) tag[nt++] = (int32_t)(i * 10 + e);
+                if (!null) {
+                    tag[nt++] = (int32_t)(i * 10 + e);
+                    elem_valid[ns >> 3] |= (uint8_t)(1u << (ns & 7));
+                }
+                slots[ns++] = null ? -1 : (int32_t)(i * 10 + e);   /* a null's slot holds anything */
             }
         }
-        inlay_column_batch b[] = {
+        off[n] = (int32_t)ns;
+        inlay_column_batch b[4] = {
             { 2, k, n, { NULL, NULL, NULL } },
             { 1, tag, ne, { def, rep, NULL } },
             { 0, id, n, { NULL, NULL, NULL } },
         };
+        if (shredded) {
+            const inlay_array elem = { .length = ns, .values = slots, .validity = elem_valid };
+            const inlay_array tags = { .length = n, .validity = list_valid, .offsets = off, .children = &elem };
+            int got = 0;
+            ck_assert_msg(inlay_shredder_shred(sh, 1, &tags, n, &b[1], 1, &got) == INLAY_OK, "%s",
+                          inlay_shredder_errmsg(sh));
+            ck_assert_int_eq(got, 1);
+            ck_assert_int_eq(b[1].column, 1);
+            ck_assert_uint_eq(b[1].count, ne);
+        }
         ck_assert_msg(inlay_dataset_append_columns(d, b, 3) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
         at += (int64_t)n;
     }
+    inlay_shredder_free(sh);
     close_ok(d);
     inlay_dataset_free(d);
     inlay_schema_free(s);
-    ck_assert_int_eq(at, NROWS);
+}
+
+START_TEST(test_nested_column)
+{
+    const char *root = P("root");
+    write_tags_dataset(root, false);
 
     static int seen[NROWS];
     int nf = find_files(root, ".parquet");
@@ -1962,81 +1994,8 @@ START_TEST(test_alloc_faults)
 }
 END_TEST
 
-/* The nested dataset above, its list given in Arrow's layout and shredded
- * (inlay_shredder) into the level batch appended beside the flat ones:
- * the same files, byte for byte, as with the levels written out by hand. */
-static void write_tags_dataset(const char *root, bool shredded)
-{
-    inlay_schema *s = inlay_schema_create(NULL);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
-    int l = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
-    ck_assert_int_gt(l, 0);
-    ck_assert_int_gt(inlay_schema_add(s, l, "element", INLAY_OPTIONAL, inlay_type_int(32, true), NULL), 0);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "k", INLAY_REQUIRED, inlay_type_int(32, true), NULL), 0);
-    const char *by[] = { "k" };
-    inlay_dataset_options o;
-    options(&o, by, 1, "n");
-    o.max_file_rows = 70;
-    inlay_dataset *d = open_ok(root, s, &o);
-    inlay_shredder *sh = NULL;
-    ck_assert_int_eq(inlay_shredder_create(&sh, s, NULL), INLAY_OK);
-    static const size_t sizes[] = { 1, 2, 97, 300, 200 };
-    int64_t at = 0;
-    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
-        static int64_t id[NROWS];
-        static int32_t k[NROWS], tag[5 * NROWS], slots[5 * NROWS], off[NROWS + 1];
-        static int16_t def[5 * NROWS], rep[5 * NROWS];
-        static uint8_t list_valid[NROWS / 8 + 1], elem_valid[5 * NROWS / 8 + 1];
-        memset(list_valid, 0, sizeof list_valid);
-        memset(elem_valid, 0, sizeof elem_valid);
-        size_t n = sizes[c], ne = 0, nt = 0, ns = 0;
-        for (size_t j = 0; j < n; j++) {
-            int64_t i = at + (int64_t)j;
-            id[j] = i;
-            k[j] = (int32_t)(i % 3);
-            int cnt = tag_count(i);
-            off[j] = (int32_t)ns;
-            if (cnt >= 0) list_valid[j >> 3] |= (uint8_t)(1u << (j & 7));
-            if (cnt <= 0) {
-                def[ne] = cnt < 0 ? 0 : 1;
-                rep[ne++] = 0;
-            }
-            for (int e = 0; e < cnt; e++) {
-                bool null = (i + e) % 3 == 0;
-                def[ne] = null ? 2 : 3;
-                rep[ne++] = e ? 1 : 0;
-                if (!null) {
-                    tag[nt++] = (int32_t)(i * 10 + e);
-                    elem_valid[ns >> 3] |= (uint8_t)(1u << (ns & 7));
-                }
-                slots[ns++] = null ? -1 : (int32_t)(i * 10 + e);   /* a null's slot holds anything */
-            }
-        }
-        off[n] = (int32_t)ns;
-        inlay_column_batch b[4] = {
-            { 2, k, n, { NULL, NULL, NULL } },
-            { 1, tag, ne, { def, rep, NULL } },
-            { 0, id, n, { NULL, NULL, NULL } },
-        };
-        if (shredded) {
-            const inlay_array elem = { .length = ns, .values = slots, .validity = elem_valid };
-            const inlay_array tags = { .length = n, .validity = list_valid, .offsets = off, .children = &elem };
-            int got = 0;
-            ck_assert_msg(inlay_shredder_shred(sh, 1, &tags, n, &b[1], 1, &got) == INLAY_OK, "%s",
-                          inlay_shredder_errmsg(sh));
-            ck_assert_int_eq(got, 1);
-            ck_assert_int_eq(b[1].column, 1);
-            ck_assert_uint_eq(b[1].count, ne);
-        }
-        ck_assert_msg(inlay_dataset_append_columns(d, b, 3) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
-        at += (int64_t)n;
-    }
-    inlay_shredder_free(sh);
-    close_ok(d);
-    inlay_dataset_free(d);
-    inlay_schema_free(s);
-}
-
+/* The same dataset with its list shredded from Arrow's layout: the same
+ * files, byte for byte. */
 START_TEST(test_nested_column_shredded)
 {
     write_tags_dataset(P("by_hand"), false);
