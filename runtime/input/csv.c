@@ -13,7 +13,11 @@
  * the front, at least as many new bytes as the tail holds are read (the
  * buffer doubles when it is less than twice the tail), and the record is
  * parsed again from its start: work stays linear however small the reads
- * and however long the record. Nothing is written into the buffer during a
+ * and however long the record. With the input's read-ahead the buffer is a
+ * block of the input itself: the unread tail is copied into the head room
+ * in front of the next block's bytes, and the block becomes the buffer
+ * (no copy of the block); a tail longer than the head room goes back to the
+ * reader's own buffer. Nothing is written into the buffer during a
  * parse, so a restart sees the input as it was; fields with doubled quotes
  * are unescaped into `scratch` once the record is complete, which also
  * keeps the raw record intact for reject files.
@@ -40,6 +44,8 @@
 #define CSV_FIELDS_INIT 16
 #define CSV_NO_QUOTE 256           /* never equal to a byte */
 
+_Static_assert(CSV_PAD <= INPUT_BLOCK_PAD, "a read-ahead block has room for the sentinel's mask");
+
 enum { P_RECORD, P_MORE, P_BAD, P_END, P_NOMEM };
 
 struct csv_reader {
@@ -49,7 +55,8 @@ struct csv_reader {
     int quote;                    /* the quote byte, or CSV_NO_QUOTE */
     int esc;                      /* the escape byte, or CSV_NO_QUOTE for doubled quotes */
 
-    uint8_t *buf;                 /* cap + CSV_PAD bytes */
+    uint8_t *buf;                 /* own, or a block of the input's read-ahead */
+    uint8_t *own;                 /* cap + CSV_PAD bytes */
     size_t cap, pos, end;
     uint64_t base;                /* stream offset of buf[0] */
     uint64_t line;                /* physical line of buf[pos] */
@@ -159,22 +166,61 @@ static int set_fatal(csv_reader *r, int status, const char *msg)
 static int refill(csv_reader *r)
 {
     size_t keep = r->end - r->pos;
+    r->scan_valid = false;
+    if (keep <= INPUT_BLOCK_HEAD) {
+        uint8_t *data;
+        ptrdiff_t n = inl_input_block(r->in, &data);
+        if (n < 0 && n != INPUT_NO_BLOCK) return set_fatal(r, INLAY_ERR_IO, inl_input_errmsg(r->in));
+        if (n == 0) {   /* the end: the buffer stays where it is */
+            r->eof = true;
+            memset(r->buf + r->end, 0, CSV_PAD);
+            r->buf[r->end] = '\n';
+            return 0;
+        }
+        if (n > 0) {
+            memcpy(data - keep, r->buf + r->pos, keep);
+            r->base += r->pos;
+            r->buf = data - keep;
+            r->pos = 0;
+            r->end = keep + (size_t)n;
+            memset(r->buf + r->end, 0, CSV_PAD);
+            r->buf[r->end] = '\n';
+            return 0;
+        }
+    }
+    if (r->buf != r->own) {   /* from a block back to our own buffer, which the tail must fit */
+        if (r->cap < 2 * keep) {
+            size_t cap = r->cap;
+            while (cap < 2 * keep) {
+                if (cap > (SIZE_MAX - CSV_PAD) / 2) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
+                cap *= 2;
+            }
+            uint8_t *b = inl_mem_realloc(&r->alloc, r->own, r->cap + CSV_PAD, cap + CSV_PAD);
+            if (!b) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
+            r->own = b;
+            r->cap = cap;
+        }
+        memcpy(r->own, r->buf + r->pos, keep);
+        r->base += r->pos;
+        r->buf = r->own;
+        r->pos = 0;
+        r->end = keep;
+    }
     if (r->pos) {
         memmove(r->buf, r->buf + r->pos, keep);
         r->base += r->pos;
         r->pos = 0;
         r->end = keep;
     }
-    r->scan_valid = false;
     if (r->cap - keep < keep) {
         size_t cap = r->cap;
         while (cap - keep < keep) {
             if (cap > (SIZE_MAX - CSV_PAD) / 2) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
             cap *= 2;
         }
-        uint8_t *b = inl_mem_realloc(&r->alloc, r->buf, r->cap + CSV_PAD, cap + CSV_PAD);
+        uint8_t *b = inl_mem_realloc(&r->alloc, r->own, r->cap + CSV_PAD, cap + CSV_PAD);
         if (!b) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
-        r->buf = b;
+        r->own = r->buf = b;
         r->cap = cap;
     }
     size_t want = keep ? keep : 1, got = 0;
@@ -582,7 +628,7 @@ int inl_csv_open(csv_reader **out, input_reader *in, const csv_options *o, const
     r->line = 1;
     r->cap = CSV_BUF_INIT;
     r->fcap = CSV_FIELDS_INIT;
-    r->buf = inl_mem_alloc(&al, r->cap + CSV_PAD);
+    r->own = r->buf = inl_mem_alloc(&al, r->cap + CSV_PAD);
     r->fields = inl_mem_alloc(&al, r->fcap * sizeof *r->fields);
     if (!r->buf || !r->fields) {
         inl_csv_close(r);
@@ -634,7 +680,7 @@ void inl_csv_close(csv_reader *r)
 {
     if (!r) return;
     inlay_allocator a = r->alloc;
-    inl_mem_free(&a, r->buf, r->cap + CSV_PAD);
+    inl_mem_free(&a, r->own, r->cap + CSV_PAD);
     inl_mem_free(&a, r->fields, r->fcap * sizeof *r->fields);
     inl_buf_free(&r->scratch, &a);
     inl_mem_free(&a, r, sizeof *r);

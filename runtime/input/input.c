@@ -13,16 +13,30 @@
  * the stream (peeked and prefix bytes included), so the bytes consumed are
  * raw_total minus what still waits in front of the decompressor. Once
  * `failed` is set every read returns -1 with the message in `err`.
+ *
+ * Read-ahead (inl_input_readahead: compressed regular files, whose reads
+ * never block for long, so stopping the thread is prompt): a thread of the
+ * reader's own reads and decodes into a ring of RA_BLOCKS blocks while the
+ * caller parses. From then on that thread alone touches the stream side
+ * (fd, prefix, peek, raw, decoders, raw_total, failed, err) and the caller
+ * only the blocks it was handed, under the ring's mutex; the thread's error
+ * is read by the caller only after the block that ends with it was handed
+ * over, and the thread writes nothing more after that. A block handed out
+ * stays the caller's until it has taken two more, so a tokenizer can copy
+ * the unread tail of one block in front of the next one's bytes (the
+ * block's head room) instead of copying the block (inl_input_block).
  */
 #define _POSIX_C_SOURCE 200809L
 #define ZSTD_STATIC_LINKING_ONLY   /* ZSTD_customMem: zstd allocates through us */
 #include "input.h"
 
 #include "error.h"
+#include "thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -36,6 +50,36 @@
 #define INPUT_PEEK 4
 /* One read(2) asks for at most this much, well below SSIZE_MAX. */
 #define INPUT_MAX_READ ((size_t)1 << 30)
+/* Read-ahead: blocks of RA_BLOCK bytes, with INPUT_BLOCK_HEAD bytes of head
+ * room before and INPUT_BLOCK_PAD after; two are the caller's at most, the
+ * thread fills the others. */
+#define RA_BLOCK ((size_t)1 << 20)
+#define RA_BLOCKS 4
+#define RA_BLOCK_MEM (INPUT_BLOCK_HEAD + RA_BLOCK + INPUT_BLOCK_PAD)
+
+enum { RA_FREE, RA_READY, RA_HELD };
+
+typedef struct ra_block {
+    uint8_t *mem;               /* RA_BLOCK_MEM bytes; the data at mem + INPUT_BLOCK_HEAD */
+    size_t len;
+    int state;                  /* RA_FREE: the thread's to fill; RA_READY: filled; RA_HELD: the caller's */
+    bool end, failed;           /* the input ends (or failed) after these len bytes */
+    uint64_t consumed;          /* inl_input_consumed once the block was read */
+} ra_block;
+
+typedef struct readahead {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t filled, freed;
+    bool stop;
+    ra_block blocks[RA_BLOCKS];
+    int fill_at;                /* the thread's next block */
+    /* the caller's side */
+    int take_at;                /* the next block to take */
+    int cur, prev;              /* the blocks held (-1: none) */
+    size_t cur_pos;             /* bytes of cur handed out */
+    uint64_t consumed_before;   /* inl_input_consumed when the read-ahead started */
+} readahead;
 
 struct input_reader {
     inlay_allocator alloc;
@@ -70,9 +114,11 @@ struct input_reader {
                                    an empty stream is truncated) */
 
     bool done, failed;
+    bool regular;               /* a regular file: reading it never blocks for long */
     uint64_t size;
     char *name;
     inl_err err;
+    readahead *ra;              /* NULL until inl_input_readahead */
 };
 
 /* ---- allocation hooks for zlib and zstd ---------------------------------- */
@@ -369,6 +415,7 @@ int inl_input_open_after(input_reader **out, const char *path, const void *prefi
     }
     r->fd = fd;
     r->own_fd = !is_stdin;
+    r->regular = has_st && S_ISREG(st.st_mode);
     r->size = size;
     r->pre = prefix;
     r->pre_len = prefix_len;
@@ -429,9 +476,182 @@ static void back_free(input_reader *r)
     r->back_pos = r->back_len = 0;
 }
 
-ptrdiff_t inl_input_read(input_reader *r, void *dst, size_t cap)
+/* Up to cap decoded bytes of the stream side: 0 at its end, -1 failed. */
+static ptrdiff_t decode_read(input_reader *r, void *dst, size_t cap)
 {
     if (r->failed) return -1;
+    if (r->done) return 0;
+    ptrdiff_t n;
+    if (r->comp == INPUT_GZIP) n = gzip_read(r, dst, cap);
+    else if (r->comp == INPUT_ZSTD) n = zstd_read(r, dst, cap);
+    else n = source_read(r, dst, cap);
+    if (n == 0) r->done = true;
+    return n;
+}
+
+static uint64_t stream_consumed(const input_reader *r)
+{
+    return r->raw_total - (r->raw_len - r->raw_pos) - (r->peek_len - r->peek_pos);
+}
+
+/* ---- read-ahead ------------------------------------------------------------ */
+
+static void *ra_main(void *arg)
+{
+    input_reader *r = arg;
+    readahead *ra = r->ra;
+    pthread_mutex_lock(&ra->mu);
+    for (;;) {
+        ra_block *b = &ra->blocks[ra->fill_at];
+        while (!ra->stop && b->state != RA_FREE) pthread_cond_wait(&ra->freed, &ra->mu);
+        if (ra->stop) break;
+        pthread_mutex_unlock(&ra->mu);
+        size_t len = 0;
+        bool end = false, failed = false;
+        while (len < RA_BLOCK) {
+            ptrdiff_t n = decode_read(r, b->mem + INPUT_BLOCK_HEAD + len, RA_BLOCK - len);
+            if (n <= 0) {
+                failed = n < 0;
+                end = n == 0;
+                break;
+            }
+            len += (size_t)n;
+        }
+        const uint64_t consumed = stream_consumed(r);
+        pthread_mutex_lock(&ra->mu);
+        b->len = len;
+        b->end = end;
+        b->failed = failed;
+        b->consumed = consumed;
+        b->state = RA_READY;
+        ra->fill_at = (ra->fill_at + 1) % RA_BLOCKS;
+        pthread_cond_signal(&ra->filled);
+        if (end || failed) break;   /* nothing more to read; r->err is final */
+    }
+    pthread_mutex_unlock(&ra->mu);
+    return NULL;
+}
+
+static void ra_free(input_reader *r)
+{
+    readahead *ra = r->ra;
+    for (int i = 0; i < RA_BLOCKS; i++) inl_mem_free(&r->alloc, ra->blocks[i].mem, RA_BLOCK_MEM);
+    inl_mem_free(&r->alloc, ra, sizeof *ra);
+    r->ra = NULL;
+}
+
+int inl_input_readahead(input_reader *r)
+{
+    /* Plain bytes cost one copy from the page cache on either thread, and
+     * copied where they are parsed they are in that core's cache: only
+     * decoding pays for the thread. */
+    if (r->ra || !r->regular || r->comp == INPUT_PLAIN || r->back || r->failed || r->done) return 0;
+    readahead *ra = inl_mem_alloc(&r->alloc, sizeof *ra);
+    if (!ra) return INLAY_ERR_NOMEM;
+    memset(ra, 0, sizeof *ra);
+    r->ra = ra;
+    for (int i = 0; i < RA_BLOCKS; i++)
+        if (!(ra->blocks[i].mem = inl_mem_alloc(&r->alloc, RA_BLOCK_MEM))) {
+            ra_free(r);
+            return INLAY_ERR_NOMEM;
+        }
+    ra->cur = ra->prev = -1;
+    ra->consumed_before = stream_consumed(r);
+    if (pthread_mutex_init(&ra->mu, NULL) != 0) {
+        ra_free(r);
+        return INLAY_ERR_NOMEM;
+    }
+    if (pthread_cond_init(&ra->filled, NULL) != 0) {
+        pthread_mutex_destroy(&ra->mu);
+        ra_free(r);
+        return INLAY_ERR_NOMEM;
+    }
+    if (pthread_cond_init(&ra->freed, NULL) != 0) {
+        pthread_cond_destroy(&ra->filled);
+        pthread_mutex_destroy(&ra->mu);
+        ra_free(r);
+        return INLAY_ERR_NOMEM;
+    }
+    if (inl_thread_start(&ra->thread, ra_main, r) != 0) {
+        pthread_cond_destroy(&ra->freed);
+        pthread_cond_destroy(&ra->filled);
+        pthread_mutex_destroy(&ra->mu);
+        ra_free(r);
+        return INLAY_ERR_NOMEM;
+    }
+    return 0;
+}
+
+bool inl_input_reading_ahead(const input_reader *r)
+{
+    return r->ra != NULL;
+}
+
+static void ra_stop(input_reader *r)
+{
+    readahead *ra = r->ra;
+    pthread_mutex_lock(&ra->mu);
+    ra->stop = true;
+    pthread_cond_broadcast(&ra->freed);
+    pthread_mutex_unlock(&ra->mu);
+    pthread_join(ra->thread, NULL);
+    pthread_cond_destroy(&ra->freed);
+    pthread_cond_destroy(&ra->filled);
+    pthread_mutex_destroy(&ra->mu);
+    ra_free(r);
+}
+
+/* The current block, once its bytes are all handed out: the next one
+ * becomes current, and the one before the current goes back to the
+ * thread. false at the end of the input (or a failure): nothing changes. */
+static bool ra_advance(readahead *ra)
+{
+    if (ra->cur >= 0 && (ra->blocks[ra->cur].end || ra->blocks[ra->cur].failed)) return false;
+    ra_block *b = &ra->blocks[ra->take_at];
+    pthread_mutex_lock(&ra->mu);
+    if (ra->prev >= 0) {
+        ra->blocks[ra->prev].state = RA_FREE;
+        pthread_cond_signal(&ra->freed);
+    }
+    while (b->state != RA_READY) pthread_cond_wait(&ra->filled, &ra->mu);
+    b->state = RA_HELD;
+    pthread_mutex_unlock(&ra->mu);
+    ra->prev = ra->cur;
+    ra->cur = ra->take_at;
+    ra->take_at = (ra->take_at + 1) % RA_BLOCKS;
+    ra->cur_pos = 0;
+    return true;
+}
+
+/* The bytes of the current block not handed out yet, after advancing past
+ * exhausted blocks; 0 at the end, -1 on failure. */
+static ptrdiff_t ra_ready(readahead *ra)
+{
+    for (;;) {
+        if (ra->cur >= 0) {
+            const ra_block *b = &ra->blocks[ra->cur];
+            if (ra->cur_pos < b->len) return (ptrdiff_t)(b->len - ra->cur_pos);
+            if (b->failed) return -1;
+            if (b->end) return 0;
+        }
+        ra_advance(ra);
+    }
+}
+
+ptrdiff_t inl_input_block(input_reader *r, uint8_t **data)
+{
+    readahead *ra = r->ra;
+    if (!ra || r->back) return INPUT_NO_BLOCK;
+    ptrdiff_t n = ra_ready(ra);
+    if (n <= 0) return n;
+    *data = ra->blocks[ra->cur].mem + INPUT_BLOCK_HEAD + ra->cur_pos;
+    ra->cur_pos += (size_t)n;
+    return n;
+}
+
+ptrdiff_t inl_input_read(input_reader *r, void *dst, size_t cap)
+{
+    if (!r->ra && r->failed) return -1;
     if (cap == 0) return 0;
     if (r->back) {
         size_t n = r->back_len - r->back_pos < cap ? r->back_len - r->back_pos : cap;
@@ -440,12 +660,13 @@ ptrdiff_t inl_input_read(input_reader *r, void *dst, size_t cap)
         if (r->back_pos == r->back_len) back_free(r);
         return (ptrdiff_t)n;
     }
-    if (r->done) return 0;
-    ptrdiff_t n;
-    if (r->comp == INPUT_GZIP) n = gzip_read(r, dst, cap);
-    else if (r->comp == INPUT_ZSTD) n = zstd_read(r, dst, cap);
-    else n = source_read(r, dst, cap);
-    if (n == 0) r->done = true;
+    if (!r->ra) return decode_read(r, dst, cap);
+    readahead *ra = r->ra;
+    ptrdiff_t n = ra_ready(ra);
+    if (n <= 0) return n;
+    if ((size_t)n > cap) n = (ptrdiff_t)cap;
+    memcpy(dst, ra->blocks[ra->cur].mem + INPUT_BLOCK_HEAD + ra->cur_pos, (size_t)n);
+    ra->cur_pos += (size_t)n;
     return n;
 }
 
@@ -506,7 +727,12 @@ uint64_t inl_input_size(const input_reader *r)
 
 uint64_t inl_input_consumed(const input_reader *r)
 {
-    return r->raw_total - (r->raw_len - r->raw_pos) - (r->peek_len - r->peek_pos);
+    const readahead *ra = r->ra;
+    if (!ra) return stream_consumed(r);
+    if (ra->cur < 0) return ra->consumed_before;
+    const ra_block *b = &ra->blocks[ra->cur];
+    /* plain bytes are the file's: exact; decoded ones: as far as the block's read went */
+    return r->comp == INPUT_PLAIN ? b->consumed - (b->len - ra->cur_pos) : b->consumed;
 }
 
 const char *inl_input_name(const input_reader *r)
@@ -518,6 +744,7 @@ void inl_input_close(input_reader *r)
 {
     if (!r) return;
     inlay_allocator a = r->alloc;
+    if (r->ra) ra_stop(r);
     if (r->own_fd && r->fd >= 0) close(r->fd);
     if (r->zs_ready) inflateEnd(&r->zs);
     if (r->zd) ZSTD_freeDCtx(r->zd);

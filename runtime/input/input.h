@@ -97,6 +97,31 @@ bool inl_input_identity(const input_reader *r, uint64_t *dev, uint64_t *ino);
 const char *inl_input_errmsg(const input_reader *r);
 /* Size of the file on disk when it is a regular file, else 0. */
 uint64_t inl_input_size(const input_reader *r);
+/* Read-ahead, for a gzip or zstd regular file (also one given as stdin):
+ * from now on a thread of the reader's own reads and decodes the input in
+ * blocks of 1 MiB, a few ahead of the caller, so the caller's reads only
+ * take them. Nothing changes for plain input (the copy from the page cache
+ * costs the same on either thread) nor for a pipe, a terminal or a
+ * callback, whose reads could block the thread. Returns 0 (started, or not wanted)
+ * or INLAY_ERR_NOMEM (nothing changed: reads go on as before). The reads
+ * are the caller's to make from one thread, as before; inl_input_close
+ * stops the thread. */
+int inl_input_readahead(input_reader *r);
+/* Whether a read-ahead thread was started. */
+bool inl_input_reading_ahead(const input_reader *r);
+
+/* With read-ahead: the next bytes in place, no copy. *data points at them;
+ * the INPUT_BLOCK_HEAD bytes before *data and the INPUT_BLOCK_PAD bytes
+ * after the last one are the caller's to write (a tokenizer's unread tail
+ * goes in front, its sentinel after). They stay valid, and the caller's,
+ * until two more calls of inl_input_block or inl_input_read have returned
+ * bytes. Returns the count, 0 at the end of the input, -1 on error, or
+ * INPUT_NO_BLOCK when there is no read-ahead (or bytes put back wait):
+ * read with inl_input_read instead. */
+enum { INPUT_BLOCK_HEAD = 64 * 1024, INPUT_BLOCK_PAD = 64 };
+#define INPUT_NO_BLOCK (-2)
+ptrdiff_t inl_input_block(input_reader *r, uint8_t **data);
+
 /* Bytes of the file (compressed bytes, for compressed input) consumed so
  * far; against inl_input_size this is the progress. */
 uint64_t inl_input_consumed(const input_reader *r);

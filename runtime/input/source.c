@@ -25,7 +25,8 @@
  * thread fills one and hands it out. With threads = 2 a thread of the
  * source's own fills the next set while the caller works on the one it was
  * given (set states FREE -> READY -> IN_USE -> FREE, under one mutex), so
- * parsing overlaps encoding. The parsing side owns everything it touches
+ * parsing overlaps encoding; a gzip or zstd file is then also decoded on a
+ * thread of the input's (inl_input_readahead). The parsing side owns everything it touches
  * (tokenizer, input, reject file, counters, err); the caller only reads the
  * published result of a set, and the published counters, under the mutex.
  */
@@ -665,6 +666,8 @@ int inlay_source_next(inlay_source *s, size_t *rows)
         snapshot(s, &s->pub);
     } else {
         if (!s->worker_running) {
+            /* compressed input is decoded on a thread of its own too */
+            (void)inl_input_readahead(s->in);   /* out of memory: the parsing thread decodes */
             if (inl_thread_start(&s->worker, worker_main, s) != 0) {
                 s->status = inl_err_set(&s->err, INLAY_ERR_NOMEM, "cannot start the parsing thread");
                 return s->status;

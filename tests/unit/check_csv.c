@@ -1029,6 +1029,69 @@ START_TEST(test_gzip_zstd)
 }
 END_TEST
 
+/* A compressed file read ahead on the input's thread: records across block
+ * boundaries, a record longer than a block's head room (and one longer
+ * than a block) read through the reader's own buffer, then blocks again;
+ * the same transcript, lines and bytes as the plain bytes give. */
+START_TEST(test_readahead_blocks)
+{
+    text t = { 0 };
+    uint64_t seed = 77;
+    for (int part = 0; part < 3; part++) {
+        for (int i = 0; i < 60000; i++)
+            text_printf(&t, "%d,\"q%llu\",x%d\r\n", i, (unsigned long long)(rng_next(&seed) % 1000000), part);
+        const size_t longest = part == 0 ? 100 * 1000 : part == 1 ? 3 * 1000 * 1000 : 65 * 1024;
+        text_add(&t, "long,\"", 6);
+        for (size_t k = 0; k < longest; k++) text_add(&t, k % 1000 == 999 ? "\n" : "a", 1);
+        text_add(&t, "\",end\n", 6);
+        text_add(&t, "bad,\"x\"y,z\n", 11);
+    }
+    char *want = run(t.p, t.len, READ_WHOLE, 0, NULL, true);
+    size_t zcap = ZSTD_compressBound(t.len);
+    uint8_t *z = malloc(zcap);
+    size_t zlen = ZSTD_compress(z, zcap, t.p, t.len, 1);
+    ck_assert(!ZSTD_isError(zlen));
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/check_csv_ra_%ld.csv.zst", (long)getpid());
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_uint_eq(fwrite(z, 1, zlen, fp), zlen);
+    fclose(fp);
+    for (int cut = 0; cut < 2; cut++) {
+        if (cut) ck_assert_int_eq(truncate(path, (off_t)(zlen - 2)), 0);
+        input_reader *in;
+        ck_assert_int_eq(inl_input_open(&in, path, NULL, NULL, 0), 0);
+        csv_reader *r;
+        ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
+        const csv_field *f;
+        size_t n;
+        ck_assert_int_eq(inl_csv_next(r, &f, &n), 1);   /* the first record before the thread starts */
+        ck_assert_int_eq(inl_input_readahead(in), 0);
+        ck_assert(inl_input_reading_ahead(in));
+        char *got = transcript_of(r, true);
+        const char *rest = strchr(want, '\n') + 1;   /* the first record's line */
+        if (!cut) {
+            ck_assert_msg(strcmp(got, rest) == 0, "the transcripts differ");
+            ck_assert_uint_eq(inl_csv_bytes_read(r), t.len);
+            ck_assert_uint_eq(inl_input_consumed(in), zlen);
+        } else {
+            char fatal[400];
+            snprintf(fatal, sizeof fatal, "FATAL %s: truncated zstd data\n", path);
+            const size_t head = strlen(got) - strlen(fatal);
+            ck_assert_msg(strlen(got) > strlen(fatal) && strcmp(got + head, fatal) == 0, "no fatal error at the end");
+            ck_assert_msg(strncmp(got, rest, head) == 0, "the records before the failure differ");
+        }
+        free(got);
+        inl_csv_close(r);
+        inl_input_close(in);
+    }
+    unlink(path);
+    free(z);
+    free(want);
+    free(t.p);
+}
+END_TEST
+
 START_TEST(test_input_failure)
 {
     /* truncated gzip: the records before it, then a failure that stays */
@@ -1211,6 +1274,7 @@ static Suite *csv_suite(void)
     c = tcase_create("compressed input and input failures");
     tcase_set_timeout(c, 60);
     tcase_add_test(c, test_gzip_zstd);
+    tcase_add_test(c, test_readahead_blocks);
     tcase_add_test(c, test_input_failure);
     suite_add_tcase(s, c);
 

@@ -1078,6 +1078,284 @@ START_TEST(test_allocator_used)
 }
 END_TEST
 
+/* ---- read-ahead ------------------------------------------------------------------------------- */
+
+/* Reads r to its end through blocks and reads in turn (reads of up to
+ * `piece` bytes, blocks two times in three). Each block's head room and
+ * pad are written over, as a tokenizer does, and the block before stays
+ * intact while the next is taken. Returns the bytes (malloc) and their
+ * count, or NULL with *len the bytes before -1. */
+static uint8_t *read_all_blocks(input_reader *r, size_t piece, size_t *len)
+{
+    size_t cap = 4u << 20, n = 0;
+    uint8_t *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    uint64_t seed = 5, last = 0;
+    const uint8_t *held = NULL;   /* the last block, and where its bytes went in out */
+    size_t held_len = 0, held_at = 0;
+    for (;;) {
+        if (cap - n < (2u << 20)) {
+            cap *= 2;
+            out = realloc(out, cap);
+            ck_assert_ptr_nonnull(out);
+        }
+        ptrdiff_t k;
+        if (rng_next(&seed) % 3) {
+            uint8_t *data;
+            k = inl_input_block(r, &data);
+            ck_assert_int_ne(k, INPUT_NO_BLOCK);
+            if (held) ck_assert_msg(memcmp(held, out + held_at, held_len) == 0, "a block changed under its reader");
+            held = NULL;
+            if (k > 0) {
+                memcpy(out + n, data, (size_t)k);
+                memset(data - INPUT_BLOCK_HEAD, 0xA5, INPUT_BLOCK_HEAD);
+                memset(data + k, 0x5A, INPUT_BLOCK_PAD);
+                held = data;
+                held_len = (size_t)k;
+                held_at = n;
+            }
+        } else {
+            k = inl_input_read(r, out + n, piece);
+            if (held) ck_assert_msg(memcmp(held, out + held_at, held_len) == 0, "a block changed under its reader");
+            held = NULL;
+        }
+        if (k < 0) {
+            free(out);
+            *len = n;
+            return NULL;
+        }
+        const uint64_t c = inl_input_consumed(r);
+        ck_assert_uint_ge(c, last);
+        last = c;
+        if (k == 0) break;
+        n += (size_t)k;
+    }
+    *len = n;
+    return out;
+}
+
+START_TEST(test_readahead)
+{
+    size_t len = 6 * 1000 * 1000 + 12345;   /* blocks of 1 MiB, and a short last one */
+    uint8_t *data = make_text(len, 21);
+    size_t zlen[2];
+    uint8_t *z[2] = { gzip_mem(data, len, &zlen[0]), zstd_mem(data, len, &zlen[1]) };
+    static const char *const ext[] = { ".gz", ".zst" };
+    for (int i = 0; i < 2; i++) {
+        char path[512];
+        temp_file(path, sizeof path, ext[i], z[i], zlen[i]);
+        static const size_t pieces[] = { 1000, 1 << 20, 3 << 20 };
+        for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+            test_alloc ta = { 0 };
+            inlay_allocator a = test_allocator(&ta);
+            input_reader *r;
+            ck_assert_int_eq(inl_input_open(&r, path, &a, NULL, 0), 0);
+            /* the first bytes before the thread starts, as a tokenizer's header */
+            uint8_t head[100];
+            ck_assert_int_eq(inl_input_read(r, head, sizeof head), (ptrdiff_t)sizeof head);
+            ck_assert(!inl_input_reading_ahead(r));
+            ck_assert_int_eq(inl_input_readahead(r), 0);
+            ck_assert(inl_input_reading_ahead(r));
+            ck_assert_int_eq(inl_input_readahead(r), 0);   /* once is enough */
+            size_t n;
+            uint8_t *got = read_all_blocks(r, pieces[p], &n);
+            ck_assert_msg(got != NULL, "read failed after %zu bytes: %s", n, inl_input_errmsg(r));
+            ck_assert_uint_eq(n + sizeof head, len);
+            ck_assert(memcmp(head, data, sizeof head) == 0);
+            ck_assert_msg(memcmp(got, data + sizeof head, n) == 0, "bytes differ (%s, pieces of %zu)", ext[i],
+                          pieces[p]);
+            ck_assert_uint_eq(inl_input_consumed(r), zlen[i]);
+            uint8_t *b;
+            ck_assert_int_eq(inl_input_block(r, &b), 0);   /* the end stays the end */
+            ck_assert_int_eq(inl_input_read(r, head, sizeof head), 0);
+            free(got);
+            inl_input_close(r);
+            ck_assert_no_leak(&ta);
+        }
+        unlink(path);
+    }
+    free(z[0]);
+    free(z[1]);
+    free(data);
+}
+END_TEST
+
+/* Plain input and anything that is not a regular file go on as before. */
+START_TEST(test_readahead_not_wanted)
+{
+    size_t len = 3 * 1000 * 1000;
+    uint8_t *data = make_text(len, 22);
+    char path[512];
+    temp_file(path, sizeof path, ".csv", data, len);
+    input_reader *r;
+    ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_readahead(r), 0);
+    ck_assert(!inl_input_reading_ahead(r));
+    uint8_t *b;
+    ck_assert_int_eq(inl_input_block(r, &b), INPUT_NO_BLOCK);
+    size_t n;
+    uint8_t *got = read_all(r, 1 << 20, &n);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_uint_eq(n, len);
+    ck_assert(memcmp(got, data, len) == 0);
+    free(got);
+    inl_input_close(r);
+    unlink(path);
+
+    size_t zlen;
+    uint8_t *z = gzip_mem(data, len, &zlen);
+    mem_src s = source(z, zlen, READ_RANDOM);
+    ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, INPUT_GZIP, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_readahead(r), 0);
+    ck_assert_int_eq(inl_input_block(r, &b), INPUT_NO_BLOCK);
+    got = read_all(r, 1 << 20, &n);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_uint_eq(n, len);
+    ck_assert(memcmp(got, data, len) == 0);
+    free(got);
+    inl_input_close(r);
+
+    /* bytes put back come first, through reads */
+    temp_file(path, sizeof path, ".gz", z, zlen);
+    ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
+    uint8_t head[64];
+    ck_assert_int_eq(inl_input_read(r, head, sizeof head), (ptrdiff_t)sizeof head);
+    ck_assert_int_eq(inl_input_unread(r, head, sizeof head), 0);
+    ck_assert_int_eq(inl_input_readahead(r), 0);
+    ck_assert_int_eq(inl_input_block(r, &b), INPUT_NO_BLOCK);
+    got = read_all(r, 1 << 20, &n);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_uint_eq(n, len);
+    ck_assert(memcmp(got, data, len) == 0);
+    free(got);
+    inl_input_close(r);
+    unlink(path);
+    free(z);
+    free(data);
+}
+END_TEST
+
+/* A truncated or corrupt file: the bytes before the fault, then the error,
+ * named by the path, and it stays. */
+START_TEST(test_readahead_failure)
+{
+    size_t len = 4 * 1000 * 1000;
+    uint8_t *data = make_text(len, 23);
+    size_t zlen[2];
+    uint8_t *z[2] = { gzip_mem(data, len, &zlen[0]), zstd_mem(data, len, &zlen[1]) };
+    z[1][zlen[1] / 2] ^= 0xFF;
+    z[1][zlen[1] / 2 + 7] ^= 0x55;
+    static const char *const ext[] = { ".gz", ".zst" };
+    const size_t keep[] = { zlen[0] - 3, zlen[1] };
+    static const char *const what[] = { "truncated gzip data", "corrupt zstd data" };
+    for (int i = 0; i < 2; i++) {
+        char path[512], want[600];
+        temp_file(path, sizeof path, ext[i], z[i], keep[i]);
+        input_reader *r;
+        ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
+        ck_assert_int_eq(inl_input_readahead(r), 0);
+        size_t n;
+        ck_assert_ptr_null(read_all_blocks(r, 1 << 16, &n));
+        ck_assert_uint_le(n, len);   /* a cut trailer fails after the last byte */
+        snprintf(want, sizeof want, "%s: %s", path, what[i]);
+        ck_assert_msg(strncmp(inl_input_errmsg(r), want, strlen(want)) == 0, "got \"%s\"", inl_input_errmsg(r));
+        uint8_t *b, one[8];
+        ck_assert_int_eq(inl_input_block(r, &b), -1);
+        ck_assert_int_eq(inl_input_read(r, one, sizeof one), -1);
+        inl_input_close(r);
+        unlink(path);
+    }
+    free(z[0]);
+    free(z[1]);
+    free(data);
+}
+END_TEST
+
+/* Closed while the thread reads ahead, or waits for a block to fill:
+ * prompt, and nothing left behind. */
+START_TEST(test_readahead_close)
+{
+    size_t len = 8 * 1000 * 1000;
+    uint8_t *data = make_text(len, 24);
+    size_t zlen;
+    uint8_t *z = zstd_mem(data, len, &zlen);
+    char path[512];
+    temp_file(path, sizeof path, ".zst", z, zlen);
+    for (int taken = 0; taken < 4; taken++) {
+        test_alloc ta = { 0 };
+        inlay_allocator a = test_allocator(&ta);
+        input_reader *r;
+        ck_assert_int_eq(inl_input_open(&r, path, &a, NULL, 0), 0);
+        ck_assert_int_eq(inl_input_readahead(r), 0);
+        for (int k = 0; k < taken; k++) {
+            uint8_t *b;
+            ck_assert_int_gt(inl_input_block(r, &b), 0);
+        }
+        if (taken == 3) {   /* the ring full: the thread waits for a block */
+            struct timespec pause = { 0, 100 * 1000 * 1000 };
+            nanosleep(&pause, NULL);
+        }
+        inl_input_close(r);
+        ck_assert_no_leak(&ta);
+    }
+    unlink(path);
+    free(z);
+    free(data);
+}
+END_TEST
+
+/* Every allocation refused in turn: the read-ahead not started (reads go
+ * on without it) or the thread's decoder out of memory (an error), never a
+ * leak. */
+START_TEST(test_readahead_nomem)
+{
+    size_t len = 3 * 1000 * 1000;
+    uint8_t *data = make_text(len, 25);
+    size_t zlen;
+    uint8_t *z = zstd_mem(data, len, &zlen);
+    char path[512];
+    temp_file(path, sizeof path, ".zst", z, zlen);
+    bool done = false;
+    int without = 0;
+    for (unsigned long fail = 1; !done; fail++) {
+        test_alloc ta = { .fail_at = fail };
+        inlay_allocator a = test_allocator(&ta);
+        input_reader *r;
+        int rc = inl_input_open(&r, path, &a, NULL, 0);
+        if (rc != 0) {
+            ck_assert_int_eq(rc, INLAY_ERR_NOMEM);
+        } else {
+            rc = inl_input_readahead(r);
+            uint8_t *b;
+            if (rc != 0) {
+                ck_assert_int_eq(rc, INLAY_ERR_NOMEM);
+                ck_assert_int_eq(inl_input_block(r, &b), INPUT_NO_BLOCK);
+                without++;
+            }
+            size_t n;
+            uint8_t *got = rc == 0 ? read_all_blocks(r, 1 << 20, &n) : read_all(r, 1 << 20, &n);
+            if (got) {
+                ck_assert_uint_eq(n, len);
+                ck_assert(memcmp(got, data, len) == 0);
+                done = ta.refused == 0;
+                free(got);
+            } else {
+                ck_assert_uint_gt(ta.refused, 0);
+                ck_assert_msg(strstr(inl_input_errmsg(r), "out of memory") != NULL, "got \"%s\"",
+                              inl_input_errmsg(r));
+            }
+            inl_input_close(r);
+        }
+        ck_assert_no_leak(&ta);
+        ck_assert_uint_lt(fail, 100);
+    }
+    ck_assert_int_gt(without, 0);
+    unlink(path);
+    free(z);
+    free(data);
+}
+END_TEST
+
 static Suite *input_suite(void)
 {
     Suite *s = suite_create("input");
@@ -1133,6 +1411,15 @@ static Suite *input_suite(void)
     tcase_add_test(c, test_unread);
     tcase_add_test(c, test_allow_cut);
     tcase_add_test(c, test_pread_identity);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("read-ahead");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, test_readahead);
+    tcase_add_test(c, test_readahead_not_wanted);
+    tcase_add_test(c, test_readahead_failure);
+    tcase_add_test(c, test_readahead_close);
+    tcase_add_test(c, test_readahead_nomem);
     suite_add_tcase(s, c);
 
     c = tcase_create("out of memory");
