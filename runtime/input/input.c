@@ -545,7 +545,7 @@ int inl_input_readahead(input_reader *r)
     /* Plain bytes cost one copy from the page cache on either thread, and
      * copied where they are parsed they are in that core's cache: only
      * decoding pays for the thread. */
-    if (r->ra || !r->regular || r->comp == INPUT_PLAIN || r->back || r->failed || r->done) return 0;
+    if (r->ra || !r->regular || r->comp == INPUT_PLAIN || r->failed || r->done) return 0;
     readahead *ra = inl_mem_alloc(&r->alloc, sizeof *ra);
     if (!ra) return INLAY_ERR_NOMEM;
     memset(ra, 0, sizeof *ra);

@@ -1215,13 +1215,14 @@ START_TEST(test_readahead_not_wanted)
     free(got);
     inl_input_close(r);
 
-    /* bytes put back come first, through reads */
+    /* bytes put back come first, through reads, and then the blocks */
     temp_file(path, sizeof path, ".gz", z, zlen);
     ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
     uint8_t head[64];
     ck_assert_int_eq(inl_input_read(r, head, sizeof head), (ptrdiff_t)sizeof head);
     ck_assert_int_eq(inl_input_unread(r, head, sizeof head), 0);
     ck_assert_int_eq(inl_input_readahead(r), 0);
+    ck_assert(inl_input_reading_ahead(r));
     ck_assert_int_eq(inl_input_block(r, &b), INPUT_NO_BLOCK);
     got = read_all(r, 1 << 20, &n);
     ck_assert_ptr_nonnull(got);

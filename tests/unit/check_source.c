@@ -490,6 +490,63 @@ static const char *write_bytes(const char *name, const char *text, int comp)
     return path;
 }
 
+/* The events of events_csv, rows of them, in a new block (malloc). */
+static char *events_csv_big(size_t rows)
+{
+    size_t cap = 64 + rows * 48, o = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    o += (size_t)snprintf(text + o, cap - o, "score,id,name,ignored\n");
+    for (size_t r = 0; r < rows; r++) {
+        if (r % 3 == 2)
+            o += (size_t)snprintf(text + o, cap - o, "%zu.5,%zu,,x\n", r, r + 1);
+        else
+            o += (size_t)snprintf(text + o, cap - o, ",%zu,\"n%zu\",x\n", r + 1, r + 1);
+    }
+    return text;
+}
+
+/* A gzip or zstd file over several read-ahead blocks, parsed on the
+ * source's thread and decoded on the input's: the same rows as on one
+ * thread; freed in mid-stream, it stops both threads and leaks nothing. */
+START_TEST(test_compressed_threads)
+{
+    const size_t total = 400000;   /* about 7 MB of text */
+    char *text = events_csv_big(total);
+    inlay_schema *s = events_schema();
+    for (int comp = 1; comp <= 2; comp++) {
+        const char *path = write_bytes(comp == 1 ? "big.csv.gz" : "big.csv.zst", text, comp);
+        for (int threads = 1; threads <= 2; threads++) {
+            test_alloc ta = { 0 };
+            inlay_source_options o;
+            inlay_source_options_init(&o);
+            o.alloc = test_allocator(&ta);
+            o.threads = threads;
+            inlay_source *src;
+            ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
+            ck_assert_uint_eq(drain_events(src, INLAY_DEFAULT_BATCH_ROWS), total);
+            inlay_source_stats st;
+            inlay_source_get_stats(src, &st);
+            ck_assert_uint_eq(st.rows, total);
+            ck_assert_uint_eq(st.bytes_read, strlen(text));
+            ck_assert_uint_eq(st.bytes_consumed, st.bytes_total);
+            inlay_source_free(src);
+            ck_assert_no_leak(&ta);
+
+            /* freed after one batch, the read-ahead still going */
+            ck_assert_int_eq(inlay_source_open(&src, path, s, &o), INLAY_OK);
+            size_t rows;
+            ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+            ck_assert_uint_gt(rows, 0);
+            inlay_source_free(src);
+            ck_assert_no_leak(&ta);
+        }
+    }
+    inlay_schema_free(s);
+    free(text);
+}
+END_TEST
+
 /* The first value of column c in the first batch, as text (strings) or a number. */
 static int64_t first_int(inlay_source *src, int c)
 {
@@ -810,6 +867,11 @@ static Suite *source_suite(void)
     tcase_add_test(c, test_ndjson_batches);
     tcase_add_test(c, test_prefix);
     tcase_add_test(c, test_wide_decimals);
+    suite_add_tcase(s, c);
+    c = tcase_create("compressed input on threads");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, test_compressed_threads);
     suite_add_tcase(s, c);
     c = tcase_create("detection");
     tcase_add_checked_fixture(c, setup, teardown);
