@@ -1199,6 +1199,19 @@ INLAY_API const char *inlay_dataset_shard(const inlay_dataset *d);
  * publishes nothing more (files published before stay, complete). */
 INLAY_API int inlay_dataset_append_columns(inlay_dataset *d, const inlay_column_batch *batches, int n);
 
+/* Append an Arrow record batch: `array` is a struct array described by
+ * `schema` whose children are the dataset's top-level fields in order,
+ * partition columns included, read as inlay_writer_append_arrow reads one
+ * (the same formats, conversions and checks; nested fields are shredded),
+ * and then appended as by inlay_dataset_append_columns: checked whole, a
+ * value at fault named by its column and dataset row, nothing appended on
+ * a refusal and the dataset still usable. A batch that does not match the
+ * schema is INLAY_ERR_SCHEMA, a malformed one INLAY_ERR_ARGUMENT (naming
+ * the field); out of memory fails the dataset. Nothing of the arrays is
+ * read after the call returns. */
+INLAY_API int inlay_dataset_append_arrow(inlay_dataset *d, const struct ArrowArray *array,
+                                         const struct ArrowSchema *schema);
+
 /* What a dataset has done so far. */
 typedef struct inlay_dataset_stats {
     uint64_t rows;            /* rows appended */

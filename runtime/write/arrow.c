@@ -167,7 +167,8 @@ static int state_new(arrow_state **out, const inlay_allocator *a, const inlay_sc
 typedef struct stage {
     arrow_state *st;
     const inlay_schema *s;
-    const column *cols;
+    const column *cols;  /* the writer's columns, for their rows so far; NULL: rows_before */
+    uint64_t rows_before;
     inl_err *err;
     int col;           /* the leaf column being read */
     bool flat;         /* ... a top-level one, whose entries are rows */
@@ -202,8 +203,9 @@ INL_PRINTF(4, 5) static int value_error(stage *g, int status, int64_t i, const c
     if (g->in_dict)
         return inl_err_set(g->err, status, "field '%s' dictionary entry %lld: %s", g->path, (long long)i, reason);
     if (g->flat) {
-        const column *c = &g->cols[g->col];
-        return inl_err_at(g->err, status, "column", c->path, g->col, c->rows + (uint64_t)i, "%s", reason);
+        const uint64_t before = g->cols ? g->cols[g->col].rows : g->rows_before;
+        return inl_err_at(g->err, status, "column", g->s->leaves[g->col].path, g->col, before + (uint64_t)i, "%s",
+                          reason);
     }
     return inl_err_set(g->err, status, "field '%s' entry %lld: %s", g->path, (long long)(g->base + i), reason);
 }
@@ -1163,8 +1165,8 @@ static int stage_nested(stage *g, int k, int node, const struct ArrowSchema *sch
 }
 
 int inl_arrow_stage(arrow_state **state, const inlay_allocator *a, const inlay_schema *s, const column *cols,
-                    const struct ArrowArray *array, const struct ArrowSchema *schema, inl_err *err,
-                    arrow_batches *out)
+                    uint64_t rows_before, const struct ArrowArray *array, const struct ArrowSchema *schema,
+                    inl_err *err, arrow_batches *out)
 {
     if (!*state && state_new(state, a, s)) return inl_err_set(err, INLAY_ERR_NOMEM, "out of memory");
     stage g;
@@ -1172,6 +1174,7 @@ int inl_arrow_stage(arrow_state **state, const inlay_allocator *a, const inlay_s
     g.st = *state;
     g.s = s;
     g.cols = cols;
+    g.rows_before = rows_before;
     g.err = err;
     INL_FORWARD(check_batch(&g, array, schema));
     int k = 0;

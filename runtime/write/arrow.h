@@ -88,8 +88,10 @@ typedef struct arrow_batches {
     int n;
 } arrow_batches;
 
-/* Stage the record batch `array` described by `schema` for the columns
- * `cols` of the finalized schema s (the writer's). *state is created on
+/* Stage the record batch `array` described by `schema` for the finalized
+ * schema s. cols: the writer's columns of s, whose rows so far number the
+ * rows in messages; NULL (a dataset): the batch's first row is row
+ * rows_before + 1 of every column. *state is created on
  * the first call (allocator a, which must outlive it) and kept for the
  * next. Returns 0, or INLAY_ERR_SCHEMA (the batch's schema does not match
  * s), INLAY_ERR_ARGUMENT (a malformed array), INLAY_ERR_VALUE or
@@ -98,8 +100,8 @@ typedef struct arrow_batches {
  * batches may point into the arrays (no copy where the layouts agree): they
  * are for the append that follows, and not read after it. */
 int inl_arrow_stage(arrow_state **state, const inlay_allocator *a, const inlay_schema *s, const column *cols,
-                    const struct ArrowArray *array, const struct ArrowSchema *schema, inl_err *err,
-                    arrow_batches *out);
+                    uint64_t rows_before, const struct ArrowArray *array, const struct ArrowSchema *schema,
+                    inl_err *err, arrow_batches *out);
 
 /* Free a state; NULL is accepted. */
 void inl_arrow_free(arrow_state *state);

@@ -7,7 +7,8 @@
  * then split: partition.c finds each row's partition and groups the rows,
  * and each partition's rows are copied from the caller's arrays into its
  * waiting rows. So a bad value refuses the call before any partition or
- * file has taken a row of it.
+ * file has taken a row of it. An Arrow record batch is first read into
+ * column batches by arrow.c, as a writer reads one, and then appended so.
  *
  * Waiting rows go on to the partition's file, without their values being
  * checked again, once they make a page (file.page_rows) or fill the file,
@@ -36,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arrow.h"
 #include "error.h"
 #include "hive.h"
 #include "partition.h"
@@ -113,6 +115,7 @@ struct inlay_dataset {
     char shard[SHARD_MAX + 1];
     char *root;
     inlay_writer *checker;
+    arrow_state *arrow;            /* reading Arrow record batches; NULL until the first */
     partitioner parts_of;
     part *parts;
     size_t nparts, parts_cap;
@@ -1298,6 +1301,18 @@ int inlay_dataset_append_columns(inlay_dataset *d, const inlay_column_batch *bat
     return bound_memory(d);
 }
 
+int inlay_dataset_append_arrow(inlay_dataset *d, const struct ArrowArray *array, const struct ArrowSchema *schema)
+{
+    if (!d) return INLAY_ERR_ARGUMENT;
+    INL_FORWARD(usable(d));
+    if (!array || !schema) return set_error(d, INLAY_ERR_ARGUMENT, "no Arrow array or schema");
+    arrow_batches b;
+    const int st = inl_arrow_stage(&d->arrow, &d->alloc, d->schema, NULL, d->rows, array, schema, &d->err, &b);
+    if (st == INLAY_ERR_NOMEM) return failed_from(d, st, NULL, "reading an Arrow record batch");
+    if (st) return st;
+    return inlay_dataset_append_columns(d, b.batches, b.n);
+}
+
 /* ---- close ------------------------------------------------------------------- */
 
 /* Write root/<name> from data[0..n), through a temporary renamed into place. */
@@ -1440,6 +1455,8 @@ static void free_all(inlay_dataset *d)
 {
     const inlay_allocator *a = &d->alloc;
     inlay_writer_free(d->checker);
+    inl_arrow_free(d->arrow);
+    d->arrow = NULL;
     for (size_t i = 0; i < d->nparts; i++) {
         inlay_writer_free(d->parts[i].w);
         if (d->parts[i].dir) inl_mem_free(a, d->parts[i].dir, d->parts[i].dir_size);

@@ -1112,7 +1112,7 @@ int inlay_writer_append_arrow(inlay_writer *w, const struct ArrowArray *array, c
     INL_FORWARD(usable(w));
     if (!array || !schema) return set_error(w, INLAY_ERR_ARGUMENT, "no Arrow array or schema");
     arrow_batches b;
-    int st = inl_arrow_stage(&w->arrow, &w->alloc, w->schema, w->cols, array, schema, &w->err, &b);
+    int st = inl_arrow_stage(&w->arrow, &w->alloc, w->schema, w->cols, 0, array, schema, &w->err, &b);
     if (st == INLAY_ERR_NOMEM) return set_failed(w, st, "reading an Arrow record batch");
     if (st) return st;
     return append_batches(w, b.batches, b.n, b.checked, false);

@@ -1792,13 +1792,17 @@ static int tag_count(int64_t i)
     return i % 5 == 0 ? -1 : i % 5 == 1 ? 0 : (int)(i % 4) + 1;
 }
 
+enum { TAGS_BY_HAND, TAGS_SHREDDED, TAGS_ARROW };
+
 /* id, tags (optional list<optional int32>, tag_count(id) of them) and k,
  * partitioned by k, 70 rows a file, appended in batches of 1 to 300 rows:
- * the list's levels written out by hand, or (shredded) the list given in
+ * the list's levels written out by hand (TAGS_BY_HAND); the list given in
  * Arrow's layout and shredded (inlay_shredder) into the level batch
- * appended beside the flat ones. */
-static void write_tags_dataset(const char *root, bool shredded)
+ * appended beside the flat ones (TAGS_SHREDDED); or every field as an
+ * Arrow record batch (TAGS_ARROW, inlay_dataset_append_arrow). */
+static void write_tags_dataset(const char *root, int how)
 {
+    const bool shredded = how == TAGS_SHREDDED;
     inlay_schema *s = inlay_schema_create(NULL);
     ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
     int l = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
@@ -1862,7 +1866,30 @@ static void write_tags_dataset(const char *root, bool shredded)
             ck_assert_int_eq(b[1].column, 1);
             ck_assert_uint_eq(b[1].count, ne);
         }
-        ck_assert_msg(inlay_dataset_append_columns(d, b, 3) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+        if (how == TAGS_ARROW) {
+            struct ArrowSchema s_id = { .format = "l", .name = "id" };
+            struct ArrowSchema s_el = { .format = "i", .name = "element", .flags = ARROW_FLAG_NULLABLE };
+            struct ArrowSchema *s_el_p = &s_el;
+            struct ArrowSchema s_tags = { .format = "+l", .name = "tags", .flags = ARROW_FLAG_NULLABLE,
+                                          .n_children = 1, .children = &s_el_p };
+            struct ArrowSchema s_k = { .format = "i", .name = "k" };
+            struct ArrowSchema *s_kids[] = { &s_id, &s_tags, &s_k };
+            struct ArrowSchema s_row = { .format = "+s", .name = "", .n_children = 3, .children = s_kids };
+            const void *b_id[] = { NULL, id }, *b_el[] = { elem_valid, slots }, *b_tags[] = { list_valid, off },
+                       *b_k[] = { NULL, k }, *b_row[] = { NULL };
+            struct ArrowArray a_id = { .length = (int64_t)n, .n_buffers = 2, .buffers = b_id };
+            struct ArrowArray a_el = { .length = (int64_t)ns, .null_count = -1, .n_buffers = 2, .buffers = b_el };
+            struct ArrowArray *a_el_p = &a_el;
+            struct ArrowArray a_tags = { .length = (int64_t)n, .null_count = -1, .n_buffers = 2, .buffers = b_tags,
+                                         .n_children = 1, .children = &a_el_p };
+            struct ArrowArray a_k = { .length = (int64_t)n, .n_buffers = 2, .buffers = b_k };
+            struct ArrowArray *a_kids[] = { &a_id, &a_tags, &a_k };
+            struct ArrowArray a_row = { .length = (int64_t)n, .n_buffers = 1, .buffers = b_row, .n_children = 3,
+                                        .children = a_kids };
+            ck_assert_msg(inlay_dataset_append_arrow(d, &a_row, &s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+        } else {
+            ck_assert_msg(inlay_dataset_append_columns(d, b, 3) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+        }
         at += (int64_t)n;
     }
     inlay_shredder_free(sh);
@@ -1874,7 +1901,7 @@ static void write_tags_dataset(const char *root, bool shredded)
 START_TEST(test_nested_column)
 {
     const char *root = P("root");
-    write_tags_dataset(root, false);
+    write_tags_dataset(root, TAGS_BY_HAND);
 
     static int seen[NROWS];
     int nf = find_files(root, ".parquet");
@@ -1919,6 +1946,60 @@ START_TEST(test_nested_column)
 END_TEST
 
 /* ---- allocation failures ----------------------------------------------------------------------- */
+
+/* Each allocation refused in turn, an Arrow batch (a time converted, a
+ * string partition) appended three times and closed: out of memory fails
+ * the dataset, nothing leaks; with nothing refused, 12 rows. */
+START_TEST(test_arrow_alloc_faults)
+{
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "ts", INLAY_REQUIRED, inlay_type_timestamp(INLAY_MICROS, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "k", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
+    const char *by[] = { "k" };
+    int64_t id[4] = { 0, 1, 2, 3 }, ts[4] = { 0, 60, 120, 180 };
+    int32_t off[5] = { 0, 1, 2, 3, 4 };
+    struct ArrowSchema s_id = { .format = "l", .name = "id" }, s_ts = { .format = "tss:UTC", .name = "ts" },
+                       s_k = { .format = "u", .name = "k" };
+    struct ArrowSchema *s_kids[] = { &s_id, &s_ts, &s_k };
+    struct ArrowSchema s_row = { .format = "+s", .name = "", .n_children = 3, .children = s_kids };
+    const void *b_id[] = { NULL, id }, *b_ts[] = { NULL, ts }, *b_k[] = { NULL, off, "abab" }, *b_row[] = { NULL };
+    struct ArrowArray a_id = { .length = 4, .n_buffers = 2, .buffers = b_id },
+                      a_ts = { .length = 4, .n_buffers = 2, .buffers = b_ts },
+                      a_k = { .length = 4, .n_buffers = 3, .buffers = b_k };
+    struct ArrowArray *a_kids[] = { &a_id, &a_ts, &a_k };
+    struct ArrowArray a_row = { .length = 4, .n_buffers = 1, .buffers = b_row, .n_children = 3, .children = a_kids };
+    unsigned long n, failures = 0;
+    for (n = 1; n < 100000; n++) {
+        test_alloc ta = { .fail_at = n };
+        inlay_dataset_options o;
+        options(&o, by, 1, "af");
+        o.file.alloc = test_allocator(&ta);
+        inlay_dataset *d = NULL;
+        int st = inlay_dataset_open(&d, P("r%lu", n), s, &o);
+        for (int b = 0; b < 3 && st == INLAY_OK; b++) st = inlay_dataset_append_arrow(d, &a_row, &s_row);
+        if (st == INLAY_OK) st = inlay_dataset_close(d);
+        ck_assert_msg(st == INLAY_OK || st == INLAY_ERR_NOMEM, "N=%lu: %d (%s)", n, st,
+                      d ? inlay_dataset_errmsg(d) : "");
+        if (st == INLAY_OK) {
+            ck_assert_uint_eq(ta.refused, 0);
+            inlay_dataset_stats dst;
+            inlay_dataset_get_stats(d, &dst);
+            ck_assert_uint_eq(dst.rows, 12);
+        } else {
+            failures++;
+            if (d) ck_assert_int_eq(inlay_dataset_status(d), INLAY_ERR_NOMEM);
+        }
+        inlay_dataset_free(d);
+        ck_assert_no_leak(&ta);
+        if (st == INLAY_OK) break;
+    }
+    ck_assert_uint_gt(failures, 10);
+    ck_assert_uint_lt(n, 100000);
+    inlay_schema_free(s);
+}
+END_TEST
+
 
 static bool no_trace(const char *root)
 {
@@ -1994,26 +2075,101 @@ START_TEST(test_alloc_faults)
 }
 END_TEST
 
-/* The same dataset with its list shredded from Arrow's layout: the same
- * files, byte for byte. */
+/* The same dataset with its list shredded from Arrow's layout, and given
+ * as Arrow record batches: the same files, byte for byte. */
 START_TEST(test_nested_column_shredded)
 {
-    write_tags_dataset(P("by_hand"), false);
-    write_tags_dataset(P("shredded"), true);
+    write_tags_dataset(P("by_hand"), TAGS_BY_HAND);
     int nf = find_files(P("by_hand"), ".parquet");
     ck_assert_int_ge(nf, 9);
     static char names[MAXNAMES][NAMELEN];
     memcpy(names, files, sizeof names);
-    ck_assert_int_eq(find_files(P("shredded"), ".parquet"), nf);
-    for (int f = 0; f < nf; f++) {
-        ck_assert_str_eq(files[f], names[f]);
-        size_t la, lb;
-        char *a = slurp_len(P("by_hand/%s", names[f]), &la), *b = slurp_len(P("shredded/%s", names[f]), &lb);
-        ck_assert_uint_gt(la, 0);
-        ck_assert_msg(la == lb && memcmp(a, b, la) == 0, "%s differs", names[f]);
-        free(a);
-        free(b);
+    static const char *const ways[] = { "shredded", "arrow" };
+    for (int w = 0; w < 2; w++) {
+        write_tags_dataset(P("%s", ways[w]), w == 0 ? TAGS_SHREDDED : TAGS_ARROW);
+        ck_assert_int_eq(find_files(P("%s", ways[w]), ".parquet"), nf);
+        for (int f = 0; f < nf; f++) {
+            ck_assert_str_eq(files[f], names[f]);
+            size_t la, lb;
+            char *a = slurp_len(P("by_hand/%s", names[f]), &la), *b = slurp_len(P("%s/%s", ways[w], names[f]), &lb);
+            ck_assert_uint_gt(la, 0);
+            ck_assert_msg(la == lb && memcmp(a, b, la) == 0, "%s/%s differs", ways[w], names[f]);
+            free(a);
+            free(b);
+        }
     }
+}
+END_TEST
+
+/* Arrow record batches refused: a batch of the wrong shape (the field
+ * named), a null in a required column (named by its dataset row); nothing
+ * appended, and the dataset goes on. */
+START_TEST(test_arrow_refused)
+{
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "ts", INLAY_REQUIRED, inlay_type_timestamp(INLAY_MICROS, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "k", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
+    const char *by[] = { "k" };
+    inlay_dataset_options o;
+    options(&o, by, 1, "ar");
+    const char *root = P("root");
+    inlay_dataset *d = open_ok(root, s, &o);
+    int64_t id[4] = { 0, 1, 2, 3 }, ts[4] = { 0, 60, 120, 180 };   /* seconds */
+    int32_t off[5] = { 0, 1, 2, 3, 4 };
+    const char *chars = "abab";
+    uint8_t valid = 0x0B;   /* row 2 null */
+    struct ArrowSchema s_id = { .format = "l", .name = "id" };
+    struct ArrowSchema s_ts = { .format = "tss:UTC", .name = "ts" };
+    struct ArrowSchema s_k = { .format = "u", .name = "k", .flags = ARROW_FLAG_NULLABLE };
+    struct ArrowSchema *s_kids[] = { &s_id, &s_ts, &s_k };
+    struct ArrowSchema s_row = { .format = "+s", .name = "", .n_children = 3, .children = s_kids };
+    const void *b_id[] = { NULL, id }, *b_ts[] = { NULL, ts }, *b_k[] = { NULL, off, chars }, *b_row[] = { NULL };
+    struct ArrowArray a_id = { .length = 4, .n_buffers = 2, .buffers = b_id };
+    struct ArrowArray a_ts = { .length = 4, .n_buffers = 2, .buffers = b_ts };
+    struct ArrowArray a_k = { .length = 4, .n_buffers = 3, .buffers = b_k };
+    struct ArrowArray *a_kids[] = { &a_id, &a_ts, &a_k };
+    struct ArrowArray a_row = { .length = 4, .n_buffers = 1, .buffers = b_row, .n_children = 3, .children = a_kids };
+    ck_assert_msg(inlay_dataset_append_arrow(d, &a_row, &s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+
+    /* a null in k at batch row 2: dataset row 6 */
+    const void *b_k_null[] = { &valid, off, chars };
+    a_k.buffers = b_k_null;
+    a_k.null_count = 1;
+    const int st = inlay_dataset_append_arrow(d, &a_row, &s_row);
+    expect_error(d, st, INLAY_ERR_NULL, "column 'k' row 6", 2, 6);
+    a_k.buffers = b_k;
+    a_k.null_count = 0;
+
+    /* seconds too many for microseconds at batch row 3, found while the
+     * batch is read: dataset row 7 */
+    ts[3] = INT64_MAX / 1000;
+    expect_error(d, inlay_dataset_append_arrow(d, &a_row, &s_row), INLAY_ERR_VALUE, "column 'ts' row 7", 1, 7);
+    ts[3] = 180;
+
+    /* the wrong name, the wrong type, no array */
+    s_k.name = "key";
+    ck_assert_int_eq(inlay_dataset_append_arrow(d, &a_row, &s_row), INLAY_ERR_SCHEMA);
+    ck_assert_msg(strstr(inlay_dataset_errmsg(d), "key") != NULL, "%s", inlay_dataset_errmsg(d));
+    s_k.name = "k";
+    s_k.format = "g";
+    ck_assert_int_eq(inlay_dataset_append_arrow(d, &a_row, &s_row), INLAY_ERR_SCHEMA);
+    s_k.format = "u";
+    ck_assert_int_eq(inlay_dataset_append_arrow(d, NULL, &s_row), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_dataset_append_arrow(NULL, &a_row, &s_row), INLAY_ERR_ARGUMENT);
+
+    /* the dataset goes on: 8 rows in all, ids 0..3 twice */
+    ck_assert_msg(inlay_dataset_append_arrow(d, &a_row, &s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+    inlay_dataset_stats st2;
+    inlay_dataset_get_stats(d, &st2);
+    ck_assert_uint_eq(st2.rows, 8);
+    close_ok(d);
+    inlay_dataset_free(d);
+    ck_assert_int_eq(find_files(root, ".parquet"), 2);
+    int64_t total = 0;
+    for (int f = 0; f < 2; f++) total += file_rows(P("root/%s", files[f]));
+    ck_assert_int_eq(total, 8);
+    inlay_schema_free(s);
 }
 END_TEST
 
@@ -2140,6 +2296,7 @@ static Suite *dataset_suite(void)
     tcase_add_test(c, test_no_partitions);
     tcase_add_test(c, test_nested_column);
     tcase_add_test(c, test_nested_column_shredded);
+    tcase_add_test(c, test_arrow_refused);
     tcase_add_test(c, test_shredder_errors);
     tcase_add_test(c, test_shredder_alloc_faults);
     suite_add_tcase(s, c);
@@ -2191,6 +2348,7 @@ static Suite *dataset_suite(void)
     tcase_add_unchecked_fixture(c, make_base, remove_base);
     tcase_add_checked_fixture(c, make_dir, remove_dir);
     tcase_add_test(c, test_alloc_faults);
+    tcase_add_test(c, test_arrow_alloc_faults);
     suite_add_tcase(s, c);
 
     return s;
