@@ -189,14 +189,15 @@ static int refill(csv_reader *r)
         }
     }
     if (r->buf != r->own) {   /* from a block back to our own buffer, which the tail must fit */
-        if (r->cap < 2 * keep) {
+        if (r->cap < 2 * keep) {   /* its bytes are stale: a new one, not a copy */
             size_t cap = r->cap;
             while (cap < 2 * keep) {
                 if (cap > (SIZE_MAX - CSV_PAD) / 2) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
                 cap *= 2;
             }
-            uint8_t *b = inl_mem_realloc(&r->alloc, r->own, r->cap + CSV_PAD, cap + CSV_PAD);
+            uint8_t *b = inl_mem_alloc(&r->alloc, cap + CSV_PAD);
             if (!b) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
+            inl_mem_free(&r->alloc, r->own, r->cap + CSV_PAD);
             r->own = b;
             r->cap = cap;
         }

@@ -105,7 +105,9 @@ uint64_t inl_input_size(const input_reader *r);
  * callback, whose reads could block the thread. Returns 0 (started, or not wanted)
  * or INLAY_ERR_NOMEM (nothing changed: reads go on as before). The reads
  * are the caller's to make from one thread, as before; inl_input_close
- * stops the thread. */
+ * stops the thread. The allocator is then called from that thread too
+ * (zlib and zstd grow their windows while decoding): it must be
+ * thread-safe, as a source with threads = 2 requires. */
 int inl_input_readahead(input_reader *r);
 /* Whether a read-ahead thread was started. */
 bool inl_input_reading_ahead(const input_reader *r);

@@ -1092,6 +1092,75 @@ START_TEST(test_readahead_blocks)
 }
 END_TEST
 
+/* Every allocation refused in turn while a compressed file with a record
+ * longer than a block is read ahead: the records before, then an "out of
+ * memory" that ends the reader (or a read-ahead that never started), and
+ * nothing leaks. */
+START_TEST(test_readahead_nomem)
+{
+    text t = { 0 };
+    for (int i = 0; i < 30000; i++) text_printf(&t, "%d,abc\n", i);
+    text_add(&t, "long,\"", 6);
+    for (size_t k = 0; k < 3 * 1000 * 1000; k++) text_add(&t, "a", 1);
+    text_add(&t, "\"\n", 2);
+    for (int i = 0; i < 30000; i++) text_printf(&t, "%d,def\n", i);
+    char *want = run(t.p, t.len, READ_WHOLE, 0, NULL, false);
+    size_t zcap = ZSTD_compressBound(t.len);
+    uint8_t *z = malloc(zcap);
+    size_t zlen = ZSTD_compress(z, zcap, t.p, t.len, 1);
+    ck_assert(!ZSTD_isError(zlen));
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/check_csv_ranm_%ld.csv.zst", (long)getpid());
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_uint_eq(fwrite(z, 1, zlen, fp), zlen);
+    fclose(fp);
+    bool done = false;
+    unsigned long fail;
+    int failures = 0;
+    for (fail = 1; !done && fail < 200; fail++) {
+        test_alloc ta = { .fail_at = fail };
+        inlay_allocator a = test_allocator(&ta);
+        input_reader *in;
+        if (inl_input_open(&in, path, &a, NULL, 0) != 0) {
+            ck_assert_no_leak(&ta);
+            continue;
+        }
+        csv_reader *r;
+        if (inl_csv_open(&r, in, NULL, &a) != 0) {
+            inl_input_close(in);
+            ck_assert_no_leak(&ta);
+            continue;
+        }
+        (void)inl_input_readahead(in);   /* refused: read without it */
+        char *got = transcript_of(r, false);
+        if (ta.refused == 0) {
+            ck_assert(inl_input_reading_ahead(in));
+            ck_assert_msg(strcmp(got, want) == 0, "the transcripts differ");
+            done = true;
+        } else if (strcmp(got, want) != 0) {
+            static const char *const tail = "out of memory\n";
+            const size_t gl = strlen(got), tl = strlen(tail);
+            ck_assert_msg(gl > tl && strcmp(got + gl - tl, tail) == 0 && strstr(got, "FATAL ") != NULL,
+                          "N=%lu: no out-of-memory end", fail);
+            const char *fatal = strstr(got, "FATAL ");
+            ck_assert_msg(strncmp(got, want, (size_t)(fatal - got)) == 0, "N=%lu: the records before differ", fail);
+            failures++;
+        }
+        free(got);
+        inl_csv_close(r);
+        inl_input_close(in);
+        ck_assert_no_leak(&ta);
+    }
+    ck_assert(done);
+    ck_assert_int_gt(failures, 0);
+    unlink(path);
+    free(z);
+    free(want);
+    free(t.p);
+}
+END_TEST
+
 START_TEST(test_input_failure)
 {
     /* truncated gzip: the records before it, then a failure that stays */
@@ -1275,6 +1344,7 @@ static Suite *csv_suite(void)
     tcase_set_timeout(c, 60);
     tcase_add_test(c, test_gzip_zstd);
     tcase_add_test(c, test_readahead_blocks);
+    tcase_add_test(c, test_readahead_nomem);
     tcase_add_test(c, test_input_failure);
     suite_add_tcase(s, c);
 
