@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh — inlay convert (CSV to Parquet) against DuckDB, on the same CSV.
 #
-#   bench/convert/run.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep]
+#   bench/convert/run.sh [--build DIR] [--rows N] [--repeat K] [--workdir DIR] [--keep] [--gzip]
 #
 # 1. bench_gen_csv writes the N-row CSV (id,ts,category,value,flag; about
 #    80 bytes a row), unless the same N was generated before: it is kept in
@@ -19,6 +19,10 @@
 # 3. convert_peer.mjs --compare checks inlay's files, and DuckDB's threads=2
 #    file, against DuckDB's threads=1 file;
 # 4. a summary with the ratios and the acceptance lines.
+# With --gzip, also the same CSV gzip-compressed (gzip -1, kept beside the
+# CSV): g. inlay convert IN.csv.gz (decoded on a thread of its own, parsed
+# on another), g1. with --threads 1, h. and i. DuckDB with threads 1 and 2;
+# g's file must be a's, byte for byte.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,6 +31,7 @@ rows=10000000
 repeat=3
 workdir=
 keep=0
+gz=0
 
 usage() {
     sed -n '3,4p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -36,6 +41,7 @@ usage() {
     echo "  --workdir DIR  where the files go (default: a new temporary directory;"
     echo "                 the CSV then goes to \${TMPDIR:-/tmp} and is kept for the next run)"
     echo "  --keep         keep the Parquet files"
+    echo "  --gzip         also convert the CSV gzip-compressed (inlay and DuckDB)"
 }
 
 while [ $# -gt 0 ]; do
@@ -45,6 +51,7 @@ while [ $# -gt 0 ]; do
         --repeat) repeat=$2; shift 2 ;;
         --workdir) workdir=$2; shift 2 ;;
         --keep) keep=1; shift ;;
+        --gzip) gz=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; exit 2 ;;
     esac
@@ -130,6 +137,15 @@ fi
 in_bytes=$(stat -c %s "$csv")
 echo "$csv: $in_bytes bytes ($(awk -v b="$in_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'))"
 head -n 3 "$csv" | sed 's/^/  /'
+if [ "$gz" = 1 ]; then
+    csvgz=$csv.gz
+    if [ ! -f "$csvgz" ] || [ "$csvgz" -ot "$csv" ]; then
+        echo "compressing it: gzip -1"
+        gzip -1 -c "$csv" >"$csvgz.partial"
+        mv "$csvgz.partial" "$csvgz"
+    fi
+    echo "$csvgz: $(stat -c %s "$csvgz") bytes"
+fi
 echo
 
 # ---- 2. the runs ---------------------------------------------------------------
@@ -169,9 +185,9 @@ run_inlay() {
 }
 
 run_peer() {
-    local name=$1 threads=$2
+    local name=$1 threads=$2 input=${3:-$csv}
     echo "== duckdb, threads=$threads, $repeat runs (one node process)"
-    if measured "$workdir/$name.rss" node "$here/convert_peer.mjs" "$csv" --threads "$threads" \
+    if measured "$workdir/$name.rss" node "$here/convert_peer.mjs" "$input" --threads "$threads" \
         --repeat "$repeat" --out "$workdir/$name.parquet" >"$workdir/$name.out" 2>"$workdir/$name.err"; then
         sed 's/^/   /' "$workdir/$name.out" | grep -v '^   RESULT'
         echo "RESULT ok=1 seconds=$(value seconds "$workdir/$name.out") min_seconds=$(value min_seconds "$workdir/$name.out")" \
@@ -200,6 +216,21 @@ run_inlay batch "(d) batch.lua: + score = value * 2, src:map_batch" \
     "$inlay" run "$here/batch.lua" "$csv" "$workdir/batch.parquet"
 run_peer duckdb1 1
 run_peer duckdb2 2
+if [ "$gz" = 1 ]; then
+    run_inlay gzip "(g) inlay convert of the gzip CSV, explicit schema" \
+        "$inlay" convert "$csvgz" "$workdir/gzip.parquet" --schema "$here/schema.lua" --quiet
+    run_inlay gzip1 "(g1) the same with --threads 1" \
+        "$inlay" convert "$csvgz" "$workdir/gzip1.parquet" --schema "$here/schema.lua" --quiet --threads 1
+    run_peer duckdbgz1 1 "$csvgz"
+    run_peer duckdbgz2 2 "$csvgz"
+    for n in gzip gzip1; do
+        if [ "$(value ok "$workdir/$n.txt")" = 1 ] && [ "$(value ok "$workdir/convert.txt")" = 1 ] &&
+           ! cmp -s "$workdir/$n.parquet" "$workdir/convert.parquet"; then
+            echo "$n.parquet differs from convert.parquet"
+            failed=1
+        fi
+    done
+fi
 
 # ---- 3. the check --------------------------------------------------------------
 echo "== check: inlay's files read back by DuckDB, against DuckDB's threads=1 file"
@@ -245,6 +276,12 @@ line "(c) map.lua (src:map)" map
 line "(d) batch.lua (map_batch)" batch
 line "(e) duckdb COPY, threads=1" duckdb1 "$(base_note duckdb1)"
 line "(f) duckdb COPY, threads=2" duckdb2 "$(base_note duckdb2)"
+if [ "$gz" = 1 ]; then
+    line "(g) inlay convert, gzip CSV" gzip
+    line "(g1) gzip CSV, --threads 1" gzip1
+    line "(h) duckdb, gzip CSV, threads=1" duckdbgz1 "$(base_note duckdbgz1)"
+    line "(i) duckdb, gzip CSV, threads=2" duckdbgz2 "$(base_note duckdbgz2)"
+fi
 echo
 
 # ratio NUM DEN LABEL [OP LIMIT]: NUM's median seconds / DEN's, with PASS/FAIL
@@ -274,6 +311,11 @@ ratio infer convert "time convert (inferred) / convert"
 ratio map convert "time map.lua / convert" "<=" 2.0
 ratio batch convert "time batch.lua / convert"
 ratio map batch "time map.lua / batch.lua"
+if [ "$gz" = 1 ]; then
+    ratio gzip1 gzip "gzip CSV: time --threads 1 / convert"
+    ratio duckdbgz1 gzip "gzip CSV: time duckdb threads=1 / convert"
+    ratio duckdbgz2 gzip "gzip CSV: time duckdb threads=2 / convert"
+fi
 if [ "$(value ok "$workdir/convert.txt")" = 1 ]; then
     awk -v r="$(value maxrss_kb "$workdir/convert.txt")" 'BEGIN {
         printf "%-44s %6.1f MiB   acceptance <= 256 MiB: %s\n", "peak RSS inlay convert", r / 1024, (r <= 262144 ? "PASS" : "FAIL")
@@ -289,7 +331,9 @@ printf "%-44s %6s\n" "check against DuckDB's file (all must match)" "$verify"
 
 # RESULT: one key per case (seconds, or fail), for scripts
 res="RESULT rows=$rows in_bytes=$in_bytes repeat=$repeat"
-for n in convert convert1 infer map batch duckdb1 duckdb2; do
+names="convert convert1 infer map batch duckdb1 duckdb2"
+[ "$gz" = 1 ] && names="$names gzip gzip1 duckdbgz1 duckdbgz2"
+for n in $names; do
     f=$workdir/$n.txt
     if [ "$(value ok "$f")" = 1 ]; then
         res="$res ${n}_s=$(value seconds "$f") ${n}_out=$(value out_bytes "$f") ${n}_rss_kb=$(value maxrss_kb "$f")"
