@@ -1029,6 +1029,22 @@ START_TEST(test_gzip_zstd)
 }
 END_TEST
 
+/* data compressed with zstd (level 1) into a new file at path; returns its size. */
+static size_t zstd_file(const char *path, const void *data, size_t len)
+{
+    size_t zcap = ZSTD_compressBound(len);
+    uint8_t *z = malloc(zcap);
+    ck_assert_ptr_nonnull(z);
+    size_t zlen = ZSTD_compress(z, zcap, data, len, 1);
+    ck_assert(!ZSTD_isError(zlen));
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_uint_eq(fwrite(z, 1, zlen, fp), zlen);
+    fclose(fp);
+    free(z);
+    return zlen;
+}
+
 /* A compressed file read ahead on the input's thread: records across block
  * boundaries, a record longer than a block's head room (and one longer
  * than a block) read through the reader's own buffer, then blocks again;
@@ -1047,16 +1063,9 @@ START_TEST(test_readahead_blocks)
         text_add(&t, "bad,\"x\"y,z\n", 11);
     }
     char *want = run(t.p, t.len, READ_WHOLE, 0, NULL, true);
-    size_t zcap = ZSTD_compressBound(t.len);
-    uint8_t *z = malloc(zcap);
-    size_t zlen = ZSTD_compress(z, zcap, t.p, t.len, 1);
-    ck_assert(!ZSTD_isError(zlen));
     char path[256];
     snprintf(path, sizeof path, "/tmp/check_csv_ra_%ld.csv.zst", (long)getpid());
-    FILE *fp = fopen(path, "wb");
-    ck_assert_ptr_nonnull(fp);
-    ck_assert_uint_eq(fwrite(z, 1, zlen, fp), zlen);
-    fclose(fp);
+    const size_t zlen = zstd_file(path, t.p, t.len);
     for (int cut = 0; cut < 2; cut++) {
         if (cut) ck_assert_int_eq(truncate(path, (off_t)(zlen - 2)), 0);
         input_reader *in;
@@ -1086,7 +1095,6 @@ START_TEST(test_readahead_blocks)
         inl_input_close(in);
     }
     unlink(path);
-    free(z);
     free(want);
     free(t.p);
 }
@@ -1105,16 +1113,9 @@ START_TEST(test_readahead_nomem)
     text_add(&t, "\"\n", 2);
     for (int i = 0; i < 30000; i++) text_printf(&t, "%d,def\n", i);
     char *want = run(t.p, t.len, READ_WHOLE, 0, NULL, false);
-    size_t zcap = ZSTD_compressBound(t.len);
-    uint8_t *z = malloc(zcap);
-    size_t zlen = ZSTD_compress(z, zcap, t.p, t.len, 1);
-    ck_assert(!ZSTD_isError(zlen));
     char path[256];
     snprintf(path, sizeof path, "/tmp/check_csv_ranm_%ld.csv.zst", (long)getpid());
-    FILE *fp = fopen(path, "wb");
-    ck_assert_ptr_nonnull(fp);
-    ck_assert_uint_eq(fwrite(z, 1, zlen, fp), zlen);
-    fclose(fp);
+    zstd_file(path, t.p, t.len);
     bool done = false;
     unsigned long fail;
     int failures = 0;
@@ -1155,7 +1156,6 @@ START_TEST(test_readahead_nomem)
     ck_assert(done);
     ck_assert_int_gt(failures, 0);
     unlink(path);
-    free(z);
     free(want);
     free(t.p);
 }

@@ -1272,16 +1272,25 @@ START_TEST(test_readahead_failure)
 }
 END_TEST
 
+/* len bytes of make_text(seed) in *data, zstd-compressed into a new
+ * temporary file at path (".zst"); returns the file's size. */
+static size_t zstd_text_file(char *path, size_t cap, size_t len, uint64_t seed, uint8_t **data)
+{
+    *data = make_text(len, seed);
+    size_t zlen;
+    uint8_t *z = zstd_mem(*data, len, &zlen);
+    temp_file(path, cap, ".zst", z, zlen);
+    free(z);
+    return zlen;
+}
+
 /* Closed while the thread reads ahead, or waits for a block to fill:
  * prompt, and nothing left behind. */
 START_TEST(test_readahead_close)
 {
-    size_t len = 8 * 1000 * 1000;
-    uint8_t *data = make_text(len, 24);
-    size_t zlen;
-    uint8_t *z = zstd_mem(data, len, &zlen);
+    uint8_t *data;
     char path[512];
-    temp_file(path, sizeof path, ".zst", z, zlen);
+    zstd_text_file(path, sizeof path, 8 * 1000 * 1000, 24, &data);
     for (int taken = 0; taken < 4; taken++) {
         test_alloc ta = { 0 };
         inlay_allocator a = test_allocator(&ta);
@@ -1300,7 +1309,6 @@ START_TEST(test_readahead_close)
         ck_assert_no_leak(&ta);
     }
     unlink(path);
-    free(z);
     free(data);
 }
 END_TEST
@@ -1310,12 +1318,10 @@ END_TEST
  * leak. */
 START_TEST(test_readahead_nomem)
 {
-    size_t len = 3 * 1000 * 1000;
-    uint8_t *data = make_text(len, 25);
-    size_t zlen;
-    uint8_t *z = zstd_mem(data, len, &zlen);
+    const size_t len = 3 * 1000 * 1000;
+    uint8_t *data;
     char path[512];
-    temp_file(path, sizeof path, ".zst", z, zlen);
+    zstd_text_file(path, sizeof path, len, 25, &data);
     bool done = false;
     int without = 0;
     for (unsigned long fail = 1; !done; fail++) {
@@ -1352,7 +1358,6 @@ START_TEST(test_readahead_nomem)
     }
     ck_assert_int_gt(without, 0);
     unlink(path);
-    free(z);
     free(data);
 }
 END_TEST
