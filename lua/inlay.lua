@@ -574,8 +574,9 @@ byte count with K, M or G for KiB, MiB, GiB: 64K, 1M):
   --threads N          threads for the work (1..64; default: the online
                        CPUs, at most 8): 1 parses, encodes and writes in
                        turn; from 2 on, a thread parses the next batch of
-                       CSV or NDJSON while the current one is written, and
-                       N - 1 more encode and compress pages
+                       CSV or NDJSON while the current one is written (and
+                       another decodes a gzip or zstd file ahead of it),
+                       and N - 1 more encode and compress pages
   --compression C[:L]  the codec of every column, at level L (the codec's
                        default without one); this build has:
 %CODECS%
