@@ -1028,7 +1028,10 @@ INLAY_API int inlay_schema_from_arrow(inlay_schema **out, const struct ArrowSche
  * INLAY_ERR_VALUE as the other appends; the sticky errors of the
  * environment (INLAY_ERR_NOMEM). A problem with the arrays' shape is
  * reported as "field 'a.b': ..." by Arrow names; a value of a top-level
- * column as the other appends report it, "column 'x' row N: ...". The
+ * column as the other appends report it, "column 'x' row N: ..."; a null
+ * where a nested field's schema has none as "field 'a.list.element' row
+ * N: ..." with N counted the same way; a nested value that cannot be
+ * converted as "field 'a.b' entry N: ..." by its index in its Arrow array. The
  * interface gives no size for a string or binary array's data, so those
  * offsets can only be checked for order; list and map offsets are checked
  * against their child's length, views against their buffers' sizes.
@@ -1204,8 +1207,9 @@ INLAY_API int inlay_dataset_append_columns(inlay_dataset *d, const inlay_column_
  * partition columns included, read as inlay_writer_append_arrow reads one
  * (the same formats, conversions and checks; nested fields are shredded),
  * and then appended as by inlay_dataset_append_columns: checked whole, a
- * value at fault named by its column and dataset row, nothing appended on
- * a refusal and the dataset still usable. A batch that does not match the
+ * value at fault named by its column and dataset row (a nested value that
+ * cannot be converted: by its field and its index in its Arrow array),
+ * nothing appended on a refusal and the dataset still usable. A batch that does not match the
  * schema is INLAY_ERR_SCHEMA, a malformed one INLAY_ERR_ARGUMENT (naming
  * the field); out of memory fails the dataset. Nothing of the arrays is
  * read after the call returns. */

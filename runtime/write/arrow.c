@@ -1148,6 +1148,11 @@ static int stage_nested(stage *g, int k, int node, const struct ArrowSchema *sch
     int first, nl;
     int st = inl_shred_field(sh, g->s, node, &root, (size_t)batch->length, &first, &nl);
     if (st == INLAY_ERR_NOMEM) return nomem(g);
+    if (st && sh->err_leaf >= 0) {   /* its row counted as the flat columns' are */
+        const uint64_t before = g->cols ? g->cols[sh->err_leaf].rows : g->rows_before;
+        return inl_err_at(g->err, st, "field", g->s->leaves[sh->err_leaf].path, sh->err_leaf, before + sh->err_row,
+                          "%s", sh->err.msg + sh->err.reason_at);
+    }
     if (st) return inl_err_set(g->err, st, "%s", sh->err.msg);
     for (int j = 0; j < nl; j++) {
         const shred_leaf *l = &sh->leaves[j];

@@ -90,8 +90,8 @@ typedef struct arrow_batches {
 
 /* Stage the record batch `array` described by `schema` for the finalized
  * schema s. cols: the writer's columns of s, whose rows so far number the
- * rows in messages; NULL (a dataset): the batch's first row is row
- * rows_before + 1 of every column. *state is created on
+ * rows in messages (0-based, as the other appends count them); NULL (a
+ * dataset): the batch's first row is row rows_before. *state is created on
  * the first call (allocator a, which must outlive it) and kept for the
  * next. Returns 0, or INLAY_ERR_SCHEMA (the batch's schema does not match
  * s), INLAY_ERR_ARGUMENT (a malformed array), INLAY_ERR_VALUE or

@@ -26,6 +26,7 @@ typedef struct walk {
     size_t esize;                /* bytes per value */
     uint64_t row;
     const char *leaf_path;
+    int leaf_col;
 } walk;
 
 void inl_shred_init(shred *sh, const inlay_allocator *a)
@@ -47,8 +48,9 @@ void inl_shred_free(shred *sh)
 }
 
 /* "field 'hits.list.element.x' row 3: ..." */
-#define wfail(w, status, ...) \
-    inl_err_at(&(w)->sh->err, status, "field", (w)->leaf_path, -1, (w)->row + 1, __VA_ARGS__)
+#define wfail(w, status, ...)                                                                   \
+    ((w)->sh->err_leaf = (w)->leaf_col, (w)->sh->err_row = (w)->row,                            \
+     inl_err_at(&(w)->sh->err, status, "field", (w)->leaf_path, -1, (w)->row + 1, __VA_ARGS__))
 
 static inline bool is_valid(const inlay_array *a, size_t i)
 {
@@ -197,6 +199,7 @@ int inl_shred_field(shred *sh, const inlay_schema *s, int field, const inlay_arr
                 int *nleaves)
 {
     inl_err_clear(&sh->err);
+    sh->err_leaf = -1;
     int lo = -1, hi = -1;
     for (int l = 0; l < s->num_leaves; l++)
         if (under(s, s->leaves[l].node, field)) {
@@ -229,6 +232,7 @@ int inl_shred_field(shred *sh, const inlay_schema *s, int field, const inlay_arr
         o->count = o->nvalues = 0;
         w.out = o;
         w.leaf_path = lf->path;
+        w.leaf_col = lo + k;
         w.esize = inl_type_value_size(&s->nodes[lf->node].type);
         INL_FORWARD(leaf_path(&w, lf->node, field));
         if (rows > a->length) {

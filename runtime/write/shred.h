@@ -40,6 +40,8 @@ typedef struct shred {
     shred_leaf *leaves;
     int cap;
     inl_err err;             /* "field 'hits.list.element.x' row 3: ..." */
+    int err_leaf;            /* the leaf column the failure met, else -1 */
+    uint64_t err_row;        /* and its row (0-based, of the call's rows) */
 } shred;
 
 void inl_shred_init(shred *sh, const inlay_allocator *a);

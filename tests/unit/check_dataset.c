@@ -1945,6 +1945,54 @@ START_TEST(test_nested_column)
 }
 END_TEST
 
+/* A fault in a nested field found while an Arrow batch is read is named
+ * by its leaf column and dataset row too. */
+START_TEST(test_arrow_nested_refused)
+{
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    int l = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
+    ck_assert_int_gt(l, 0);
+    ck_assert_int_gt(inlay_schema_add(s, l, "element", INLAY_REQUIRED, inlay_type_int(32, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "k", INLAY_REQUIRED, inlay_type_int(32, true), NULL), 0);
+    const char *by[] = { "k" };
+    inlay_dataset_options o;
+    options(&o, by, 1, "an");
+    inlay_dataset *d = open_ok(P("root"), s, &o);
+    int64_t id[3] = { 0, 1, 2 };
+    int32_t k[3] = { 1, 2, 1 }, off[4] = { 0, 2, 2, 5 }, el[5] = { 10, 11, 30, 31, 32 };
+    uint8_t el_valid = 0x1F;
+    struct ArrowSchema s_id = { .format = "l", .name = "id" }, s_k = { .format = "i", .name = "k" };
+    struct ArrowSchema s_el = { .format = "i", .name = "element", .flags = ARROW_FLAG_NULLABLE };
+    struct ArrowSchema *s_el_p = &s_el;
+    struct ArrowSchema s_tags = { .format = "+l", .name = "tags", .flags = ARROW_FLAG_NULLABLE, .n_children = 1,
+                                  .children = &s_el_p };
+    struct ArrowSchema *s_kids[] = { &s_id, &s_tags, &s_k };
+    struct ArrowSchema s_row = { .format = "+s", .name = "", .n_children = 3, .children = s_kids };
+    const void *b_id[] = { NULL, id }, *b_k[] = { NULL, k }, *b_tags[] = { NULL, off }, *b_el[] = { &el_valid, el },
+               *b_row[] = { NULL };
+    struct ArrowArray a_id = { .length = 3, .n_buffers = 2, .buffers = b_id },
+                      a_k = { .length = 3, .n_buffers = 2, .buffers = b_k },
+                      a_el = { .length = 5, .null_count = -1, .n_buffers = 2, .buffers = b_el };
+    struct ArrowArray *a_el_p = &a_el;
+    struct ArrowArray a_tags = { .length = 3, .n_buffers = 2, .buffers = b_tags, .n_children = 1, .children = &a_el_p };
+    struct ArrowArray *a_kids[] = { &a_id, &a_tags, &a_k };
+    struct ArrowArray a_row = { .length = 3, .n_buffers = 1, .buffers = b_row, .n_children = 3, .children = a_kids };
+    ck_assert_msg(inlay_dataset_append_arrow(d, &a_row, &s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+    el_valid = 0x17;   /* element 3, of batch row 2: dataset row 5 */
+    expect_error(d, inlay_dataset_append_arrow(d, &a_row, &s_row), INLAY_ERR_NULL,
+                 "field 'tags.list.element' row 5: null in the required 'element'", 1, 5);
+    el_valid = 0x1F;
+    ck_assert_msg(inlay_dataset_append_arrow(d, &a_row, &s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+    inlay_dataset_stats st;
+    inlay_dataset_get_stats(d, &st);
+    ck_assert_uint_eq(st.rows, 6);
+    close_ok(d);
+    inlay_dataset_free(d);
+    inlay_schema_free(s);
+}
+END_TEST
+
 /* ---- allocation failures ----------------------------------------------------------------------- */
 
 /* Each allocation refused in turn, an Arrow batch (a time converted, a
@@ -2297,6 +2345,7 @@ static Suite *dataset_suite(void)
     tcase_add_test(c, test_nested_column);
     tcase_add_test(c, test_nested_column_shredded);
     tcase_add_test(c, test_arrow_refused);
+    tcase_add_test(c, test_arrow_nested_refused);
     tcase_add_test(c, test_shredder_errors);
     tcase_add_test(c, test_shredder_alloc_faults);
     suite_add_tcase(s, c);
