@@ -1993,6 +1993,55 @@ START_TEST(test_arrow_nested_refused)
 }
 END_TEST
 
+/* id int64, ts timestamp(us, utc) and k string, partitioned by k; and a
+ * 4-row Arrow batch of them (ts in seconds, k "a" "b" "a" "b"), built in
+ * place: the struct holds the pointers into itself, so it stays put. */
+static inlay_schema *id_ts_k_schema(void)
+{
+    inlay_schema *s = inlay_schema_create(NULL);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "ts", INLAY_REQUIRED, inlay_type_timestamp(INLAY_MICROS, true), NULL), 0);
+    ck_assert_int_gt(inlay_schema_add(s, 0, "k", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
+    return s;
+}
+
+typedef struct id_ts_k_batch {
+    int64_t id[4], ts[4];
+    int32_t off[5];
+    struct ArrowSchema s_id, s_ts, s_k, *s_kids[3], s_row;
+    const void *b_id[2], *b_ts[2], *b_k[3], *b_row[1];
+    struct ArrowArray a_id, a_ts, a_k, *a_kids[3], a_row;
+} id_ts_k_batch;
+
+static void id_ts_k_init(id_ts_k_batch *b)
+{
+    memset(b, 0, sizeof *b);
+    for (int i = 0; i < 4; i++) {
+        b->id[i] = i;
+        b->ts[i] = 60 * i;
+        b->off[i + 1] = i + 1;
+    }
+    b->s_id = (struct ArrowSchema){ .format = "l", .name = "id" };
+    b->s_ts = (struct ArrowSchema){ .format = "tss:UTC", .name = "ts" };
+    b->s_k = (struct ArrowSchema){ .format = "u", .name = "k", .flags = ARROW_FLAG_NULLABLE };
+    b->s_kids[0] = &b->s_id;
+    b->s_kids[1] = &b->s_ts;
+    b->s_kids[2] = &b->s_k;
+    b->s_row = (struct ArrowSchema){ .format = "+s", .name = "", .n_children = 3, .children = b->s_kids };
+    b->b_id[1] = b->id;
+    b->b_ts[1] = b->ts;
+    b->b_k[1] = b->off;
+    b->b_k[2] = "abab";
+    b->a_id = (struct ArrowArray){ .length = 4, .n_buffers = 2, .buffers = b->b_id };
+    b->a_ts = (struct ArrowArray){ .length = 4, .n_buffers = 2, .buffers = b->b_ts };
+    b->a_k = (struct ArrowArray){ .length = 4, .n_buffers = 3, .buffers = b->b_k };
+    b->a_kids[0] = &b->a_id;
+    b->a_kids[1] = &b->a_ts;
+    b->a_kids[2] = &b->a_k;
+    b->a_row = (struct ArrowArray){ .length = 4, .n_buffers = 1, .buffers = b->b_row, .n_children = 3,
+                                    .children = b->a_kids };
+}
+
 /* ---- allocation failures ----------------------------------------------------------------------- */
 
 /* Each allocation refused in turn, an Arrow batch (a time converted, a
@@ -2000,23 +2049,10 @@ END_TEST
  * the dataset, nothing leaks; with nothing refused, 12 rows. */
 START_TEST(test_arrow_alloc_faults)
 {
-    inlay_schema *s = inlay_schema_create(NULL);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "ts", INLAY_REQUIRED, inlay_type_timestamp(INLAY_MICROS, true), NULL), 0);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "k", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
+    inlay_schema *s = id_ts_k_schema();
     const char *by[] = { "k" };
-    int64_t id[4] = { 0, 1, 2, 3 }, ts[4] = { 0, 60, 120, 180 };
-    int32_t off[5] = { 0, 1, 2, 3, 4 };
-    struct ArrowSchema s_id = { .format = "l", .name = "id" }, s_ts = { .format = "tss:UTC", .name = "ts" },
-                       s_k = { .format = "u", .name = "k" };
-    struct ArrowSchema *s_kids[] = { &s_id, &s_ts, &s_k };
-    struct ArrowSchema s_row = { .format = "+s", .name = "", .n_children = 3, .children = s_kids };
-    const void *b_id[] = { NULL, id }, *b_ts[] = { NULL, ts }, *b_k[] = { NULL, off, "abab" }, *b_row[] = { NULL };
-    struct ArrowArray a_id = { .length = 4, .n_buffers = 2, .buffers = b_id },
-                      a_ts = { .length = 4, .n_buffers = 2, .buffers = b_ts },
-                      a_k = { .length = 4, .n_buffers = 3, .buffers = b_k };
-    struct ArrowArray *a_kids[] = { &a_id, &a_ts, &a_k };
-    struct ArrowArray a_row = { .length = 4, .n_buffers = 1, .buffers = b_row, .n_children = 3, .children = a_kids };
+    static id_ts_k_batch b;
+    id_ts_k_init(&b);
     unsigned long n, failures = 0;
     for (n = 1; n < 100000; n++) {
         test_alloc ta = { .fail_at = n };
@@ -2025,7 +2061,7 @@ START_TEST(test_arrow_alloc_faults)
         o.file.alloc = test_allocator(&ta);
         inlay_dataset *d = NULL;
         int st = inlay_dataset_open(&d, P("r%lu", n), s, &o);
-        for (int b = 0; b < 3 && st == INLAY_OK; b++) st = inlay_dataset_append_arrow(d, &a_row, &s_row);
+        for (int k = 0; k < 3 && st == INLAY_OK; k++) st = inlay_dataset_append_arrow(d, &b.a_row, &b.s_row);
         if (st == INLAY_OK) st = inlay_dataset_close(d);
         ck_assert_msg(st == INLAY_OK || st == INLAY_ERR_NOMEM, "N=%lu: %d (%s)", n, st,
                       d ? inlay_dataset_errmsg(d) : "");
@@ -2154,60 +2190,43 @@ END_TEST
  * appended, and the dataset goes on. */
 START_TEST(test_arrow_refused)
 {
-    inlay_schema *s = inlay_schema_create(NULL);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "ts", INLAY_REQUIRED, inlay_type_timestamp(INLAY_MICROS, true), NULL), 0);
-    ck_assert_int_gt(inlay_schema_add(s, 0, "k", INLAY_REQUIRED, inlay_type_string(), NULL), 0);
+    inlay_schema *s = id_ts_k_schema();
     const char *by[] = { "k" };
     inlay_dataset_options o;
     options(&o, by, 1, "ar");
     const char *root = P("root");
     inlay_dataset *d = open_ok(root, s, &o);
-    int64_t id[4] = { 0, 1, 2, 3 }, ts[4] = { 0, 60, 120, 180 };   /* seconds */
-    int32_t off[5] = { 0, 1, 2, 3, 4 };
-    const char *chars = "abab";
-    uint8_t valid = 0x0B;   /* row 2 null */
-    struct ArrowSchema s_id = { .format = "l", .name = "id" };
-    struct ArrowSchema s_ts = { .format = "tss:UTC", .name = "ts" };
-    struct ArrowSchema s_k = { .format = "u", .name = "k", .flags = ARROW_FLAG_NULLABLE };
-    struct ArrowSchema *s_kids[] = { &s_id, &s_ts, &s_k };
-    struct ArrowSchema s_row = { .format = "+s", .name = "", .n_children = 3, .children = s_kids };
-    const void *b_id[] = { NULL, id }, *b_ts[] = { NULL, ts }, *b_k[] = { NULL, off, chars }, *b_row[] = { NULL };
-    struct ArrowArray a_id = { .length = 4, .n_buffers = 2, .buffers = b_id };
-    struct ArrowArray a_ts = { .length = 4, .n_buffers = 2, .buffers = b_ts };
-    struct ArrowArray a_k = { .length = 4, .n_buffers = 3, .buffers = b_k };
-    struct ArrowArray *a_kids[] = { &a_id, &a_ts, &a_k };
-    struct ArrowArray a_row = { .length = 4, .n_buffers = 1, .buffers = b_row, .n_children = 3, .children = a_kids };
-    ck_assert_msg(inlay_dataset_append_arrow(d, &a_row, &s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+    static id_ts_k_batch b;
+    id_ts_k_init(&b);
+    ck_assert_msg(inlay_dataset_append_arrow(d, &b.a_row, &b.s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
 
     /* a null in k at batch row 2: dataset row 6 */
-    const void *b_k_null[] = { &valid, off, chars };
-    a_k.buffers = b_k_null;
-    a_k.null_count = 1;
-    const int st = inlay_dataset_append_arrow(d, &a_row, &s_row);
-    expect_error(d, st, INLAY_ERR_NULL, "column 'k' row 6", 2, 6);
-    a_k.buffers = b_k;
-    a_k.null_count = 0;
+    const uint8_t valid = 0x0B;
+    b.b_k[0] = &valid;
+    b.a_k.null_count = 1;
+    expect_error(d, inlay_dataset_append_arrow(d, &b.a_row, &b.s_row), INLAY_ERR_NULL, "column 'k' row 6", 2, 6);
+    b.b_k[0] = NULL;
+    b.a_k.null_count = 0;
 
     /* seconds too many for microseconds at batch row 3, found while the
      * batch is read: dataset row 7 */
-    ts[3] = INT64_MAX / 1000;
-    expect_error(d, inlay_dataset_append_arrow(d, &a_row, &s_row), INLAY_ERR_VALUE, "column 'ts' row 7", 1, 7);
-    ts[3] = 180;
+    b.ts[3] = INT64_MAX / 1000;
+    expect_error(d, inlay_dataset_append_arrow(d, &b.a_row, &b.s_row), INLAY_ERR_VALUE, "column 'ts' row 7", 1, 7);
+    b.ts[3] = 180;
 
     /* the wrong name, the wrong type, no array */
-    s_k.name = "key";
-    ck_assert_int_eq(inlay_dataset_append_arrow(d, &a_row, &s_row), INLAY_ERR_SCHEMA);
+    b.s_k.name = "key";
+    ck_assert_int_eq(inlay_dataset_append_arrow(d, &b.a_row, &b.s_row), INLAY_ERR_SCHEMA);
     ck_assert_msg(strstr(inlay_dataset_errmsg(d), "key") != NULL, "%s", inlay_dataset_errmsg(d));
-    s_k.name = "k";
-    s_k.format = "g";
-    ck_assert_int_eq(inlay_dataset_append_arrow(d, &a_row, &s_row), INLAY_ERR_SCHEMA);
-    s_k.format = "u";
-    ck_assert_int_eq(inlay_dataset_append_arrow(d, NULL, &s_row), INLAY_ERR_ARGUMENT);
-    ck_assert_int_eq(inlay_dataset_append_arrow(NULL, &a_row, &s_row), INLAY_ERR_ARGUMENT);
+    b.s_k.name = "k";
+    b.s_k.format = "g";
+    ck_assert_int_eq(inlay_dataset_append_arrow(d, &b.a_row, &b.s_row), INLAY_ERR_SCHEMA);
+    b.s_k.format = "u";
+    ck_assert_int_eq(inlay_dataset_append_arrow(d, NULL, &b.s_row), INLAY_ERR_ARGUMENT);
+    ck_assert_int_eq(inlay_dataset_append_arrow(NULL, &b.a_row, &b.s_row), INLAY_ERR_ARGUMENT);
 
     /* the dataset goes on: 8 rows in all, ids 0..3 twice */
-    ck_assert_msg(inlay_dataset_append_arrow(d, &a_row, &s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
+    ck_assert_msg(inlay_dataset_append_arrow(d, &b.a_row, &b.s_row) == INLAY_OK, "%s", inlay_dataset_errmsg(d));
     inlay_dataset_stats st2;
     inlay_dataset_get_stats(d, &st2);
     ck_assert_uint_eq(st2.rows, 8);
