@@ -161,69 +161,67 @@ static int set_fatal(csv_reader *r, int status, const char *msg)
     return -1;
 }
 
+/* Our own buffer with room for keep bytes and as many more (doubling);
+ * with `kept` its first keep bytes stay, else they are stale and the
+ * larger buffer is a new one rather than a copy. 0, or -1 with the reader
+ * failed. */
+static int own_room(csv_reader *r, size_t keep, bool kept)
+{
+    if (keep <= r->cap / 2) return 0;
+    size_t cap = r->cap;
+    while (cap / 2 < keep) {
+        if (cap > (SIZE_MAX - CSV_PAD) / 2) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
+        cap *= 2;
+    }
+    uint8_t *b = kept ? inl_mem_realloc(&r->alloc, r->own, r->cap + CSV_PAD, cap + CSV_PAD)
+                      : inl_mem_alloc(&r->alloc, cap + CSV_PAD);
+    if (!b) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
+    if (!kept) inl_mem_free(&r->alloc, r->own, r->cap + CSV_PAD);
+    r->own = b;
+    r->cap = cap;
+    return 0;
+}
+
+/* The sentinel at end, and defined bytes under the scanners' last load. */
+static void put_sentinel(csv_reader *r)
+{
+    memset(r->buf + r->end, 0, CSV_PAD);
+    r->buf[r->end] = '\n';
+}
+
 /* Moves the unread tail to the front and reads at least as many bytes as it
- * holds (or to the end of the input). 0, or -1 with the reader failed. */
+ * holds (or to the end of the input): in front of the input's next block
+ * when there is read-ahead and the tail fits its head room, else in our own
+ * buffer. 0, or -1 with the reader failed. */
 static int refill(csv_reader *r)
 {
-    size_t keep = r->end - r->pos;
+    const size_t keep = r->end - r->pos;
     r->scan_valid = false;
     if (keep <= INPUT_BLOCK_HEAD) {
         uint8_t *data;
-        ptrdiff_t n = inl_input_block(r->in, &data);
+        const ptrdiff_t n = inl_input_block(r->in, &data);
         if (n < 0 && n != INPUT_NO_BLOCK) return set_fatal(r, INLAY_ERR_IO, inl_input_errmsg(r->in));
-        if (n == 0) {   /* the end: the buffer stays where it is */
-            r->eof = true;
-            memset(r->buf + r->end, 0, CSV_PAD);
-            r->buf[r->end] = '\n';
-            return 0;
-        }
-        if (n > 0) {
-            memcpy(data - keep, r->buf + r->pos, keep);
-            r->base += r->pos;
-            r->buf = data - keep;
-            r->pos = 0;
-            r->end = keep + (size_t)n;
-            memset(r->buf + r->end, 0, CSV_PAD);
-            r->buf[r->end] = '\n';
-            return 0;
-        }
-    }
-    if (r->buf != r->own) {   /* from a block back to our own buffer, which the tail must fit */
-        if (r->cap < 2 * keep) {   /* its bytes are stale: a new one, not a copy */
-            size_t cap = r->cap;
-            while (cap < 2 * keep) {
-                if (cap > (SIZE_MAX - CSV_PAD) / 2) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
-                cap *= 2;
+        if (n >= 0) {   /* at the end (0) the buffer stays where it is */
+            if (n == 0) r->eof = true;
+            else {
+                memcpy(data - keep, r->buf + r->pos, keep);
+                r->base += r->pos;
+                r->buf = data - keep;
+                r->pos = 0;
+                r->end = keep + (size_t)n;
             }
-            uint8_t *b = inl_mem_alloc(&r->alloc, cap + CSV_PAD);
-            if (!b) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
-            inl_mem_free(&r->alloc, r->own, r->cap + CSV_PAD);
-            r->own = b;
-            r->cap = cap;
+            put_sentinel(r);
+            return 0;
         }
-        memcpy(r->own, r->buf + r->pos, keep);
-        r->base += r->pos;
-        r->buf = r->own;
-        r->pos = 0;
-        r->end = keep;
     }
-    if (r->pos) {
-        memmove(r->buf, r->buf + r->pos, keep);
-        r->base += r->pos;
-        r->pos = 0;
-        r->end = keep;
-    }
-    if (r->cap - keep < keep) {
-        size_t cap = r->cap;
-        while (cap - keep < keep) {
-            if (cap > (SIZE_MAX - CSV_PAD) / 2) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
-            cap *= 2;
-        }
-        uint8_t *b = inl_mem_realloc(&r->alloc, r->own, r->cap + CSV_PAD, cap + CSV_PAD);
-        if (!b) return set_fatal(r, INLAY_ERR_NOMEM, "out of memory");
-        r->own = r->buf = b;
-        r->cap = cap;
-    }
+    const bool from_block = r->buf != r->own;
+    if (!from_block && r->pos) memmove(r->buf, r->buf + r->pos, keep);
+    if (own_room(r, keep, !from_block)) return -1;
+    if (from_block) memcpy(r->own, r->buf + r->pos, keep);
+    r->buf = r->own;
+    r->base += r->pos;
+    r->pos = 0;
+    r->end = keep;
     size_t want = keep ? keep : 1, got = 0;
     while (got < want && r->end < r->cap) {
         ptrdiff_t n = inl_input_read(r->in, r->buf + r->end, r->cap - r->end);
@@ -235,9 +233,7 @@ static int refill(csv_reader *r)
         r->end += (size_t)n;
         got += (size_t)n;
     }
-    /* The sentinel, and defined bytes under the scanners' last load. */
-    memset(r->buf + r->end, 0, CSV_PAD);
-    r->buf[r->end] = '\n';
+    put_sentinel(r);
     return 0;
 }
 

@@ -557,29 +557,20 @@ int inl_input_readahead(input_reader *r)
         }
     ra->cur = ra->prev = -1;
     ra->consumed_before = stream_consumed(r);
-    if (pthread_mutex_init(&ra->mu, NULL) != 0) {
-        ra_free(r);
-        return INLAY_ERR_NOMEM;
-    }
-    if (pthread_cond_init(&ra->filled, NULL) != 0) {
-        pthread_mutex_destroy(&ra->mu);
-        ra_free(r);
-        return INLAY_ERR_NOMEM;
-    }
-    if (pthread_cond_init(&ra->freed, NULL) != 0) {
-        pthread_cond_destroy(&ra->filled);
-        pthread_mutex_destroy(&ra->mu);
-        ra_free(r);
-        return INLAY_ERR_NOMEM;
-    }
-    if (inl_thread_start(&ra->thread, ra_main, r) != 0) {
-        pthread_cond_destroy(&ra->freed);
-        pthread_cond_destroy(&ra->filled);
-        pthread_mutex_destroy(&ra->mu);
-        ra_free(r);
-        return INLAY_ERR_NOMEM;
-    }
+    if (pthread_mutex_init(&ra->mu, NULL) != 0) goto no_mutex;
+    if (pthread_cond_init(&ra->filled, NULL) != 0) goto no_filled;
+    if (pthread_cond_init(&ra->freed, NULL) != 0) goto no_freed;
+    if (inl_thread_start(&ra->thread, ra_main, r) != 0) goto no_thread;
     return 0;
+no_thread:
+    pthread_cond_destroy(&ra->freed);
+no_freed:
+    pthread_cond_destroy(&ra->filled);
+no_filled:
+    pthread_mutex_destroy(&ra->mu);
+no_mutex:
+    ra_free(r);
+    return INLAY_ERR_NOMEM;
 }
 
 bool inl_input_reading_ahead(const input_reader *r)
@@ -601,12 +592,11 @@ static void ra_stop(input_reader *r)
     ra_free(r);
 }
 
-/* The current block, once its bytes are all handed out: the next one
- * becomes current, and the one before the current goes back to the
- * thread. false at the end of the input (or a failure): nothing changes. */
-static bool ra_advance(readahead *ra)
+/* Once the current block's bytes are all handed out, and it is not the
+ * last: the next one becomes current (when the thread has filled it), and
+ * the one before the current goes back to the thread. */
+static void ra_advance(readahead *ra)
 {
-    if (ra->cur >= 0 && (ra->blocks[ra->cur].end || ra->blocks[ra->cur].failed)) return false;
     ra_block *b = &ra->blocks[ra->take_at];
     pthread_mutex_lock(&ra->mu);
     if (ra->prev >= 0) {
@@ -620,7 +610,6 @@ static bool ra_advance(readahead *ra)
     ra->cur = ra->take_at;
     ra->take_at = (ra->take_at + 1) % RA_BLOCKS;
     ra->cur_pos = 0;
-    return true;
 }
 
 /* The bytes of the current block not handed out yet, after advancing past
