@@ -767,8 +767,9 @@ typedef struct inlay_array {
  * an array that does not follow the schema (missing children, offsets out
  * of order or past the child) is INLAY_ERR_ARGUMENT, a null where the
  * schema is required or a null map key INLAY_ERR_NULL, each with a message
- * naming the leaf's path and the row ("field 'hits.list.element.x' row 3:
- * ..."). The field's other appends (inlay_writer_append_columns with
+ * naming the leaf's path and the row, counted as the other appends count
+ * them ("field 'hits.list.element.x' row 3: ..."; inlay_writer_error_info
+ * gives the leaf column and the row). The field's other appends (inlay_writer_append_columns with
  * explicit levels) may be mixed with these. Values are copied. */
 INLAY_API int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, size_t rows);
 

@@ -1128,6 +1128,11 @@ int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, 
     if (node < 0) return set_error(w, INLAY_ERR_COLUMN, "field %d does not exist", field);
     int first, n;
     int st = inl_shred_field(&w->shred, s, node, a, rows, &first, &n);
+    if (st && st != INLAY_ERR_NOMEM && w->shred.err_leaf >= 0) {   /* the row counted as the other appends do */
+        const column *c = &w->cols[w->shred.err_leaf];
+        return inl_err_at(&w->err, st, "field", c->path, w->shred.err_leaf, c->rows + w->shred.err_row, "%s",
+                          w->shred.err.msg + w->shred.err.reason_at);
+    }
     if (st) return set_error(w, st, "%s", w->shred.err.msg);
     w->nested_batches.len = 0;
     if (inl_buf_reserve(&w->nested_batches, &w->alloc, (size_t)n * sizeof(inlay_column_batch)))

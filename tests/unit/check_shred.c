@@ -299,7 +299,12 @@ START_TEST(test_writer_append_array)
     const inlay_array bad_kids[] = { { .length = 3, .values = keys, .validity = &key_valid }, kids[1] };
     const inlay_array bad = { .length = 3, .offsets = off, .children = bad_kids };
     ck_assert_int_eq(inlay_writer_append_array(w, 0, &bad, 3), INLAY_ERR_NULL);
-    ck_assert_msg(strstr(inlay_writer_errmsg(w), "a map key is null"), "%s", inlay_writer_errmsg(w));
+    ck_assert_msg(strstr(inlay_writer_errmsg(w), "field 'attrs.key_value.key' row 0: a map key is null"), "%s",
+                  inlay_writer_errmsg(w));
+    inlay_error_info info;
+    inlay_writer_error_info(w, &info);
+    ck_assert_int_eq(info.column, 0);
+    ck_assert_int_eq(info.row, 0);
     ck_assert_int_eq(inlay_writer_append_array(w, 2, &id, 3), INLAY_ERR_COLUMN);
     unsigned long before = 0;
     for (int k = 0; k < 400; k++) {
@@ -309,6 +314,10 @@ START_TEST(test_writer_append_array)
     }
     /* nothing per call or per row: only the row group's page store doubling now and then */
     ck_assert_uint_le(ta.requests - before, 6);
+    /* the row counted over the file, as a flat column's would be */
+    ck_assert_int_eq(inlay_writer_append_array(w, 0, &bad, 3), INLAY_ERR_NULL);
+    ck_assert_msg(strstr(inlay_writer_errmsg(w), "field 'attrs.key_value.key' row 1200:"), "%s",
+                  inlay_writer_errmsg(w));
     ck_assert_int_eq(inlay_writer_close(w), INLAY_OK);
     ck_assert_uint_eq(inlay_writer_rows(w), 1200);
     inlay_writer_free(w);
