@@ -19,7 +19,8 @@
 //           manifest's partition values are the folders'.
 //   basic_nested  a list<string> (null and empty lists, null elements)
 //           and an optional struct, gathered by partition and cut by
-//           max_file_rows, read back as written (DuckDB, arrow-rs).
+//           max_file_rows, read back as written (DuckDB, arrow-rs); the
+//           same rows appended as Arrow record batches too.
 //   weird   partition values hard to put in a folder name round-trip
 //           through the folder names (keep_partition_columns = false,
 //           hive_partitioning = true), except values too long for a name,
@@ -364,6 +365,11 @@ async function testNested() {
   checkTree(T, ds)
   const COLS = 'id, p, tags, attrs'
   await sameRows(T, 'nested dataset vs expected', `SELECT ${COLS} FROM ${hive(ds, `{'p': 'VARCHAR'}`)}`, `SELECT ${COLS} FROM ${exp}`)
+  // the same rows given as Arrow record batches (inlay_dataset_append_arrow)
+  const dsArrow = path.join(dir, 'ds_arrow')
+  checkTree(T, dsArrow)
+  await sameRows(T, 'nested dataset from Arrow batches vs expected',
+    `SELECT ${COLS} FROM ${hive(dsArrow, `{'p': 'VARCHAR'}`)}`, `SELECT ${COLS} FROM ${exp}`)
   // the kinds of list the data must hold, so that the comparison covers them
   const kinds = (await rows(`SELECT count(*) FILTER (WHERE tags IS NULL) AS nulls, count(*) FILTER (WHERE len(tags) = 0) AS empties,
     count(*) FILTER (WHERE list_contains(list_transform(tags, x -> x IS NULL), true)) AS null_elements FROM ${exp}`))[0]
@@ -372,24 +378,26 @@ async function testNested() {
   const byPart = await fileCounts(ds)
   for (const list of byPart.values()) list.slice(0, -1).forEach(f => check(T, f.n === 700, `${f.filename}: ${f.n} rows, expected 700`))
 
-  // arrow-rs: every file, each row's list as written
+  // arrow-rs: every file of both datasets, each row's list as written
   const expected = new Map((await rows(`SELECT id, tags FROM ${exp}`)).map(r => [r.id, JSON.stringify(r.tags)]))
-  let total = 0
-  let bad = 0
-  for (const f of parquetFiles(ds)) {
-    const t = arrowTable(f.abs)
-    const id = t.getChild('id')
-    const tags = t.getChild('tags')
-    for (let i = 0; i < t.numRows; i++) {
-      const v = tags.get(i)
-      const got = JSON.stringify(v === null ? null : Array.from(v))
-      const w = expected.get(id.get(i))
-      if (got !== w && bad++ < 5) fail(T, `arrow-rs ${f.rel}: id ${id.get(i)} tags ${got}, expected ${w}`)
+  for (const root of [ds, dsArrow]) {
+    let total = 0
+    let bad = 0
+    for (const f of parquetFiles(root)) {
+      const t = arrowTable(f.abs)
+      const id = t.getChild('id')
+      const tags = t.getChild('tags')
+      for (let i = 0; i < t.numRows; i++) {
+        const v = tags.get(i)
+        const got = JSON.stringify(v === null ? null : Array.from(v))
+        const w = expected.get(id.get(i))
+        if (got !== w && bad++ < 5) fail(T, `arrow-rs ${f.rel}: id ${id.get(i)} tags ${got}, expected ${w}`)
+      }
+      total += t.numRows
+      check(T, Number(hyMeta(f.abs).num_rows) === t.numRows, `${f.rel}: hyparquet and arrow-rs disagree on rows`)
     }
-    total += t.numRows
-    check(T, Number(hyMeta(f.abs).num_rows) === t.numRows, `${f.rel}: hyparquet and arrow-rs disagree on rows`)
+    check(T, total === want, `arrow-rs: ${total} rows over the files of ${path.basename(root)}, expected ${want}`)
   }
-  check(T, total === want, `arrow-rs: ${total} rows over the files, expected ${want}`)
 }
 
 // ---------------------------------------------------------------------

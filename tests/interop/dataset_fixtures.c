@@ -16,7 +16,9 @@
  *                    extremes
  *   nested DIR       DIR/ds by p STRING with a list<string> (null and
  *                    empty lists, null elements) and a struct column,
- *                    max_file_rows = 700
+ *                    max_file_rows = 700; DIR/ds_arrow the same rows
+ *                    given as Arrow record batches
+ *                    (inlay_dataset_append_arrow)
  *   weird DIR        DIR/drop (keep_partition_columns = false) and DIR/keep
  *                    (true) by k STRING holding values that are hard to put
  *                    in a folder name: / = % : spaces, UTF-8, "", null, "..",
@@ -693,6 +695,109 @@ static void nested_batches(const nested *n, const int *column, size_t lo, size_t
                                 .levels = {.def = n->adef + lo}};
 }
 
+/* Rows [lo, hi) of n as an Arrow record batch (the C data interface),
+ * built in *a from n's dense values: list offsets and validity from the
+ * levels, one string slot per element (a null's empty), the struct's child
+ * one slot per row. */
+typedef struct nested_arrow {
+    int32_t *p_off, *t_off, *e_off;
+    uint8_t *t_valid, *e_valid, *a_valid, *x_valid;
+    int64_t *x;
+    char *p_bytes, *e_bytes;
+    struct ArrowSchema s_id, s_p, s_tags, s_el, s_attrs, s_a, *s_kids[4], *s_tags_kids[1], *s_attrs_kids[1], s_row;
+    struct ArrowArray a_id, a_p, a_tags, a_el, a_attrs, a_a, *a_kids[4], *a_tags_kids[1], *a_attrs_kids[1], a_row;
+    const void *b_id[2], *b_p[3], *b_tags[2], *b_el[3], *b_attrs[1], *b_a[2], *b_row[1];
+} nested_arrow;
+
+static void set_bit(uint8_t *bits, size_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+
+static void nested_arrow_batch(const nested *n, size_t lo, size_t hi, nested_arrow *a)
+{
+    const size_t rows = hi - lo, levels = n->lstart[hi] - n->lstart[lo];
+    memset(a->t_valid, 0, rows / 8 + 1);
+    memset(a->e_valid, 0, levels / 8 + 1);
+    memset(a->a_valid, 0, rows / 8 + 1);
+    memset(a->x_valid, 0, rows / 8 + 1);
+    size_t pb = 0, eb = 0, ne = 0;
+    a->p_off[0] = a->t_off[0] = a->e_off[0] = 0;
+    for (size_t r = lo; r < hi; r++) {
+        const size_t k = r - lo;
+        memcpy(a->p_bytes + pb, n->p[r].data, n->p[r].len);
+        pb += n->p[r].len;
+        a->p_off[k + 1] = (int32_t)pb;
+        size_t v = n->vstart[r];
+        for (size_t l = n->lstart[r]; l < n->lstart[r + 1]; l++) {
+            if (n->tdef[l] == 0)
+                break;   /* a null list */
+            set_bit(a->t_valid, k);
+            if (n->tdef[l] == 1)
+                break;   /* an empty one */
+            if (n->tdef[l] == 3) {
+                set_bit(a->e_valid, ne);
+                memcpy(a->e_bytes + eb, n->tval[v].data, n->tval[v].len);
+                eb += n->tval[v].len;
+                v++;
+            }
+            a->e_off[++ne] = (int32_t)eb;
+        }
+        a->t_off[k + 1] = (int32_t)ne;
+        if (n->adef[r] >= 1)
+            set_bit(a->a_valid, k);
+        a->x[k] = 0;
+        if (n->adef[r] == 2) {
+            set_bit(a->x_valid, k);
+            a->x[k] = n->aval[n->astart[r]];
+        }
+    }
+    a->s_id = (struct ArrowSchema){.format = "l", .name = "id"};
+    a->s_p = (struct ArrowSchema){.format = "u", .name = "p"};
+    a->s_el = (struct ArrowSchema){.format = "u", .name = "element", .flags = ARROW_FLAG_NULLABLE};
+    a->s_tags_kids[0] = &a->s_el;
+    a->s_tags = (struct ArrowSchema){.format = "+l", .name = "tags", .flags = ARROW_FLAG_NULLABLE, .n_children = 1,
+                                     .children = a->s_tags_kids};
+    a->s_a = (struct ArrowSchema){.format = "l", .name = "a", .flags = ARROW_FLAG_NULLABLE};
+    a->s_attrs_kids[0] = &a->s_a;
+    a->s_attrs = (struct ArrowSchema){.format = "+s", .name = "attrs", .flags = ARROW_FLAG_NULLABLE,
+                                      .n_children = 1, .children = a->s_attrs_kids};
+    a->s_kids[0] = &a->s_id;
+    a->s_kids[1] = &a->s_p;
+    a->s_kids[2] = &a->s_tags;
+    a->s_kids[3] = &a->s_attrs;
+    a->s_row = (struct ArrowSchema){.format = "+s", .name = "", .n_children = 4, .children = a->s_kids};
+
+    a->b_id[0] = NULL;
+    a->b_id[1] = n->id + lo;
+    a->b_p[0] = NULL;
+    a->b_p[1] = a->p_off;
+    a->b_p[2] = a->p_bytes;
+    a->b_tags[0] = a->t_valid;
+    a->b_tags[1] = a->t_off;
+    a->b_el[0] = a->e_valid;
+    a->b_el[1] = a->e_off;
+    a->b_el[2] = a->e_bytes;
+    a->b_attrs[0] = a->a_valid;
+    a->b_a[0] = a->x_valid;
+    a->b_a[1] = a->x;
+    a->b_row[0] = NULL;
+    const int64_t len = (int64_t)rows;
+    a->a_id = (struct ArrowArray){.length = len, .n_buffers = 2, .buffers = a->b_id};
+    a->a_p = (struct ArrowArray){.length = len, .n_buffers = 3, .buffers = a->b_p};
+    a->a_el = (struct ArrowArray){.length = (int64_t)ne, .null_count = -1, .n_buffers = 3, .buffers = a->b_el};
+    a->a_tags_kids[0] = &a->a_el;
+    a->a_tags = (struct ArrowArray){.length = len, .null_count = -1, .n_buffers = 2, .buffers = a->b_tags,
+                                    .n_children = 1, .children = a->a_tags_kids};
+    a->a_a = (struct ArrowArray){.length = len, .null_count = -1, .n_buffers = 2, .buffers = a->b_a};
+    a->a_attrs_kids[0] = &a->a_a;
+    a->a_attrs = (struct ArrowArray){.length = len, .null_count = -1, .n_buffers = 1, .buffers = a->b_attrs,
+                                     .n_children = 1, .children = a->a_attrs_kids};
+    a->a_kids[0] = &a->a_id;
+    a->a_kids[1] = &a->a_p;
+    a->a_kids[2] = &a->a_tags;
+    a->a_kids[3] = &a->a_attrs;
+    a->a_row = (struct ArrowArray){.length = len, .n_buffers = 1, .buffers = a->b_row, .n_children = 4,
+                                   .children = a->a_kids};
+}
+
 static void mode_nested(const char *dir)
 {
     rng g = {8};
@@ -728,6 +833,44 @@ static void mode_nested(const char *dir)
     if (inlay_dataset_close(d) != INLAY_OK)
         die(1, "inlay_dataset_close(%s): %s", root, inlay_dataset_errmsg(d));
     inlay_dataset_free(d);
+
+    /* the same rows as Arrow record batches, in other cuts */
+    path_join(root, sizeof root, dir, "ds_arrow");
+    if (inlay_dataset_open(&d, root, s, &o) != INLAY_OK)
+        die(1, "inlay_dataset_open(%s): %s", root, d ? inlay_dataset_errmsg(d) : "out of memory");
+    static nested_arrow na;
+    na.p_off = xcalloc(n.rows + 1, sizeof *na.p_off);
+    na.t_off = xcalloc(n.rows + 1, sizeof *na.t_off);
+    na.e_off = xcalloc(n.rows * 3 + 1, sizeof *na.e_off);
+    na.t_valid = xcalloc(n.rows / 8 + 1, 1);
+    na.e_valid = xcalloc(n.rows * 3 / 8 + 1, 1);
+    na.a_valid = xcalloc(n.rows / 8 + 1, 1);
+    na.x_valid = xcalloc(n.rows / 8 + 1, 1);
+    na.x = xcalloc(n.rows, sizeof *na.x);
+    na.p_bytes = xcalloc(n.rows, 8);
+    na.e_bytes = xcalloc(n.rows * 3, 48);
+    for (size_t lo = 0; lo < n.rows;) {
+        size_t hi = lo + 1 + below(&g, 1200);
+        if (hi > n.rows)
+            hi = n.rows;
+        nested_arrow_batch(&n, lo, hi, &na);
+        if (inlay_dataset_append_arrow(d, &na.a_row, &na.s_row) != INLAY_OK)
+            die(1, "inlay_dataset_append_arrow(%s, rows %zu..%zu): %s", root, lo, hi, inlay_dataset_errmsg(d));
+        lo = hi;
+    }
+    if (inlay_dataset_close(d) != INLAY_OK)
+        die(1, "inlay_dataset_close(%s): %s", root, inlay_dataset_errmsg(d));
+    inlay_dataset_free(d);
+    free(na.p_off);
+    free(na.t_off);
+    free(na.e_off);
+    free(na.t_valid);
+    free(na.e_valid);
+    free(na.a_valid);
+    free(na.x_valid);
+    free(na.x);
+    free(na.p_bytes);
+    free(na.e_bytes);
 
     inlay_options wo;
     inlay_options_init(&wo);
