@@ -31,6 +31,7 @@ void inl_memo_fixed_init(memo_fixed *m, const inlay_allocator *a, size_t width)
     memset(m, 0, sizeof *m);
     m->alloc = a;
     m->width = width;
+    m->run = true;
 }
 
 void inl_memo_fixed_free(memo_fixed *m)
@@ -39,64 +40,21 @@ void inl_memo_fixed_free(memo_fixed *m)
     inl_buf_free(&m->values, m->alloc);
     m->slots = NULL;
     m->mask = m->count = m->limit = 0;
+    m->run = true;
+    m->run_dir = 0;
 }
 
 void inl_memo_fixed_reset(memo_fixed *m)
 {
-    if (m->slots) memset(m->slots, 0, (m->mask + 1) * sizeof *m->slots);
+    /* a run placed nothing: its slots are still empty */
+    if (m->slots && !m->run) memset(m->slots, 0, (m->mask + 1) * sizeof *m->slots);
     m->count = 0;
     m->values.len = 0;
+    m->run = true;
+    m->run_dir = 0;
 }
 
 void inl_memo_fixed_expect(memo_fixed *m, size_t n) { m->expect = n; }
-
-static int fixed_rehash(memo_fixed *m)
-{
-    size_t old_cap = m->slots ? m->mask + 1 : 0;
-    size_t cap = old_cap ? old_cap * 2 : MEMO_INITIAL_SLOTS;
-    if (m->expect && m->count >= m->expect / 8)
-        while (memo_limit(cap) < m->expect && cap <= SIZE_MAX / (4 * sizeof(memo_fixed_slot))) cap *= 2;
-    memo_fixed_slot *s = inl_mem_alloc(m->alloc, cap * sizeof *s);
-    if (!s) return -1;
-    if (cap * sizeof *s >= MEMO_PREFAULT_BYTES) inl_mem_prefault(s, cap * sizeof *s);
-    memset(s, 0, cap * sizeof *s);
-    for (size_t i = 0; i < old_cap; i++) {
-        memo_fixed_slot e = m->slots[i];
-        if (!e.index1) continue;
-        size_t p = e.hash & (cap - 1);
-        while (s[p].index1) p = (p + 1) & (cap - 1);
-        s[p] = e;
-    }
-    if (m->slots) inl_mem_free(m->alloc, m->slots, old_cap * sizeof *m->slots);
-    m->slots = s;
-    m->mask = cap - 1;
-    m->limit = memo_limit(cap);
-    return 0;
-}
-
-int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
-{
-    if (INLAY_UNLIKELY(m->count >= m->limit)) {
-        if (fixed_rehash(m)) return -1;
-    }
-    uint32_t h = (uint32_t)XXH3_64bits(&key, m->width);
-    size_t p = h & m->mask;
-    for (;;) {
-        memo_fixed_slot *s = &m->slots[p];
-        if (!s->index1) break;
-        if (s->key == key && s->hash == h) {
-            *index = s->index1 - 1;
-            return 1;
-        }
-        p = (p + 1) & m->mask;
-    }
-    if (inl_buf_append(&m->values, m->alloc, &key, m->width)) return -1;
-    m->slots[p].key = key;
-    m->slots[p].hash = h;
-    m->slots[p].index1 = (uint32_t)++m->count;
-    *index = (uint32_t)(m->count - 1);
-    return 0;
-}
 
 static inline uint64_t fixed_key(const uint8_t *k, size_t width)
 {
@@ -108,6 +66,127 @@ static inline uint64_t fixed_key(const uint8_t *k, size_t width)
     uint64_t v;
     memcpy(&v, k, 8);
     return v;
+}
+
+/* The hash of a key's own bytes (as the bulk loop's prefetch takes them). */
+static inline uint32_t fixed_hash(const memo_fixed *m, uint64_t key)
+{
+    if (m->width == 4) {
+        const uint32_t k = (uint32_t)key;
+        return (uint32_t)XXH3_64bits(&k, 4);
+    }
+    return (uint32_t)XXH3_64bits(&key, 8);
+}
+
+static void fixed_place(memo_fixed_slot *s, size_t mask, memo_fixed_slot e)
+{
+    size_t p = e.hash & mask;
+    while (s[p].index1) p = (p + 1) & mask;
+    s[p] = e;
+}
+
+/* The run's entries into empty slots, each at the index it was given. */
+static void place_run(const memo_fixed *m, memo_fixed_slot *s, size_t mask)
+{
+    for (size_t i = 0; i < m->count; i++) {
+        memo_fixed_slot e;
+        e.key = fixed_key(m->values.data + i * m->width, m->width);
+        e.hash = fixed_hash(m, e.key);
+        e.index1 = (uint32_t)i + 1;
+        fixed_place(s, mask, e);
+    }
+}
+
+/* Room for one more entry than the table holds: the table doubled (or,
+ * once an eighth of what is expected is in, grown to hold all of it), its
+ * entries moved in; after a run, the run's entries placed from `values`
+ * into the slots kept, when they are large enough. */
+static int fixed_rehash(memo_fixed *m)
+{
+    size_t old_cap = m->slots ? m->mask + 1 : 0;
+    size_t cap = old_cap && !m->run ? old_cap * 2 : MEMO_INITIAL_SLOTS;
+    while (memo_limit(cap) <= m->count && cap <= SIZE_MAX / (4 * sizeof(memo_fixed_slot))) cap *= 2;
+    if (m->expect && m->count >= m->expect / 8)
+        while (memo_limit(cap) < m->expect && cap <= SIZE_MAX / (4 * sizeof(memo_fixed_slot))) cap *= 2;
+    if (m->run && cap <= old_cap) {   /* the slots kept from before the run are empty */
+        place_run(m, m->slots, m->mask);
+        m->run = false;
+        return 0;
+    }
+    memo_fixed_slot *s = inl_mem_alloc(m->alloc, cap * sizeof *s);
+    if (!s) return -1;
+    if (cap * sizeof *s >= MEMO_PREFAULT_BYTES) inl_mem_prefault(s, cap * sizeof *s);
+    memset(s, 0, cap * sizeof *s);
+    if (m->run) {
+        place_run(m, s, cap - 1);
+    } else {
+        for (size_t i = 0; i < old_cap; i++)
+            if (m->slots[i].index1) fixed_place(s, cap - 1, m->slots[i]);
+    }
+    if (m->slots) inl_mem_free(m->alloc, m->slots, old_cap * sizeof *m->slots);
+    m->slots = s;
+    m->mask = cap - 1;
+    m->limit = memo_limit(cap);
+    m->run = false;
+    return 0;
+}
+
+static inline int append_key(memo_fixed *m, uint64_t key)
+{
+    if (m->width == 4) {
+        const uint32_t k = (uint32_t)key;
+        return inl_buf_append(&m->values, m->alloc, &k, 4);
+    }
+    return inl_buf_append(&m->values, m->alloc, &key, 8);
+}
+
+/* A key against a run: 1 (the last key: found), 0 (one further the same
+ * way: inserted), 2 (it turns back: the run must be placed first) or -1. */
+static inline int run_insert(memo_fixed *m, uint64_t key, uint32_t *index)
+{
+    int8_t dir = 0;
+    if (m->count) {
+        if (key == m->run_last) {
+            *index = (uint32_t)(m->count - 1);
+            return 1;
+        }
+        dir = key > m->run_last ? 1 : -1;
+        if (m->run_dir && m->run_dir != dir) return 2;
+    }
+    if (append_key(m, key)) return -1;
+    m->run_dir = dir;
+    m->run_last = key;
+    *index = (uint32_t)m->count++;
+    return 0;
+}
+
+int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
+{
+    if (m->run) {
+        const int r = run_insert(m, key, index);
+        if (r != 2) return r;
+        if (fixed_rehash(m)) return -1;   /* the run stays as it was */
+    }
+    if (INLAY_UNLIKELY(m->count >= m->limit)) {
+        if (fixed_rehash(m)) return -1;
+    }
+    uint32_t h = fixed_hash(m, key);
+    size_t p = h & m->mask;
+    for (;;) {
+        memo_fixed_slot *s = &m->slots[p];
+        if (!s->index1) break;
+        if (s->key == key && s->hash == h) {
+            *index = s->index1 - 1;
+            return 1;
+        }
+        p = (p + 1) & m->mask;
+    }
+    if (append_key(m, key)) return -1;
+    m->slots[p].key = key;
+    m->slots[p].hash = h;
+    m->slots[p].index1 = (uint32_t)++m->count;
+    *index = (uint32_t)(m->count - 1);
+    return 0;
 }
 
 /* Past this many slots (512 KiB of them) a lookup waits on memory: the bulk
@@ -122,8 +201,9 @@ int inl_memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32
     const uint8_t *k = keys;
     const size_t width = m->width;
     for (size_t i = 0; i < n; i++) {
-        if (m->slots && m->mask + 1 >= FIXED_FAR_SLOTS && i + FIXED_AHEAD < n)   /* the key's own bytes, as
-                                                                                     inl_memo_fixed_insert hashes them */
+        if (!m->run && m->slots && m->mask + 1 >= FIXED_FAR_SLOTS && i + FIXED_AHEAD < n)   /* the key's own bytes,
+                                                                                                  as inl_memo_fixed_insert
+                                                                                                  hashes them */
             __builtin_prefetch(&m->slots[(uint32_t)XXH3_64bits(k + width * (i + FIXED_AHEAD), width) & m->mask]);
         if (inl_memo_fixed_insert(m, fixed_key(k + width * i, width), &out[i]) < 0) return -1;
     }

@@ -42,6 +42,14 @@ typedef struct memo_fixed {
     size_t width;      /* 4 or 8 */
     size_t expect;     /* entries the caller expects at most (0: no idea) */
     buf values;        /* count * width bytes: the PLAIN dictionary page */
+    /* While every key since the table was empty has gone strictly one way
+     * from the one before (as unsigned bits: a sequence number, a
+     * timestamp), the entries are all distinct and in order: they are in
+     * `values` alone, no slot holds one, and a key is looked up against
+     * the last. The first key that turns back places them all (memo.c). */
+    bool run;
+    int8_t run_dir;    /* +1 up, -1 down, 0 not yet known */
+    uint64_t run_last;
 } memo_fixed;
 
 /* A probe compares hash and length in the slot and only then the bytes,
@@ -76,7 +84,8 @@ void inl_memo_fixed_reset(memo_fixed *m);
  * across reset. */
 void inl_memo_fixed_expect(memo_fixed *m, size_t n);
 /* Insert-or-get: returns 1 if found, 0 if inserted, -1 when out of memory
- * (the table is unchanged). *index receives the value's index. */
+ * (the table is unchanged). *index receives the value's index. A table
+ * whose keys so far all go one way (see `run`) hashes nothing. */
 int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index);
 /* Bulk form: n keys of the table's width (any 4- or 8-byte type), indices written to out. Returns 0
  * or -1 (out of memory: entries inserted before the failure stay). */

@@ -8,6 +8,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "memo.h"
 
+#include <inttypes.h>
+
 #include "plain.h"
 #include "unit.h"
 
@@ -33,6 +35,139 @@ static uint64_t bits_of_float(float f)
 }
 
 /* ---- first-seen order, found flag -------------------------------------------------- */
+
+/* ---- runs: keys that go one way are not hashed until one turns back ------------------ */
+
+enum { RUN_DOMAIN = 1 << 16 };
+
+static uint64_t run_rand(uint64_t *r)
+{
+    *r = *r * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *r >> 33;
+}
+
+/* Rounds of keys that open with a run (up or down, repeating the last key
+ * now and then, of any length down to none) and go on with keys old and
+ * new in any order, checked against a table indexed by key: indices in
+ * first-seen order, the found flag, the dictionary bytes. The table is
+ * reset between rounds (so a round's run meets the slots a placed round
+ * left) and made anew now and then; half the rounds go in by the bulk
+ * call. Both widths. */
+START_TEST(test_run_agrees)
+{
+    const size_t width = _i ? 8 : 4;
+    int32_t *index_of = malloc(RUN_DOMAIN * sizeof *index_of);
+    uint64_t *order = malloc(RUN_DOMAIN * sizeof *order);
+    uint64_t *keys = malloc(RUN_DOMAIN * sizeof *keys);
+    uint8_t *raw = malloc(RUN_DOMAIN * 8);
+    uint32_t *got = malloc(RUN_DOMAIN * sizeof *got);
+    ck_assert(index_of && order && keys && raw && got);
+    test_alloc ta = { 0 };
+    inlay_allocator a = test_allocator(&ta);
+    memo_fixed m;
+    inl_memo_fixed_init(&m, &a, width);
+    uint64_t r = 99 + (uint64_t)_i;
+    for (int round = 0; round < 160; round++) {
+        if (round % 40 == 39) {
+            inl_memo_fixed_free(&m);
+            inl_memo_fixed_init(&m, &a, width);
+        } else {
+            inl_memo_fixed_reset(&m);
+        }
+        /* the keys: a run of 0..15,999, then 0..2,999 of any kind */
+        const size_t run = (size_t)(run_rand(&r) % 16000), tail = (size_t)(run_rand(&r) % 3000);
+        const bool up = run_rand(&r) & 1;
+        uint64_t at = run_rand(&r) % 1000;
+        size_t n = 0;
+        for (size_t k = 0; k < run; k++) {
+            keys[n++] = up ? at : RUN_DOMAIN - 1 - at;
+            const uint64_t step = run_rand(&r) % 4;   /* 0: the last key again */
+            at += step;
+        }
+        for (size_t k = 0; k < tail; k++) {
+            const uint64_t key = n && (run_rand(&r) & 1) ? keys[run_rand(&r) % n] : run_rand(&r) % RUN_DOMAIN;
+            keys[n++] = key;
+        }
+        /* the expected answers */
+        memset(index_of, 0xff, RUN_DOMAIN * sizeof *index_of);
+        size_t distinct = 0;
+        bool ok = true;
+        const bool bulk = round & 1;
+        if (bulk) {
+            for (size_t i = 0; i < n; i++) {
+                if (width == 4) {
+                    const uint32_t k32 = (uint32_t)keys[i];
+                    memcpy(raw + 4 * i, &k32, 4);
+                } else {
+                    memcpy(raw + 8 * i, &keys[i], 8);
+                }
+            }
+            ck_assert_int_eq(inl_memo_fixed_insert_many(&m, raw, n, got), 0);
+        }
+        for (size_t i = 0; i < n && ok; i++) {
+            const uint64_t k = keys[i];
+            const bool seen = index_of[k] >= 0;
+            if (!seen) {
+                index_of[k] = (int32_t)distinct;
+                order[distinct++] = k;
+            }
+            if (bulk) {
+                ok &= got[i] == (uint32_t)index_of[k];
+            } else {
+                uint32_t index = UINT32_MAX;
+                ok &= inl_memo_fixed_insert(&m, k, &index) == (seen ? 1 : 0) && index == (uint32_t)index_of[k];
+            }
+            if (!ok) ck_abort_msg("round %d (run %zu %s, %zu after it, %s), key %zu", round, run, up ? "up" : "down",
+                                  tail, bulk ? "bulk" : "one by one", i);
+        }
+        ck_assert_uint_eq(m.count, distinct);
+        ck_assert_uint_eq(inl_memo_fixed_bytes(&m), distinct * width);
+        for (size_t d = 0; d < distinct; d++) {
+            uint64_t v = 0;
+            memcpy(&v, m.values.data + d * width, width);
+            if (v != order[d]) ck_abort_msg("round %d: entry %zu is %" PRIu64 ", not %" PRIu64, round, d, v, order[d]);
+        }
+        /* every key is found again, a run's included */
+        for (size_t d = 0; d < distinct; d++) {
+            uint32_t index;
+            if (inl_memo_fixed_insert(&m, order[d], &index) != 1 || index != d)
+                ck_abort_msg("round %d: entry %zu not found again", round, d);
+        }
+    }
+    inl_memo_fixed_free(&m);
+    ck_assert_no_leak(&ta);
+    free(index_of);
+    free(order);
+    free(keys);
+    free(raw);
+    free(got);
+}
+END_TEST
+
+/* A run allocates no slots, so a table of sequence numbers costs its
+ * dictionary bytes alone; a reset after it clears nothing. */
+START_TEST(test_run_allocates_no_slots)
+{
+    test_alloc ta = { 0 };
+    inlay_allocator a = test_allocator(&ta);
+    memo_fixed m;
+    inl_memo_fixed_init(&m, &a, 8);
+    inl_memo_fixed_expect(&m, 100000);
+    uint64_t *ts = malloc(100000 * sizeof *ts);
+    uint32_t *idx = malloc(100000 * sizeof *idx);
+    ck_assert(ts && idx);
+    for (size_t k = 0; k < 100000; k++) ts[k] = 1700000000000000ULL + 250 * k + (k % 7 == 0 ? 0 : 1);
+    ck_assert_int_eq(inl_memo_fixed_insert_many(&m, ts, 100000, idx), 0);
+    ck_assert_uint_eq(m.count, 100000);
+    ck_assert_ptr_null(m.slots);
+    ck_assert_uint_le(ta.peak_bytes, 2 * 100000 * 8);
+    ck_assert_uint_eq(idx[99999], 99999);
+    inl_memo_fixed_free(&m);
+    ck_assert_no_leak(&ta);
+    free(ts);
+    free(idx);
+}
+END_TEST
 
 START_TEST(test_fixed_order)
 {
@@ -544,21 +679,57 @@ START_TEST(test_nomem_fixed)
         inl_memo_fixed_init(&m, &a, 8);
         uint32_t next = 0, index;
         bool failed_once = false, ok = true;
+        /* keys that do not go one way: hashed from the third on */
         for (uint64_t k = 0; k < 3000; k++) {
-            int r = inl_memo_fixed_insert(&m, k * 77, &index);
+            int r = inl_memo_fixed_insert(&m, k * 0x9E3779B97F4A7C15ULL, &index);
             if (r < 0) {
                 ok &= !failed_once && m.count == next && inl_memo_fixed_bytes(&m) == next * 8;
                 failed_once = true;
-                r = inl_memo_fixed_insert(&m, k * 77, &index);   /* the allocator works again */
+                r = inl_memo_fixed_insert(&m, k * 0x9E3779B97F4A7C15ULL, &index);   /* the allocator works again */
             }
             ok &= r == 0 && index == next++;
         }
-        for (uint64_t k = 0; k < 3000; k++) ok &= inl_memo_fixed_insert(&m, k * 77, &index) == 1 && index == k;
+        for (uint64_t k = 0; k < 3000; k++)
+            ok &= inl_memo_fixed_insert(&m, k * 0x9E3779B97F4A7C15ULL, &index) == 1 && index == k;
         ck_assert_msg(ok, "failing allocation %lu", n);
         ck_assert_msg(failed_once || ta.refused == 0, "allocation %lu", n);
         inl_memo_fixed_free(&m);
         ck_assert_no_leak(&ta);
     }
+}
+END_TEST
+
+/* A run of 3000 keys, then one that turns back and has them all placed:
+ * whichever allocation is refused, the insert that needed it fails with
+ * the table as it was, and the same insert succeeds next time. */
+START_TEST(test_nomem_run)
+{
+    bool turn_refused = false;
+    for (unsigned long n = 1; n <= 12; n++) {
+        test_alloc ta = { .fail_at = n };
+        inlay_allocator a = test_allocator(&ta);
+        memo_fixed m;
+        inl_memo_fixed_init(&m, &a, 8);
+        uint32_t index;
+        bool ok = true;
+        for (uint64_t k = 0; k <= 3000; k++) {
+            const uint64_t key = k < 3000 ? 1000 + 3 * k : 1000 + 3 * 1234;   /* the last turns back */
+            const size_t count = m.count, bytes = inl_memo_fixed_bytes(&m);
+            int r = inl_memo_fixed_insert(&m, key, &index);
+            if (r < 0) {
+                ok &= m.count == count && inl_memo_fixed_bytes(&m) == bytes;
+                if (k == 3000) turn_refused = true;
+                r = inl_memo_fixed_insert(&m, key, &index);
+            }
+            ok &= k < 3000 ? r == 0 && index == k : r == 1 && index == 1234;
+        }
+        for (uint64_t k = 0; k < 3000; k++) ok &= inl_memo_fixed_insert(&m, 1000 + 3 * k, &index) == 1 && index == k;
+        ok &= inl_memo_fixed_insert(&m, 1001, &index) == 0 && index == 3000;
+        ck_assert_msg(ok, "failing allocation %lu", n);
+        inl_memo_fixed_free(&m);
+        ck_assert_no_leak(&ta);
+    }
+    ck_assert_msg(turn_refused, "no failing allocation reached the placing of the run");
 }
 END_TEST
 
@@ -703,6 +874,12 @@ static Suite *memo_suite(void)
     tcase_add_test(c, test_no_aliasing_bulk);
     suite_add_tcase(s, c);
 
+    c = tcase_create("runs");
+    tcase_set_timeout(c, 60);
+    tcase_add_loop_test(c, test_run_agrees, 0, 2);
+    tcase_add_test(c, test_run_allocates_no_slots);
+    suite_add_tcase(s, c);
+
     c = tcase_create("reset and reuse");
     tcase_add_checked_fixture(c, setup, NULL);
     tcase_add_test(c, test_reset_fixed);
@@ -745,6 +922,7 @@ static Suite *memo_suite(void)
 
     c = tcase_create("out of memory");
     tcase_add_test(c, test_nomem_fixed);
+    tcase_add_test(c, test_nomem_run);
     tcase_add_test(c, test_nomem_bytes);
     suite_add_tcase(s, c);
 
