@@ -93,6 +93,7 @@ async function copyTimes(con, one, args, codec, out, rows, loadSeconds, version)
 
   const times = [];
   for (let k = 0; k < args.repeat; k++) {
+    fs.rmSync(out, { force: true });   // each timed COPY makes a new file, as inlay's runs do
     const t0 = process.hrtime.bigint();
     await con.run(copy);
     times.push(seconds(t0));

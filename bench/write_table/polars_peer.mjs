@@ -70,6 +70,7 @@ console.log(`polars peer: ${args.file}: ${rows} rows, ${df.width} columns, loade
 console.log(`timing: df.writeParquet(out, { compression: 'zstd', compressionLevel: 3 }) with POLARS_MAX_THREADS=${threads}`);
 const times = [];
 for (let k = 0; k < args.repeat; k++) {
+  fs.rmSync(args.out, { force: true });   // each timed write makes a new file, as inlay's runs do
   t0 = process.hrtime.bigint();
   df.writeParquet(args.out, { compression: 'zstd', compressionLevel: 3 });
   times.push(seconds(t0));

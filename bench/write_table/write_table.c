@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "inlay.h"
 
@@ -250,6 +251,12 @@ static void write_once(const char *path, const inlay_schema *schema, uint64_t ro
     inlay_writer *w = NULL;
     uint64_t mc0[5] = {0}, mc1[5] = {0};
 
+    /* Each timed write makes a new file: freeing the last run's (tens of
+     * MB on tmpfs) would otherwise land in close's rename. */
+    if (unlink(path) != 0 && errno != ENOENT) {
+        fprintf(stderr, "bench_write_table: cannot remove %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
     if (mc_arm) {
         mc_get(mc0);
         mc_arm(1);
