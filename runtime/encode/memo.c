@@ -99,8 +99,9 @@ static void place_run(const memo_fixed *m, memo_fixed_slot *s, size_t mask)
 
 /* Room for one more entry than the table holds: the table doubled (or,
  * once an eighth of what is expected is in, grown to hold all of it), its
- * entries moved in; after a run, the run's entries placed from `values`
- * into the slots kept, when they are large enough. */
+ * entries moved in. A run is placed from `values` into the smallest table
+ * that holds it (from MEMO_INITIAL_SLOTS up, the same expect rule), or
+ * into the slots kept across the reset when they are at least that. */
 static int fixed_rehash(memo_fixed *m)
 {
     size_t old_cap = m->slots ? m->mask + 1 : 0;
@@ -162,6 +163,7 @@ static inline int run_insert(memo_fixed *m, uint64_t key, uint32_t *index)
 
 int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index)
 {
+    if (m->width == 4) key = (uint32_t)key;   /* a run compares whole keys; `values` keeps 4 bytes */
     if (m->run) {
         const int r = run_insert(m, key, index);
         if (r != 2) return r;
@@ -201,9 +203,8 @@ int inl_memo_fixed_insert_many(memo_fixed *m, const void *keys, size_t n, uint32
     const uint8_t *k = keys;
     const size_t width = m->width;
     for (size_t i = 0; i < n; i++) {
-        if (!m->run && m->slots && m->mask + 1 >= FIXED_FAR_SLOTS && i + FIXED_AHEAD < n)   /* the key's own bytes,
-                                                                                                  as inl_memo_fixed_insert
-                                                                                                  hashes them */
+        /* the key's own bytes, as inl_memo_fixed_insert hashes them */
+        if (!m->run && m->slots && m->mask + 1 >= FIXED_FAR_SLOTS && i + FIXED_AHEAD < n)
             __builtin_prefetch(&m->slots[(uint32_t)XXH3_64bits(k + width * (i + FIXED_AHEAD), width) & m->mask]);
         if (inl_memo_fixed_insert(m, fixed_key(k + width * i, width), &out[i]) < 0) return -1;
     }

@@ -10,8 +10,10 @@
  *    FIXED_LEN_BYTE_ARRAY (stored bare). Values are copied into an arena
  *    that is already the PLAIN dictionary page, so the page is written with
  *    no further copy; nothing aliases the caller's memory.
- * Both hash each value once, use open addressing with linear probing
- * (load <= 1/8 while small, 1/2 beyond), and keep their memory across
+ * Both hash each value at most once (memo_fixed not at all while its keys
+ * go one way, see `run`: sequence numbers and timestamps, whose first page
+ * tries a dictionary that will not pay), use open addressing with linear
+ * probing (load <= 1/8 while small, 1/2 beyond), and keep their memory across
  * memo_*_reset. The hash is XXH3, except for byte strings of 8..32 bytes,
  * the common dictionary case: they are read as four overlapping words at
  * offsets computed from the length and hashed with one 128-bit
@@ -38,15 +40,16 @@ typedef struct memo_fixed {
     memo_fixed_slot *slots;
     size_t mask;       /* capacity - 1 */
     size_t count;
-    size_t limit;      /* count at which the table grows */
+    size_t limit;      /* count at which the table grows (once placed: a run goes past it) */
     size_t width;      /* 4 or 8 */
     size_t expect;     /* entries the caller expects at most (0: no idea) */
     buf values;        /* count * width bytes: the PLAIN dictionary page */
     /* While every key since the table was empty has gone strictly one way
      * from the one before (as unsigned bits: a sequence number, a
      * timestamp), the entries are all distinct and in order: they are in
-     * `values` alone, no slot holds one, and a key is looked up against
-     * the last. The first key that turns back places them all (memo.c). */
+     * `values` alone, no slot holds one (the slots kept across a reset are
+     * all empty), and a key is looked up against the last. The first key
+     * that turns back places them all (memo.c). */
     bool run;
     int8_t run_dir;    /* +1 up, -1 down, 0 not yet known */
     uint64_t run_last;
@@ -84,8 +87,9 @@ void inl_memo_fixed_reset(memo_fixed *m);
  * across reset. */
 void inl_memo_fixed_expect(memo_fixed *m, size_t n);
 /* Insert-or-get: returns 1 if found, 0 if inserted, -1 when out of memory
- * (the table is unchanged). *index receives the value's index. A table
- * whose keys so far all go one way (see `run`) hashes nothing. */
+ * (the table is unchanged). *index receives the value's index. A key of a
+ * 4-byte table is its low 32 bits. A table whose keys so far all go one way
+ * (see `run`) hashes nothing. */
 int inl_memo_fixed_insert(memo_fixed *m, uint64_t key, uint32_t *index);
 /* Bulk form: n keys of the table's width (any 4- or 8-byte type), indices written to out. Returns 0
  * or -1 (out of memory: entries inserted before the failure stay). */

@@ -2,8 +2,8 @@
  * check_memo.c — the memo tables behind dictionary encoding
  * (runtime/encode/memo.c): indices in first-seen order, the found flag, keys by
  * bit pattern, copies that never alias the caller's memory, reset and
- * reuse, growth, and arenas that are byte for byte the PLAIN dictionary
- * page.
+ * reuse, growth, runs of keys that go one way (kept unhashed until one turns
+ * back), and arenas that are byte for byte the PLAIN dictionary page.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "memo.h"
@@ -35,6 +35,62 @@ static uint64_t bits_of_float(float f)
 }
 
 /* ---- first-seen order, found flag -------------------------------------------------- */
+
+START_TEST(test_fixed_order)
+{
+    memo_fixed m;
+    inl_memo_fixed_init(&m, &alloc, 8);
+    static const uint64_t keys[] = { 10, 20, 10, 30, 20, 0, 10 };
+    static const uint32_t want_index[] = { 0, 1, 0, 2, 1, 3, 0 };
+    static const int want_found[] = { 0, 0, 1, 0, 1, 0, 1 };
+    for (size_t i = 0; i < 7; i++) {
+        uint32_t index = 99;
+        ck_assert_int_eq(inl_memo_fixed_insert(&m, keys[i], &index), want_found[i]);
+        ck_assert_uint_eq(index, want_index[i]);
+    }
+    ck_assert_uint_eq(m.count, 4);
+    ck_assert_uint_eq(inl_memo_fixed_bytes(&m), 4 * 8);
+    inl_memo_fixed_free(&m);
+}
+END_TEST
+
+START_TEST(test_bytes_order)
+{
+    memo_bytes m;
+    inl_memo_bytes_init(&m, &alloc, 0);
+    static const char *keys[] = { "b", "a", "b", "", "c", "", "ab" };
+    static const uint32_t want_index[] = { 0, 1, 0, 2, 3, 2, 4 };
+    static const int want_found[] = { 0, 0, 1, 0, 0, 1, 0 };
+    for (size_t i = 0; i < 7; i++) {
+        uint32_t index = 99;
+        ck_assert_int_eq(inl_memo_bytes_insert(&m, keys[i], strlen(keys[i]), &index), want_found[i]);
+        ck_assert_uint_eq(index, want_index[i]);
+    }
+    static const char *distinct[] = { "b", "a", "", "c", "ab" };
+    for (size_t i = 0; i < 5; i++) {
+        size_t len;
+        const uint8_t *p = inl_memo_bytes_value(&m, i, &len);
+        ck_assert_bytes(p, len, distinct[i], strlen(distinct[i]));
+    }
+    inl_memo_bytes_free(&m);
+}
+END_TEST
+
+START_TEST(test_prefixes_distinct)
+{
+    /* values that are prefixes of each other are different keys */
+    memo_bytes m;
+    inl_memo_bytes_init(&m, &alloc, 0);
+    uint32_t i0, i1, i2;
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc", 3, &i0), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc", 2, &i1), 0);
+    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc\0", 4, &i2), 0);
+    ck_assert_uint_eq(i0, 0);
+    ck_assert_uint_eq(i1, 1);
+    ck_assert_uint_eq(i2, 2);
+    inl_memo_bytes_free(&m);
+}
+END_TEST
 
 /* ---- runs: keys that go one way are not hashed until one turns back ------------------ */
 
@@ -169,59 +225,50 @@ START_TEST(test_run_allocates_no_slots)
 }
 END_TEST
 
-START_TEST(test_fixed_order)
+/* Keys at the ends of the range: a run across the top bit, up to the
+ * largest key and then 0 (turning back), down to 0 and then the largest;
+ * each sequence checked against a list searched from the start. A 4-byte
+ * table takes a key's low 32 bits, a sign-extended -1 included. */
+static void check_sequence(size_t width, const uint64_t *keys, size_t n)
 {
     memo_fixed m;
-    inl_memo_fixed_init(&m, &alloc, 8);
-    static const uint64_t keys[] = { 10, 20, 10, 30, 20, 0, 10 };
-    static const uint32_t want_index[] = { 0, 1, 0, 2, 1, 3, 0 };
-    static const int want_found[] = { 0, 0, 1, 0, 1, 0, 1 };
-    for (size_t i = 0; i < 7; i++) {
-        uint32_t index = 99;
-        ck_assert_int_eq(inl_memo_fixed_insert(&m, keys[i], &index), want_found[i]);
-        ck_assert_uint_eq(index, want_index[i]);
+    inl_memo_fixed_init(&m, &alloc, width);
+    uint64_t seen[16];
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t k = width == 4 ? (uint32_t)keys[i] : keys[i];
+        size_t want = 0;
+        while (want < distinct && seen[want] != k) want++;
+        const int found = want < distinct;
+        if (!found) seen[distinct++] = k;
+        uint32_t index = UINT32_MAX;
+        const int r = inl_memo_fixed_insert(&m, keys[i], &index);
+        ck_assert_msg(r == found && index == want, "width %zu, key %zu (%" PRIx64 "): %d/%u, want %d/%zu", width, i,
+                      keys[i], r, index, found, want);
     }
-    ck_assert_uint_eq(m.count, 4);
-    ck_assert_uint_eq(inl_memo_fixed_bytes(&m), 4 * 8);
+    ck_assert_uint_eq(m.count, distinct);
+    for (size_t d = 0; d < distinct; d++) {
+        uint64_t v = 0;
+        memcpy(&v, m.values.data + d * width, width);
+        ck_assert_uint_eq(v, seen[d]);
+    }
     inl_memo_fixed_free(&m);
 }
-END_TEST
 
-START_TEST(test_bytes_order)
+START_TEST(test_run_extremes)
 {
-    memo_bytes m;
-    inl_memo_bytes_init(&m, &alloc, 0);
-    static const char *keys[] = { "b", "a", "b", "", "c", "", "ab" };
-    static const uint32_t want_index[] = { 0, 1, 0, 2, 3, 2, 4 };
-    static const int want_found[] = { 0, 0, 1, 0, 0, 1, 0 };
-    for (size_t i = 0; i < 7; i++) {
-        uint32_t index = 99;
-        ck_assert_int_eq(inl_memo_bytes_insert(&m, keys[i], strlen(keys[i]), &index), want_found[i]);
-        ck_assert_uint_eq(index, want_index[i]);
-    }
-    static const char *distinct[] = { "b", "a", "", "c", "ab" };
-    for (size_t i = 0; i < 5; i++) {
-        size_t len;
-        const uint8_t *p = inl_memo_bytes_value(&m, i, &len);
-        ck_assert_bytes(p, len, distinct[i], strlen(distinct[i]));
-    }
-    inl_memo_bytes_free(&m);
-}
-END_TEST
-
-START_TEST(test_prefixes_distinct)
-{
-    /* values that are prefixes of each other are different keys */
-    memo_bytes m;
-    inl_memo_bytes_init(&m, &alloc, 0);
-    uint32_t i0, i1, i2;
-    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc", 3, &i0), 0);
-    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc", 2, &i1), 0);
-    ck_assert_int_eq(inl_memo_bytes_insert(&m, "abc\0", 4, &i2), 0);
-    ck_assert_uint_eq(i0, 0);
-    ck_assert_uint_eq(i1, 1);
-    ck_assert_uint_eq(i2, 2);
-    inl_memo_bytes_free(&m);
+    const uint64_t top = UINT64_C(0x8000000000000000), max = UINT64_MAX;
+    const uint64_t across_top[] = { top - 2, top - 1, top, top + 1, top + 1, top - 1, top };
+    const uint64_t up_to_max[] = { max - 2, max - 1, max, max, 0, max - 1, 0 };
+    const uint64_t down_to_0[] = { 2, 1, 0, 0, max, 1, max };
+    check_sequence(8, across_top, 7);
+    check_sequence(8, up_to_max, 7);
+    check_sequence(8, down_to_0, 7);
+    const uint64_t max32 = UINT32_MAX, minus1 = (uint64_t)(int64_t)-1;
+    const uint64_t up_to_max32[] = { max32 - 1, max32, 0, max32 - 1, minus1, 0 };
+    const uint64_t sign_extended[] = { minus1, 0, 5, minus1, max32, 5 };
+    check_sequence(4, up_to_max32, 6);
+    check_sequence(4, sign_extended, 6);
 }
 END_TEST
 
@@ -294,7 +341,8 @@ START_TEST(test_reset_fixed)
     memo_fixed m;
     inl_memo_fixed_init(&m, &a, 4);
     uint32_t index;
-    for (uint32_t k = 0; k < 1000; k++) ck_assert_int_eq(inl_memo_fixed_insert(&m, k, &index), 0);
+    /* keys that do not go one way: hashed into slots, which the reset clears and keeps */
+    for (uint32_t k = 0; k < 1000; k++) ck_assert_int_eq(inl_memo_fixed_insert(&m, k * 2654435761u, &index), 0);
     inl_memo_fixed_reset(&m);
     ck_assert_uint_eq(m.count, 0);
     ck_assert_uint_eq(inl_memo_fixed_bytes(&m), 0);
@@ -302,7 +350,7 @@ START_TEST(test_reset_fixed)
     /* the old keys are gone: each is new again, numbered afresh */
     bool ok = true;
     for (uint32_t k = 0; k < 1000; k++) {
-        uint32_t key = 999 - k;
+        uint32_t key = (999 - k) * 2654435761u;
         ok &= inl_memo_fixed_insert(&m, key, &index) == 0 && index == k;
     }
     ck_assert_msg(ok, "after reset, keys must be new and numbered from 0");
@@ -310,7 +358,7 @@ START_TEST(test_reset_fixed)
                   ta.requests - before);
     uint32_t first;
     memcpy(&first, m.values.data, 4);
-    ck_assert_uint_eq(first, 999);
+    ck_assert_uint_eq(first, 999 * 2654435761u);
     inl_memo_fixed_free(&m);
     ck_assert_no_leak(&ta);
 }
@@ -875,9 +923,11 @@ static Suite *memo_suite(void)
     suite_add_tcase(s, c);
 
     c = tcase_create("runs");
+    tcase_add_checked_fixture(c, setup, NULL);
     tcase_set_timeout(c, 60);
     tcase_add_loop_test(c, test_run_agrees, 0, 2);
     tcase_add_test(c, test_run_allocates_no_slots);
+    tcase_add_test(c, test_run_extremes);
     suite_add_tcase(s, c);
 
     c = tcase_create("reset and reuse");
