@@ -201,7 +201,7 @@ START_TEST(test_run_agrees)
 END_TEST
 
 /* A run allocates no slots, so a table of sequence numbers costs its
- * dictionary bytes alone; a reset after it clears nothing. */
+ * dictionary bytes alone. */
 START_TEST(test_run_allocates_no_slots)
 {
     test_alloc ta = { 0 };
