@@ -594,10 +594,31 @@ static void append_nested(lua_State *L, lwriter *lw, size_t n, const uint8_t *ar
     inl_lua_nest_reset(lw->nest);
 }
 
+/* The text of the flat columns converted for a call, checked before a
+ * nested sort field goes in first: the flat append must not be refused
+ * after it (write_columns otherwise leaves UTF-8 to the core's check, made
+ * as the values are looked up). first_row: the row of the call's first in
+ * messages, less one. ext: a pipeline's reader batches, checked by the core. */
+static void check_flat_text(lua_State *L, const lwriter *lw, size_t n, uint64_t first_row,
+                            const inlay_column_batch *ext)
+{
+    if (LI_LIKELY(lw->sort_field < 0) || lw->ops) return;
+    for (int i = 0; i < lw->ncols; i++) {
+        const lfield *f = &lw->schema->fields[i];
+        if (f->node || f->kind != K_BYTES || (ext && ext[i].values)) continue;
+        const inlay_column_batch *b = &lw->batches[f->slot];
+        const inlay_bytes *v = b->values;
+        size_t k = 0;
+        for (size_t j = 0; j < n; j++)
+            if (!b->levels.def || b->levels.def[j]) inl_lua_check_bytes(L, f, first_row + j + 1, &v[k++]);
+    }
+}
+
 /* One inlay_writer_append_columns() call for the batches set up by stage(),
  * then the nested fields (the one holding the sort keys first). */
 static void append_staged(lua_State *L, lwriter *lw, uint64_t base, size_t n)
 {
+    check_flat_text(L, lw, n, 0, NULL);
     if (LI_UNLIKELY(append_sort_field(lw, n, NULL, NULL) != INLAY_OK)) append_failed(L, lw, base);
     int st = target_append(lw, n, NULL, NULL);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, base);
@@ -915,6 +936,7 @@ void inl_lua_writer_append_batch(lua_State *L, int widx, int arrays, size_t n, c
         stage(lw, i, n, nulls);
     }
     /* rows in messages are the pipeline's: first_row + 1 for the batch's first */
+    check_flat_text(L, lw, n, first_row, ext);
     if (LI_UNLIKELY(append_sort_field(lw, n, NULL, ext_nested) != INLAY_OK)) append_failed(L, lw, lw->nrows - first_row);
     int st = target_append(lw, n, NULL, ext_nested);
     if (LI_UNLIKELY(st != INLAY_OK)) append_failed(L, lw, lw->nrows - first_row);

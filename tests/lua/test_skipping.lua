@@ -627,6 +627,24 @@ T.case("sorting_columns: strings, a struct's leaf, a dotted path", function()
   T.eq(h.row_groups[1].sorting_columns[1].column_idx, 1, "pos.x is leaf column 1")
 end)
 
+T.case("sorted by a struct's leaf: a call refused for a flat column's text leaves nothing", function()
+  local dir = T.tmpdir("sorted_text")
+  local f = dir .. "/s.parquet"
+  local w <close> = inlay.open(f, { { "name", "string", optional = true }, { "pos", inlay.struct { { "x", "int32" } } } },
+                               { sorting_columns = { "pos.x" } })
+  w:write { name = "a", pos = { x = 1 } }
+  -- the struct (the sort keys) goes in first: the flat text must be checked before it
+  T.raises(function() w:write_columns({ name = { "b", inlay.null, "\xff" }, pos = { { x = 2 }, { x = 3 }, { x = 4 } } }) end,
+           "inlay: column 'name' row 3: invalid UTF-8", "write_columns: bad UTF-8 after a null")
+  T.eq(w:info().rows, 1, "the refused call is not written")
+  w:write_columns({ name = { "b", inlay.null }, pos = { { x = 2 }, { x = 3 } } })
+  T.eq(w:close().rows, 3, "rows")
+  local rows = all_rows(f)
+  T.eq(#rows, 3, "rows read back")
+  T.eq(rows[2].name, "b", "the call after the refused one")
+  T.eq(rows[3].pos.x, 3, "its last row")
+end)
+
 -- ---- page checksums -----------------------------------------------------------------
 
 T.case("page_checksum: a CRC-32 in every page header, right for v1 and v2 pages and every codec", function()
