@@ -131,12 +131,12 @@ end
 local function inferred_fields(path, opts, rows)
   local o = {}
   for k, v in pairs(opts) do if k ~= "schema" and k ~= "infer_rows" and k ~= "rows" then o[k] = v end end
-  local cols, sample = inlay._infer(path, o, rows)
+  local cols, sample, held = inlay._infer(path, o, rows)
   local fields = {}
   for i, c in ipairs(cols) do
     fields[i] = { c[1], c[2], optional = c.optional or nil }
   end
-  return fields, sample
+  return fields, sample, held
 end
 
 local Pipeline = {}
@@ -154,16 +154,19 @@ local function open_source(path, opts, format)
   if schema ~= nil and opts.types ~= nil then
     error("inlay: " .. format .. ": options 'types' and 'schema' do not go together (types adjust an inferred schema)", 3)
   end
+  local held   -- a pipe or FIFO by path: open from the sample's read until the source's own
   if schema == nil then
-    local fields, sample = inferred_fields(path, o, opts.infer_rows)
+    local fields, sample
+    fields, sample, held = inferred_fields(path, o, opts.infer_rows)
     schema = inlay.schema(fields)
-    o.prefix = sample   -- stdin: the sample inference read comes first
+    o.prefix = sample   -- stdin, a pipe: the sample inference read comes first
     o.inferred_schema = true   -- a value past the sample that does not fit says how to fix it
   elseif not is_schema(schema) then
     schema = inlay.schema(schema)
   end
   o.schema, o.infer_rows = nil, nil
   local src = inlay._source_open(path, schema, o)
+  if held then held:close() end
   return setmetatable({ src = src, stages = {}, path = path, options = o, schema_ = schema }, Pipeline)
 end
 
@@ -178,10 +181,11 @@ end
 
 local io_open = io and io.open
 
--- Whether the file at path starts with Parquet's magic bytes. Not stdin:
--- a reader needs to seek, and a pipe cannot be read twice.
+-- Whether the file at path starts with Parquet's magic bytes. A regular
+-- file only: a reader needs to seek, and the head of stdin, a pipe or a
+-- FIFO (/dev/stdin, <(cmd)) read here would be lost to the text source.
 local function is_parquet(path)
-  if type(path) ~= "string" or path == "-" or not io_open then return false end
+  if type(path) ~= "string" or path == "-" or not io_open or not inlay._is_regular(path) then return false end
   local f = io_open(path, "rb")
   if not f then return false end
   local head = f:read(4)

@@ -31,10 +31,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1256,8 +1258,47 @@ static int s_write(lua_State *L)
 
 static int push_inferred(lua_State *L);
 
+#define HELD_FD "inlay.held_fd"
+
+/* A descriptor held open between inference and the source's own open of a
+ * pipe or FIFO given by path: while it is held the writer of a FIFO keeps a
+ * reader, and the source's open finds the stream where the sample ended. */
+static int held_close(lua_State *L)
+{
+    int *fd = luaL_checkudata(L, 1, HELD_FD);
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+    return 0;
+}
+
+/* The descriptor of path opened for a stream's sample, held by a userdata
+ * pushed on the stack (closed by its close method or when collected). */
+static int hold_stream(lua_State *L, const char *path)
+{
+    int *held = lua_newuserdatauv(L, sizeof *held, 0);
+    *held = -1;
+    if (luaL_newmetatable(L, HELD_FD)) {
+        lua_pushcfunction(L, held_close);
+        lua_setfield(L, -2, "__gc");
+        lua_pushcfunction(L, held_close);
+        lua_setfield(L, -2, "__close");
+        lua_createtable(L, 0, 1);
+        lua_pushcfunction(L, held_close);
+        lua_setfield(L, -2, "close");
+        lua_setfield(L, -2, "__index");
+    }
+    lua_setmetatable(L, -2);
+    int fd;
+    do fd = open(path, O_RDONLY | O_CLOEXEC); while (fd < 0 && errno == EINTR);
+    if (fd < 0) inl_lua_fail(L, INLAY_ERR_IO, "%s: %s", path, strerror(errno));
+    *held = fd;
+    return fd;
+}
+
 /* inlay._infer(path, opts, rows) -> { { name, type, optional = bool }, ... } where type is
- * the type's name ("int8", "double", "timestamp(us, utc)", ...) */
+ * the type's name ("int8", "double", "timestamp(us, utc)", ...); for stdin, a
+ * pipe or a FIFO also the sample read (which the source then reads first),
+ * and for a pipe or FIFO by path the descriptor held open (see hold_stream) */
 static int source_infer(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
@@ -1270,9 +1311,13 @@ static int source_infer(lua_State *L)
     char err[512];
     int st;
     int nres = 1;
-    if (strcmp(path, "-") == 0) {
+    struct stat sb;
+    const bool is_stdin = strcmp(path, "-") == 0;
+    if (is_stdin || (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))) {
         /* A pipe cannot be read twice: infer from a sample of it, which the
          * source then reads first (returned as a second result). */
+        const int fd = is_stdin ? 0 : hold_stream(L, path);
+        const int held = is_stdin ? 0 : lua_gettop(L);
         luaL_Buffer b;
         luaL_buffinit(L, &b);
         lua_Integer want = 8 << 20;
@@ -1280,9 +1325,9 @@ static int source_infer(lua_State *L)
         size_t have = 0;
         ptrdiff_t n;
         while (have < (size_t)want) {
-            n = read(0, dst + have, (size_t)want - have);
+            n = read(fd, dst + have, (size_t)want - have);
             if (n < 0 && errno == EINTR) continue;
-            if (n < 0) inl_lua_fail(L, INLAY_ERR_IO, "<stdin>: read error: %s", strerror(errno));
+            if (n < 0) inl_lua_fail(L, INLAY_ERR_IO, "%s: read error: %s", is_stdin ? "<stdin>" : path, strerror(errno));
             if (n == 0) break;
             have += (size_t)n;
         }
@@ -1291,10 +1336,15 @@ static int source_infer(lua_State *L)
         const int sample = lua_gettop(L);
         size_t len;
         const char *data = lua_tolstring(L, sample, &len);
-        const char *name = o.format == INLAY_FORMAT_NDJSON ? "<stdin>.ndjson" : "<stdin>";
+        const char *name = !is_stdin ? path : o.format == INLAY_FORMAT_NDJSON ? "<stdin>.ndjson" : "<stdin>";
         st = inlay_source_infer_buffer(&sc, data, len, have < (size_t)want, name, &o, rows > 0 ? (size_t)rows : 0,
                                        err, sizeof err);
         nres = 2;
+        if (held) {   /* sample, held: above the results to come */
+            lua_pushvalue(L, held);
+            lua_remove(L, held);
+            nres = 3;
+        }
     } else {
         st = inlay_source_infer(&sc, path, &o, rows > 0 ? (size_t)rows : 0, err, sizeof err);
     }
@@ -1306,7 +1356,7 @@ static int source_infer(lua_State *L)
     st = lua_pcall(L, 1, 1, 0);
     inlay_schema_free(sc);
     if (st != LUA_OK) lua_error(L);
-    if (nres == 2) lua_rotate(L, -2, 1);   /* fields, sample */
+    if (nres > 1) lua_rotate(L, -nres, 1);   /* fields, sample [, held] */
     return nres;
 }
 
@@ -1351,6 +1401,16 @@ static int m_isatty(lua_State *L)
     return 1;
 }
 
+/* inlay._is_regular(path) -> whether path names a regular file. Only such a
+ * file is looked at for Parquet's magic: reading the head of a pipe or a
+ * FIFO would take bytes the text source then never sees. */
+static int m_is_regular(lua_State *L)
+{
+    struct stat st;
+    lua_pushboolean(L, stat(luaL_checkstring(L, 1), &st) == 0 && S_ISREG(st.st_mode));
+    return 1;
+}
+
 void inl_lua_open_source(lua_State *L)
 {
     static const luaL_Reg methods[] = {
@@ -1364,6 +1424,7 @@ void inl_lua_open_source(lua_State *L)
         { "_infer", source_infer },
         { "_now", m_now },
         { "_isatty", m_isatty },
+        { "_is_regular", m_is_regular },
         { NULL, NULL },
     };
     luaL_newmetatable(L, LI_SOURCE);

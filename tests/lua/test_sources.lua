@@ -331,6 +331,14 @@ T.case("inlay convert: schema file, inference, compressed input, stdin, summary"
   _, err, code = T.run(bin .. " convert - " .. q(dir .. "/c.parquet") .. " --quiet", CSV)
   T.eq(code, 0, "stdin: " .. err)
   T.eq(#T.duckdb(dir .. "/c.parquet").values.id, 4, "rows from stdin")
+  -- a pipe by path: nothing may read its head but the source (the Parquet
+  -- probe and the inference sample came before and took it)
+  for i, args in ipairs { "", " --schema " .. q(dir .. "/schema.lua"), " --threads 1", " --threads 2" } do
+    local o = dir .. "/pipe" .. i .. ".parquet"
+    _, err, code = T.run("cat " .. q(dir .. "/in.csv") .. " | " .. bin .. " convert /dev/stdin " .. q(o) .. args)
+    T.eq(code, 0, "a pipe by path" .. args .. ": " .. err)
+    T.ok(err:find("4 rows in, 4 rows out", 1, true), "a pipe by path" .. args .. ": every row: " .. err)
+  end
 
   T.write(dir .. "/bad.csv", lines("id,ts,path,score,ok", "1,2024-03-10T12:00:00Z,/a,1,true", "2,never,/b,2,true"))
   _, err, code = T.run(bin .. " convert " .. q(dir .. "/bad.csv") .. " " .. q(dir .. "/d.parquet") ..
