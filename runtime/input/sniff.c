@@ -47,6 +47,7 @@
 #include "error.h"
 
 #include <stdio.h>
+#include <xxhash.h>
 
 /* ---- format ------------------------------------------------------------------ */
 
@@ -459,20 +460,48 @@ static int detect_header(const uint8_t *text, size_t n, const inlay_source_optio
 
 /* ---- header names -------------------------------------------------------------------- */
 
-static bool name_taken(const buf *nb, size_t upto, const char *p, size_t len)
+/* The names given so far, as a hash set over their offsets in nb (nb may
+ * move as it grows, offsets do not): scanning every earlier name for each
+ * candidate took cubic time on a header of one name repeated. Each entry
+ * also remembers, for the name used as a base, the next suffix to try:
+ * names are only ever added, so "<base>_1" .. "<base>_<next - 1>" stay
+ * taken and the search for the next duplicate starts where the last one
+ * stopped. Every base is a name given (itself, or taken already), so one
+ * table serves both. */
+typedef struct {
+    size_t off;      /* of the name in nb */
+    size_t len;      /* 0: a free slot (no name is empty: "column<i>" stands for one) */
+    unsigned next;   /* the first k "<name>_<k>" may still be free for */
+} name_slot;
+
+typedef struct {
+    name_slot *slot;
+    size_t mask;     /* slots - 1; twice the names or more, so probes stay short */
+} name_set;
+
+/* The slot holding p[0..len), or the free slot where it would go (there
+ * is always one: the table has at least twice as many slots as names). */
+static name_slot *name_find(const name_set *s, const buf *nb, const char *p, size_t len)
 {
-    for (size_t at = 0; at < upto;) {
-        const char *q = (const char *)nb->data + at;
-        const size_t n = strlen(q);
-        if (n == len && memcmp(q, p, len) == 0) return true;
-        at += n + 1;
+    for (size_t i = (size_t)XXH3_64bits(p, len) & s->mask;; i = (i + 1) & s->mask) {
+        name_slot *e = &s->slot[i];
+        if (!e->len || (e->len == len && memcmp(nb->data + e->off, p, len) == 0)) return e;
     }
-    return false;
 }
 
 int inl_sniff_header_names(const csv_field *f, size_t nf, buf *nb, const inlay_allocator *a)
 {
     nb->len = 0;
+    if (!nf) return 0;
+    size_t nslots = 2;
+    while (nslots / 2 < nf) {
+        if (nslots > SIZE_MAX / 2 / sizeof(name_slot)) return INLAY_ERR_NOMEM;
+        nslots *= 2;
+    }
+    name_set set = { inl_mem_alloc(a, nslots * sizeof(name_slot)), nslots - 1 };
+    if (!set.slot) return INLAY_ERR_NOMEM;
+    memset(set.slot, 0, nslots * sizeof(name_slot));
+    int st = 0;
     for (size_t i = 0; i < nf; i++) {
         const char *p = f[i].data;
         size_t len = f[i].len;
@@ -486,15 +515,30 @@ int inl_sniff_header_names(const csv_field *f, size_t nf, buf *nb, const inlay_a
             p = made;
         }
         const size_t start = nb->len;
-        if (inl_buf_reserve(nb, a, len + 24)) return INLAY_ERR_NOMEM;
-        memcpy(nb->data + start, p, len);
+        if (inl_buf_reserve(nb, a, len + 24)) {
+            st = INLAY_ERR_NOMEM;
+            break;
+        }
+        char *name = (char *)nb->data + start;
+        memcpy(name, p, len);
         size_t n = len;
-        for (unsigned k = 1; name_taken(nb, start, (const char *)nb->data + start, n); k++)
-            n = len + (size_t)snprintf((char *)nb->data + start + len, 24, "_%u", k);
-        nb->data[start + n] = 0;
+        name_slot *e = name_find(&set, nb, name, n);
+        if (e->len) {   /* taken: "<name>_k" with the first k free, from where the last search stopped */
+            name_slot *base = e;
+            unsigned k = base->next;
+            for (;; k++) {
+                n = len + (size_t)snprintf(name + len, 24, "_%u", k);
+                e = name_find(&set, nb, name, n);
+                if (!e->len) break;
+            }
+            base->next = k + 1;
+        }
+        *e = (name_slot){ start, n, 1 };
+        name[n] = 0;
         nb->len = start + n + 1;
     }
-    return 0;
+    inl_mem_free(a, set.slot, nslots * sizeof(name_slot));
+    return st;
 }
 
 /* ---- entry points -------------------------------------------------------------------- */

@@ -428,6 +428,72 @@ START_TEST(test_header_names)
 }
 END_TEST
 
+/* Many duplicates: each takes the first "<name>_<k>" free, k from 1, past
+ * names given earlier in the header ("a_5" below) as well as made ones;
+ * "column<i>" (i the field's index) for an empty name, itself renamed when
+ * a field names it already; names compare case and all. */
+START_TEST(test_header_names_duplicates)
+{
+    static const char *const in[] = {
+        "a", "a", "a_1", "", "a", " a\t", "column3", "a_2", "", "A", "a_1", "a", "column8", "a_5", "a", "a_1_1",
+    };
+    enum { N = sizeof in / sizeof *in };
+    csv_field f[N];
+    for (size_t i = 0; i < N; i++) f[i] = (csv_field){ in[i], strlen(in[i]), false };
+    buf nb = { NULL, 0, 0, 0 };
+    test_alloc ta = { 0 };
+    inlay_allocator a = test_allocator(&ta);
+    ck_assert_int_eq(inl_sniff_header_names(f, N, &nb, &a), 0);
+    static const char want[] = "a\0a_1\0a_1_1\0column3\0a_2\0a_3\0column3_1\0a_2_1\0column8\0A\0"
+                               "a_1_2\0a_4\0column8_1\0a_5\0a_6\0a_1_1_1";
+    ck_assert_bytes(nb.data, nb.len, want, sizeof want);
+    inl_buf_free(&nb, &a);
+    ck_assert_no_leak(&ta);
+
+    /* out of memory, at each request: reported, nothing left behind */
+    for (unsigned long k = 1;; k++) {
+        test_alloc tf = { 0 };
+        tf.fail_at = k;
+        inlay_allocator af = test_allocator(&tf);
+        buf b = { NULL, 0, 0, 0 };
+        const int st = inl_sniff_header_names(f, N, &b, &af);
+        inl_buf_free(&b, &af);
+        ck_assert_no_leak(&tf);
+        if (!st) break;
+        ck_assert_int_eq(st, INLAY_ERR_NOMEM);
+    }
+}
+END_TEST
+
+/* 20,000 fields of one name: "a", then "a_1" .. "a_19999", in linear time
+ * (each duplicate once scanned every name before it, for every suffix it
+ * tried: cubic, minutes for a few thousand columns). */
+START_TEST(test_header_names_many)
+{
+    enum { N = 20000 };
+    csv_field *f = malloc(N * sizeof *f);
+    ck_assert(f);
+    for (size_t i = 0; i < N; i++) f[i] = (csv_field){ "a", 1, false };
+    buf nb = { NULL, 0, 0, 0 };
+    test_alloc ta = { 0 };
+    inlay_allocator a = test_allocator(&ta);
+    ck_assert_int_eq(inl_sniff_header_names(f, N, &nb, &a), 0);
+    const char *p = (const char *)nb.data;
+    ck_assert_str_eq(p, "a");
+    char want[32];
+    for (size_t i = 1; i < N; i++) {
+        p += strlen(p) + 1;
+        snprintf(want, sizeof want, "a_%zu", i);
+        ck_assert_str_eq(p, want);
+    }
+    ck_assert_str_eq(p, "a_19999");
+    ck_assert_uint_eq((size_t)(p + strlen(p) + 1 - (const char *)nb.data), nb.len);
+    inl_buf_free(&nb, &a);
+    ck_assert_no_leak(&ta);
+    free(f);
+}
+END_TEST
+
 static Suite *sniff_suite(void)
 {
     Suite *s = suite_create("sniff");
@@ -446,6 +512,8 @@ static Suite *sniff_suite(void)
     tcase_add_test(c, test_header_schema_names);
     tcase_add_test(c, test_quoted_header);
     tcase_add_test(c, test_header_names);
+    tcase_add_test(c, test_header_names_duplicates);
+    tcase_add_test(c, test_header_names_many);
     suite_add_tcase(s, c);
 
     c = tcase_create("bytes around the records");
