@@ -17,7 +17,9 @@
  * block of the input itself: the unread tail is copied into the head room
  * in front of the next block's bytes, and the block becomes the buffer
  * (no copy of the block); a tail longer than the head room goes back to the
- * reader's own buffer. Nothing is written into the buffer during a
+ * reader's own buffer. A read that fails after others returned bytes ends
+ * the refill: those bytes are parsed before the error is reported, so the
+ * records before damaged input do not depend on the read sizes. Nothing is written into the buffer during a
  * parse, so a restart sees the input as it was; fields with doubled quotes
  * are unescaped into `scratch` once the record is complete, which also
  * keeps the raw record intact for reject files.
@@ -225,7 +227,13 @@ static int refill(csv_reader *r)
     size_t want = keep ? keep : 1, got = 0;
     while (got < want && r->end < r->cap) {
         ptrdiff_t n = inl_input_read(r->in, r->buf + r->end, r->cap - r->end);
-        if (n < 0) return set_fatal(r, INLAY_ERR_IO, inl_input_errmsg(r->in));
+        if (n < 0) {
+            /* The bytes read before the failure are parsed first: the
+             * input's errors are sticky, so the next refill, once no
+             * complete record is left, meets this one again. */
+            if (got) break;
+            return set_fatal(r, INLAY_ERR_IO, inl_input_errmsg(r->in));
+        }
         if (n == 0) {
             r->eof = true;
             break;

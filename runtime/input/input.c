@@ -46,6 +46,8 @@
 #include <zstd_errors.h>
 
 #define INPUT_RAW_CAP ((size_t)1 << 20)
+/* A zstd block header: its hint counts the next one in (a preload). */
+#define ZSTD_BLOCK_HEAD 3
 /* Enough for the longest magic we look for (zstd's four bytes). */
 #define INPUT_PEEK 4
 /* One read(2) asks for at most this much, well below SSIZE_MAX. */
@@ -112,8 +114,11 @@ struct input_reader {
     ZSTD_DCtx *zd;
     bool frame_open;            /* a zstd frame is due or unfinished (true at the start:
                                    an empty stream is truncated) */
+    size_t zd_step;             /* compressed bytes of zstd's next decoding step (at most) */
+    bool zd_flush;              /* zstd may hold decoded bytes not flushed yet */
 
     bool done, failed;
+    bool fail_next;             /* err is set, the bytes decoded before it went out: the next read fails */
     bool regular;               /* a regular file: reading it never blocks for long */
     uint64_t size;
     char *name;
@@ -148,6 +153,17 @@ static ptrdiff_t fail(input_reader *r, const char *what)
     inl_err_set(&r->err, INLAY_ERR_IO, "%s: %s", r->name, what);
     r->failed = true;
     return -1;
+}
+
+/* Like fail, when got bytes were decoded in the same call before the damage
+ * was found: they are returned first, and the next read fails (decode_read),
+ * so what comes out before the error does not depend on the read sizes. */
+static ptrdiff_t fail_after(input_reader *r, size_t got, const char *what)
+{
+    if (!got) return fail(r, what);
+    inl_err_set(&r->err, INLAY_ERR_IO, "%s: %s", r->name, what);
+    r->fail_next = true;
+    return (ptrdiff_t)got;
 }
 
 /* ---- the source ------------------------------------------------------------ */
@@ -243,9 +259,9 @@ static ptrdiff_t gzip_read(input_reader *r, uint8_t *dst, size_t cap)
             if (got == 0 && r->zs.avail_in == 0 && r->raw_eof)
                 return r->cut_ok ? 0 : fail(r, "truncated gzip data");
         } else if (rc == Z_MEM_ERROR) {
-            return fail(r, "out of memory");
+            return fail_after(r, got, "out of memory");
         } else if (rc != Z_OK) {
-            return fail(r, "corrupt gzip data");
+            return fail_after(r, got, "corrupt gzip data");
         }
         if (got) return (ptrdiff_t)got;
     }
@@ -253,12 +269,20 @@ static ptrdiff_t gzip_read(input_reader *r, uint8_t *dst, size_t cap)
 
 /* ---- zstd ---------------------------------------------------------------- */
 
+/* A failing ZSTD_decompressStream reports none of the bytes it wrote in
+ * that call. So each call does one thing: flush what an earlier one
+ * decoded (no input), or take the compressed bytes of one decoding step (a
+ * header, a block, a checksum; zstd's hint less the next block's header it
+ * would preload). A call that fails then has decoded nothing, and what was
+ * decoded before the damage is handed out whatever cap is. */
 static ptrdiff_t zstd_read(input_reader *r, uint8_t *dst, size_t cap)
 {
     for (;;) {
         if (raw_fill(r)) return -1;
         if (r->raw_pos == r->raw_len && r->raw_eof && !r->frame_open) return 0;
-        ZSTD_inBuffer in = { r->raw, r->raw_len, r->raw_pos };
+        const size_t avail = r->raw_len - r->raw_pos;
+        const size_t take = r->zd_flush ? 0 : avail < r->zd_step ? avail : r->zd_step;
+        ZSTD_inBuffer in = { r->raw, r->raw_pos + take, r->raw_pos };
         ZSTD_outBuffer out = { dst, cap, 0 };
         size_t rc = ZSTD_decompressStream(r->zd, &out, &in);
         r->raw_pos = in.pos;
@@ -270,6 +294,9 @@ static ptrdiff_t zstd_read(input_reader *r, uint8_t *dst, size_t cap)
         }
         /* 0 means a frame is complete and flushed; another may follow. */
         r->frame_open = rc != 0;
+        r->zd_step = rc == 0 ? ZSTD_FRAMEHEADERSIZE_PREFIX(ZSTD_f_zstd1)
+                   : ZSTD_nextInputType(r->zd) == ZSTDnit_block && rc > ZSTD_BLOCK_HEAD ? rc - ZSTD_BLOCK_HEAD : rc;
+        r->zd_flush = out.pos == cap;   /* a full buffer may have left decoded bytes behind */
         if (out.pos) return (ptrdiff_t)out.pos;
         if (r->raw_pos == r->raw_len && r->raw_eof) {
             if (r->frame_open) return r->cut_ok ? 0 : fail(r, "truncated zstd data");
@@ -319,6 +346,7 @@ static int decoder_new(input_reader *r, char *err, size_t errcap)
         r->zd = ZSTD_createDCtx_advanced(mem);
         if (!r->zd) goto nomem;
         r->frame_open = true;
+        r->zd_step = ZSTD_FRAMEHEADERSIZE_PREFIX(ZSTD_f_zstd1);
         /* Accept frames written with --long=31; the window comes from our allocator. */
         ZSTD_DCtx_setParameter(r->zd, ZSTD_d_windowLogMax, sizeof(size_t) == 8 ? 31 : 30);
     }
@@ -480,6 +508,10 @@ static void back_free(input_reader *r)
 static ptrdiff_t decode_read(input_reader *r, void *dst, size_t cap)
 {
     if (r->failed) return -1;
+    if (r->fail_next) {
+        r->failed = true;
+        return -1;
+    }
     if (r->done) return 0;
     ptrdiff_t n;
     if (r->comp == INPUT_GZIP) n = gzip_read(r, dst, cap);

@@ -4,7 +4,8 @@
  * final newline, skip_rows, other delimiters and quotes, a backslash
  * escape instead of doubled quotes, bad records and
  * reading on after them, the raw record, fields longer than the buffer,
- * compressed input, allocation failures; and, over random inputs, agreement
+ * compressed input, damaged compressed input whatever the read sizes,
+ * allocation failures; and, over random inputs, agreement
  * with a byte-at-a-time reference parser whatever the read sizes.
  *
  * A reader's output is written down as a transcript, one line per result:
@@ -1202,6 +1203,83 @@ START_TEST(test_input_failure)
 }
 END_TEST
 
+/* The bytes zlib gets from a damaged gzip stream before it fails, cut
+ * after their last LF: the records complete before the damage. */
+static size_t before_damage(const uint8_t *g, size_t glen, uint8_t *out, size_t cap)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    ck_assert_int_eq(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
+    z.next_in = (Bytef *)(uintptr_t)g;
+    z.avail_in = (uInt)glen;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    ck_assert_int_ne(inflate(&z, Z_SYNC_FLUSH), Z_STREAM_END);
+    size_t n = cap - z.avail_out;
+    inflateEnd(&z);
+    while (n && out[n - 1] != '\n') n--;
+    return n;
+}
+
+/* Damaged compressed input under a record longer than the head room of the
+ * input's blocks (read through the reader's own buffer, in several reads):
+ * every record complete before the damage comes out, in order, bad ones
+ * too, then the input's error; the same whatever the read sizes, with the
+ * read-ahead too. */
+START_TEST(test_damage_keeps_records)
+{
+    text t = { 0 };
+    for (int i = 0; i < 3000; i++) text_printf(&t, "%d,abc\n", i);
+    text_add(&t, "long,\"", 6);
+    for (int i = 0; i < 300 * 1000; i++) text_add(&t, "y", 1);
+    text_add(&t, "\"\n", 2);
+    for (int i = 0; i < 400; i++) text_printf(&t, i == 200 ? "\"bad\"x,%d\n" : "%d,def\n", i);
+    size_t glen;
+    uint8_t *g = gzip_mem(t.p, t.len, &glen);
+    const size_t cut = glen - 12;   /* the trailer and the last few bytes of the data */
+    uint8_t *plain = malloc(t.len);
+    ck_assert_ptr_nonnull(plain);
+    const size_t kept = before_damage(g, cut, plain, t.len);
+    ck_assert_uint_gt(kept, t.len - 4000);   /* past the long record and the bad one */
+    char *want = run(plain, kept, READ_WHOLE, 0, NULL, true);
+    text w = { 0 };
+    text_add(&w, want, strlen(want));
+    text_printf(&w, "FATAL <input>: truncated gzip data\n");
+    for (int mode = READ_WHOLE; mode < READ_MODES; mode++) {
+        char *got = run_compressed(g, cut, INPUT_GZIP, mode);
+        ck_assert_msg(strcmp(got, w.p) == 0, "read mode %d: the records before the damage differ", mode);
+        free(got);
+    }
+    /* from a file, read ahead on the input's thread */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/check_csv_%ld.csv.gz", (long)getpid());
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_uint_eq(fwrite(g, 1, cut, fp), cut);
+    fclose(fp);
+    input_reader *in;
+    ck_assert_int_eq(inl_input_open(&in, path, NULL, NULL, 0), 0);
+    ck_assert_int_eq(inl_input_readahead(in), 0);
+    csv_reader *r;
+    ck_assert_int_eq(inl_csv_open(&r, in, NULL, NULL), 0);
+    char *got = transcript_of(r, true);
+    text f = { 0 };
+    text_add(&f, want, strlen(want));
+    text_printf(&f, "FATAL %s: truncated gzip data\n", path);
+    ck_assert_msg(strcmp(got, f.p) == 0, "read ahead: the records before the damage differ");
+    inl_csv_close(r);
+    inl_input_close(in);
+    unlink(path);
+    free(got);
+    free(f.p);
+    free(w.p);
+    free(want);
+    free(plain);
+    free(g);
+    free(t.p);
+}
+END_TEST
+
 /* ---- out of memory ------------------------------------------------------------------------------ */
 
 START_TEST(test_nomem_open)
@@ -1343,6 +1421,7 @@ static Suite *csv_suite(void)
     c = tcase_create("compressed input and input failures");
     tcase_set_timeout(c, 60);
     tcase_add_test(c, test_gzip_zstd);
+    tcase_add_test(c, test_damage_keeps_records);
     tcase_add_test(c, test_readahead_blocks);
     tcase_add_test(c, test_readahead_nomem);
     tcase_add_test(c, test_input_failure);

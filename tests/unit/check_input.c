@@ -3,7 +3,8 @@
  * plain files, stdin from a pipe or a file, gzip (also concatenated
  * members) and zstd (also concatenated and skippable frames) from files and
  * callbacks, whatever the read sizes; truncated or corrupt compressed data
- * as a sticky error, never an early end; open errors with their messages;
+ * as a sticky error, never an early end, after the same bytes whatever the
+ * read sizes; open errors with their messages;
  * size and progress; the compression told by the first bytes, on files
  * whatever their name, on stdin from a pipe and on callbacks that hand out
  * a byte at a time; a prefix taken from the stream earlier; bytes put
@@ -693,6 +694,142 @@ START_TEST(test_zstd_corrupt)
     ck_assert_ptr_null(read_all(r, 1 << 20, &n));
     ck_assert_msg(strncmp(inl_input_errmsg(r), "<input>: corrupt zstd data", 26) == 0, "%s", inl_input_errmsg(r));
     inl_input_close(r);
+    free(c);
+    free(z);
+    free(data);
+}
+END_TEST
+
+/* ---- damage read through any read sizes ------------------------------------------------------ */
+
+/* Reads r until it fails, in pieces of at most `piece` bytes (through the
+ * read-ahead's blocks when it runs); returns the bytes before the error
+ * (malloc) and their count. */
+static uint8_t *read_to_error(input_reader *r, size_t piece, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    for (;;) {
+        if (cap - n < piece + (1u << 20)) {
+            cap = 2 * cap + piece + (1u << 20);
+            out = realloc(out, cap);
+            ck_assert_ptr_nonnull(out);
+        }
+        ptrdiff_t k;
+        uint8_t *data;
+        if (inl_input_reading_ahead(r) && (n / 7) % 2) {
+            k = inl_input_block(r, &data);
+            if (k > 0) memcpy(out + n, data, (size_t)k);
+        } else {
+            k = inl_input_read(r, out + n, piece);
+        }
+        ck_assert_msg(k != 0, "the damaged input ended without an error after %zu bytes", n);
+        if (k < 0) break;
+        n += (size_t)k;
+    }
+    *len = n;
+    return out;
+}
+
+/* The bytes handed out before damaged compressed data fails, and the
+ * message, are the same whatever the read sizes, with or without the
+ * read-ahead: the bytes decoded in the call that met the damage come first. */
+static void expect_same_before_damage(const uint8_t *z, size_t zlen, input_compression c, const char *ext,
+                                      const uint8_t *data, bool exact)
+{
+    static const size_t pieces[] = { 1 << 20, 3 << 20, 1 << 16, 4099, 301 };
+    uint8_t *first = NULL;
+    size_t first_len = 0;
+    char first_msg[600] = "";
+    for (size_t i = 0; i <= sizeof pieces / sizeof pieces[0]; i++) {
+        const bool ahead = i == sizeof pieces / sizeof pieces[0];
+        input_reader *r;
+        mem_src s = source(z, zlen, READ_RANDOM);
+        char path[512], msg[600];
+        if (ahead) {
+            temp_file(path, sizeof path, ext, z, zlen);
+            ck_assert_int_eq(inl_input_open(&r, path, NULL, NULL, 0), 0);
+            ck_assert_int_eq(inl_input_readahead(r), 0);
+            ck_assert(inl_input_reading_ahead(r));
+        } else {
+            ck_assert_int_eq(inl_input_open_fn(&r, mem_read, &s, c, NULL, NULL, 0), 0);
+        }
+        size_t n;
+        uint8_t *got = read_to_error(r, ahead ? 1 << 16 : pieces[i], &n);
+        /* the file's message names the file; the rest is the same */
+        const char *m = inl_input_errmsg(r);
+        snprintf(msg, sizeof msg, "%s", ahead ? m + strlen(path) : m + strlen("<input>"));
+        uint8_t one[8];
+        ck_assert_int_eq(inl_input_read(r, one, sizeof one), -1);   /* sticky */
+        if (exact) ck_assert_msg(memcmp(got, data, n) == 0, "bytes before the damage differ from the input's");
+        if (!first) {
+            first = got;
+            first_len = n;
+            snprintf(first_msg, sizeof first_msg, "%s", msg);
+            ck_assert_uint_gt(n, 0);
+        } else {
+            ck_assert_msg(n == first_len, "read size %zu%s: %zu bytes before the error, %zu with %zu",
+                          ahead ? 0 : pieces[i], ahead ? " (read-ahead)" : "", n, first_len, pieces[0]);
+            ck_assert_msg(memcmp(got, first, n) == 0, "the bytes before the error differ");
+            ck_assert_str_eq(msg, first_msg);
+            free(got);
+        }
+        inl_input_close(r);
+        if (ahead) unlink(path);
+    }
+    free(first);
+}
+
+START_TEST(test_gzip_damage_read_sizes)
+{
+    size_t len = 5 * 1000 * 1000;
+    uint8_t *data = make_text(len, 31);
+    size_t zlen;
+    uint8_t *z = gzip_mem(data, len, &zlen);
+    /* cut in the middle and near the end */
+    expect_same_before_damage(z, zlen / 2, INPUT_GZIP, ".gz", data, true);
+    expect_same_before_damage(z, zlen - 3, INPUT_GZIP, ".gz", data, true);
+    /* flipped bits in several places */
+    const size_t at[] = { zlen / 3, zlen / 2 + 17, zlen - 4000 };
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        uint8_t *bad = concat(z, zlen, NULL, 0);
+        bad[at[i]] ^= 0x10;
+        bad[at[i] + 1] ^= 0x81;
+        expect_same_before_damage(bad, zlen, INPUT_GZIP, ".gz", data, false);
+        free(bad);
+    }
+    free(z);
+    free(data);
+}
+END_TEST
+
+START_TEST(test_zstd_damage_read_sizes)
+{
+    size_t len = 5 * 1000 * 1000;
+    uint8_t *data = make_text(len, 32);
+    size_t zlen;
+    uint8_t *z = zstd_mem(data, len, &zlen);
+    expect_same_before_damage(z, zlen / 2, INPUT_ZSTD, ".zst", data, true);
+    expect_same_before_damage(z, zlen - 2, INPUT_ZSTD, ".zst", data, true);
+    /* flipped bits, with the content's checksum too */
+    size_t clen = ZSTD_compressBound(len);
+    uint8_t *c = malloc(clen);
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+    clen = ZSTD_compress2(cc, c, clen, data, len);
+    ck_assert(!ZSTD_isError(clen));
+    ZSTD_freeCCtx(cc);
+    const size_t at[] = { clen / 3, clen / 2 + 17, clen - 4000 };
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        uint8_t *bad = concat(c, clen, NULL, 0);
+        bad[at[i]] ^= 0x10;
+        bad[at[i] + 1] ^= 0x81;
+        expect_same_before_damage(bad, clen, INPUT_ZSTD, ".zst", data, false);
+        free(bad);
+    }
+    c[clen - 2] ^= 1;   /* the checksum itself: every byte comes out first */
+    expect_same_before_damage(c, clen, INPUT_ZSTD, ".zst", data, true);
     free(c);
     free(z);
     free(data);
@@ -1406,6 +1543,12 @@ static Suite *input_suite(void)
     c = tcase_create("zstd errors");
     tcase_add_test(c, test_zstd_truncated);
     tcase_add_test(c, test_zstd_corrupt);
+    suite_add_tcase(s, c);
+
+    c = tcase_create("damage whatever the read sizes");
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, test_gzip_damage_read_sizes);
+    tcase_add_test(c, test_zstd_damage_read_sizes);
     suite_add_tcase(s, c);
 
     c = tcase_create("compression by content");
