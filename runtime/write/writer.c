@@ -933,7 +933,7 @@ static int check_order(inlay_writer *w, const prepared *p, int n)
         if (key < 0 || !p[i].count) continue;
         if (inl_sortcheck_stage(&w->order, key, p[i].values, p[i].def, p[i].count)) {
             inl_sortcheck_rollback(&w->order);
-            return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+            return set_failed(w, INLAY_ERR_NOMEM, "the sort order's check");
         }
         staged = true;
         rows = p[i].count;   /* keys are flat: one entry per row */
@@ -1133,10 +1133,13 @@ int inlay_writer_append_array(inlay_writer *w, int field, const inlay_array *a, 
         return inl_err_at(&w->err, st, "field", c->path, w->shred.err_leaf, c->rows + w->shred.err_row, "%s",
                           w->shred.err.msg + w->shred.err.reason_at);
     }
+    /* out of memory fails the writer, as everywhere: sticky, nothing published */
+    if (st == INLAY_ERR_NOMEM)
+        return set_failed(w, st, w->shred.err_leaf >= 0 ? w->cols[w->shred.err_leaf].path : "append_array");
     if (st) return set_error(w, st, "%s", w->shred.err.msg);
     w->nested_batches.len = 0;
     if (inl_buf_reserve(&w->nested_batches, &w->alloc, (size_t)n * sizeof(inlay_column_batch)))
-        return set_error(w, INLAY_ERR_NOMEM, "out of memory");
+        return set_failed(w, INLAY_ERR_NOMEM, "append_array");
     inlay_column_batch *b = (inlay_column_batch *)w->nested_batches.data;
     inl_shred_batches(&w->shred, s, first, n, b);
     return inlay_writer_append_columns(w, b, n);

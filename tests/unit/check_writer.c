@@ -709,6 +709,78 @@ END_TEST
 
 /* ---- state: close ---------------------------------------------------------------------- */
 
+/* Out of memory in the sort order's check, or while a nested field is
+ * shredded, fails the writer as any other failure of the environment does:
+ * the call and every later one but abort and free are refused, and close
+ * publishes nothing. Each allocation of the call is refused in turn, with
+ * one thread and with a worker. */
+static void nomem_mid_stream(bool nested, int threads, unsigned long nth, bool *met)
+{
+    test_alloc ta = { 0 };
+    inlay_schema *s = inlay_schema_create(NULL);
+    if (nested) {
+        int l = inlay_schema_add_list(s, 0, "tags", INLAY_OPTIONAL);
+        ck_assert_int_gt(inlay_schema_add(s, l, "element", INLAY_OPTIONAL, inlay_type_int(32, true), NULL), 0);
+    } else {
+        ck_assert_int_gt(inlay_schema_add(s, 0, "id", INLAY_REQUIRED, inlay_type_int(64, true), NULL), 0);
+    }
+    inlay_options o;
+    inlay_options_init(&o);
+    o.alloc = test_allocator(&ta);
+    o.threads = threads;
+    const inlay_sorting_column key = { "id", false, false };
+    if (!nested) {
+        o.sorting_columns = &key;
+        o.sorting_columns_count = 1;
+    }
+    test_sink out = { 0 };
+    inlay_writer *w = NULL;
+    ck_assert_int_eq(inlay_writer_open(&w, test_sink_interface(&out), s, &o), INLAY_OK);
+    inlay_schema_free(s);
+    enum { N = 20000 };
+    static int32_t vals[2 * N];
+    static int32_t offs[N + 1];
+    static int64_t ids[N];
+    for (int i = 0; i < 2 * N; i++) vals[i] = i;
+    for (int i = 0; i <= N; i++) offs[i] = 2 * i;
+    for (int i = 0; i < N; i++) ids[i] = i;
+    const inlay_array child = { .length = 2 * N, .values = vals };
+    const inlay_array small = { .length = 2, .offsets = offs, .children = &child };
+    const inlay_array big = { .length = N, .offsets = offs, .children = &child };
+    ck_assert_int_eq(nested ? inlay_writer_append_array(w, 0, &small, 2) : inlay_writer_append_i64(w, 0, ids, 2, NULL),
+                     INLAY_OK);
+    ta.fail_at = ta.requests + nth;
+    int st = nested ? inlay_writer_append_array(w, 0, &big, N) : inlay_writer_append_i64(w, 0, ids + 2, N - 2, NULL);
+    ta.fail_at = 0;
+    if (st == INLAY_ERR_NOMEM) {
+        *met = true;
+        ck_assert_int_eq(inlay_writer_status(w), INLAY_ERR_NOMEM);
+        ck_assert_int_ne(nested ? inlay_writer_append_array(w, 0, &small, 2) : inlay_writer_append_i64(w, 0, ids + N - 1, 1, NULL),
+                         INLAY_OK);
+        ck_assert_int_ne(inlay_writer_close(w), INLAY_OK);
+    } else {
+        ck_assert_int_eq(st, INLAY_OK);
+        ck_assert_int_eq(inlay_writer_close(w), INLAY_OK);
+    }
+    inlay_writer_free(w);
+    /* published only when every call went in */
+    ck_assert_uint_eq(out.finishes, st == INLAY_OK ? 1 : 0);
+    ck_assert_uint_eq(out.aborts, st == INLAY_OK ? 0 : 1);
+    free(out.data);
+    ck_assert_no_leak(&ta);
+}
+
+START_TEST(test_nomem_mid_stream_sticky)
+{
+    for (int nested = 0; nested < 2; nested++)
+        for (int threads = 1; threads <= 2; threads++) {
+            bool met = false;
+            for (unsigned long nth = 1; nth <= 12; nth++) nomem_mid_stream(nested, threads, nth, &met);
+            ck_assert_msg(met, "no refused allocation reached the call (nested %d, threads %d)", nested, threads);
+        }
+}
+END_TEST
+
 START_TEST(test_call_after_close)
 {
     inlay_buffer out;
@@ -1225,6 +1297,7 @@ static Suite *writer_suite(void)
     tcase_add_test(c, test_staged_batches);
     tcase_add_test(c, test_sort_refusal_unstages);
     tcase_add_test(c, test_call_after_close);
+    tcase_add_test(c, test_nomem_mid_stream_sticky);
     tcase_add_test(c, test_unequal_rows_at_close);
     tcase_add_test(c, test_abort);
     suite_add_tcase(s, c);
