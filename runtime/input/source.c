@@ -27,8 +27,16 @@
  * given (set states FREE -> READY -> IN_USE -> FREE, under one mutex), so
  * parsing overlaps encoding; a gzip or zstd file is then also decoded on a
  * thread of the input's (inl_input_readahead). The parsing side owns everything it touches
- * (tokenizer, input, reject file, counters, err); the caller only reads the
- * published result of a set, and the published counters, under the mutex.
+ * (tokenizer, input, counters, err); the caller only reads the published
+ * result of a set, with its counters, under the mutex.
+ *
+ * What a caller sees follows the sets it was handed, not the parsing: a
+ * set keeps the reject lines of its skipped records and the counters as of
+ * its end, and inlay_source_next writes those lines and publishes those
+ * counters when it hands the set out. So a caller that stops early finds
+ * the same reject file and counters with threads = 1 or 2. Its error is
+ * `shown`, copied from err only when the source fails: err also holds the
+ * reason of a record that was skipped, which is no failure of the source.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "source.h"
@@ -43,6 +51,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -79,6 +88,7 @@ typedef struct fill_result {
     int status;
     size_t rows;
     bool end;                 /* the input is exhausted after these rows */
+    inlay_source_stats stats; /* the counters as of the end of the set */
 } fill_result;
 
 struct inlay_source {
@@ -93,14 +103,15 @@ struct inlay_source {
     uint64_t *lines[2];       /* per set: the input line each row's record starts on */
     const uint64_t *out_lines;
     /* threads = 2 */
-    bool threaded, worker_running, stop;
+    bool threaded, worker_running;
+    atomic_bool stop;         /* set under mu; also read without it, between records */
     pthread_t worker;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int state[2];
     fill_result result[2];
     int fill_set, take_set, in_use;
-    inlay_source_stats pub;   /* the counters as of the last published batch */
+    inlay_source_stats pub;   /* the counters as of the last batch handed out (caller's side) */
     inlay_source_format format;
     size_t batch_rows;
     inlay_on_error on_error;
@@ -113,7 +124,8 @@ struct inlay_source {
     null_set nulls;           /* CSV null markers */
     int reject_fd;
     char *reject_path;
-    buf reject_buf;
+    buf rejects[2];           /* per set: the reject lines of its skipped records */
+    buf *reject_out;          /* those of the set being filled */
     size_t rows;              /* in the current batch */
     bool inferred;            /* the schema came from a sample: say how to fix a value that does not fit */
     char suggest[40];         /* the type the last failing value would need, for that advice */
@@ -121,13 +133,15 @@ struct inlay_source {
     int status;               /* sticky failure */
     bool done;
     char name[256];           /* input name, for messages */
-    inl_err err;
+    inl_err err;              /* the parsing side's: also a skipped record's reason */
+    inl_err shown;            /* the caller's: the failure of the source, if any */
 };
 
 /* ---- errors ------------------------------------------------------------------ */
 
 /* Failures are recorded in s->err; the caller of the public function makes
- * the status sticky (the parsing thread must not touch s->status). */
+ * the status sticky and copies the failure to s->shown (the parsing thread
+ * must not touch s->status or s->shown). */
 
 /* `"text"` for a message: at most 40 bytes, with the rest elided. */
 static void quote_text(char *out, size_t cap, const char *p, size_t len)
@@ -429,14 +443,19 @@ static int json_record(inlay_source *s, int *col_at)
 
 /* ---- rejects ----------------------------------------------------------------------- */
 
-static int reject_write(inlay_source *s, const void *p, size_t len)
+/* Writes the reject lines a set kept, as the set is handed out; a failure
+ * goes to `e` (s->shown on the caller's thread, s->err on the parsing side). */
+static int reject_flush(inlay_source *s, buf *lines, inl_err *e)
 {
-    const uint8_t *b = p;
+    const uint8_t *b = lines->data;
+    size_t len = lines->len;
+    lines->len = 0;
     while (len) {
         ssize_t n = write(s->reject_fd, b, len);
         if (n < 0) {
             if (errno == EINTR) continue;
-            return inl_err_set(&s->err, INLAY_ERR_IO, "cannot write the reject file '%s': %s", s->reject_path, strerror(errno));
+            return inl_err_set(e, INLAY_ERR_IO, "cannot write the reject file '%s': %s", s->reject_path,
+                               strerror(errno));
         }
         b += n;
         len -= (size_t)n;
@@ -444,17 +463,39 @@ static int reject_write(inlay_source *s, const void *p, size_t len)
     return 0;
 }
 
+/* Past this, a set's reject lines are written before the set is handed
+ * out if it is sure to be: a run of bad records (a wrong schema) must not
+ * pile up in memory. */
+#define REJECT_HOLD ((size_t)1 << 20)
+
+/* The set being filled will be handed out whatever happens: its caller is
+ * this thread (threads = 1) or waits for it in inlay_source_next (it gave
+ * back its last set, and this is the one it takes next). Its reject lines
+ * can then be written now, by the parsing side (the caller only writes the
+ * reject file once it has the set). */
+static int reject_early(inlay_source *s)
+{
+    if (s->threaded) {
+        pthread_mutex_lock(&s->mu);
+        const bool awaited = s->in_use < 0 && s->take_set == s->fill_set;
+        pthread_mutex_unlock(&s->mu);
+        if (!awaited) return 0;
+    }
+    return reject_flush(s, s->reject_out, &s->err);
+}
+
 /* One line: "<where>: <reason>\t<raw record>", the raw record with \\, tab,
- * CR and LF escaped so that a record spanning lines stays on one. */
+ * CR and LF escaped so that a record spanning lines stays on one. Kept
+ * with the set being filled until the set is handed out: a set the caller
+ * never takes leaves nothing in the reject file. */
 static int reject_record(inlay_source *s, const char *where_reason, const char *raw, size_t raw_len)
 {
     if (s->reject_fd < 0) return 0;
-    buf *b = &s->reject_buf;
-    b->len = 0;
+    buf *b = s->reject_out;
     const size_t head = strlen(where_reason);
     if (inl_buf_reserve(b, &s->alloc, head + 2 + 2 * raw_len)) return inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
-    memcpy(b->data, where_reason, head);
-    b->len = head;
+    memcpy(b->data + b->len, where_reason, head);
+    b->len += head;
     b->data[b->len++] = '\t';
     for (size_t i = 0; i < raw_len; i++) {
         const char ch = raw[i];
@@ -467,7 +508,7 @@ static int reject_record(inlay_source *s, const char *where_reason, const char *
         }
     }
     b->data[b->len++] = '\n';
-    return reject_write(s, b->data, b->len);
+    return b->len < REJECT_HOLD ? 0 : reject_early(s);
 }
 
 /* A record that did not convert (or did not tokenize): undo what it left,
@@ -531,11 +572,21 @@ static void finish_batch(inlay_source *s)
     }
 }
 
+/* Whether inlay_source_free is waiting for the parsing thread: it then
+ * stops at the next record, as if the input ended (nobody takes the set).
+ * Read once a record, so without the lock; the lock's ordering is not
+ * needed to see the flag a moment later. */
+static bool stopping(inlay_source *s)
+{
+    return atomic_load_explicit(&s->stop, memory_order_relaxed);
+}
+
 static int next_csv_record(inlay_source *s)
 {
     const csv_field *f;
     size_t nf;
     for (;;) {
+        if (stopping(s)) return 0;
         int r = inl_csv_next(s->csv, &f, &nf);
         if (r == 0) return 0;
         if (r < 0) {
@@ -557,9 +608,20 @@ static int next_csv_record(inlay_source *s)
     }
 }
 
+/* The tokenizer failed for good. A failed read is told by the input
+ * itself when it can say more (the file and the cause: "x.json.gz:
+ * truncated gzip data"), as for CSV. */
+static int json_fatal(inlay_source *s, int status)
+{
+    const char *m = status == INLAY_ERR_IO ? inl_input_errmsg(s->in) : NULL;
+    if (!m || !m[0]) m = inl_ndjson_errmsg(s->json);
+    return inl_err_set(&s->err, status, "%s", m);
+}
+
 static int next_json_record(inlay_source *s)
 {
     for (;;) {
+        if (stopping(s)) return 0;
         int r = inl_ndjson_next(s->json, s->jvals);
         if (r == 0) return 0;
         if (r == -1) {
@@ -567,7 +629,7 @@ static int next_json_record(inlay_source *s)
             if (b) return b;
             continue;
         }
-        if (r < 0) return inl_err_set(&s->err, r, "%s", inl_ndjson_errmsg(s->json));
+        if (r < 0) return json_fatal(s, r);
         int col_at = -1;
         int st = json_record(s, &col_at);
         if (st == INLAY_ERR_NOMEM) return inl_err_set(&s->err, st, "out of memory");
@@ -591,13 +653,15 @@ static void snapshot(const inlay_source *s, inlay_source_stats *st)
     st->bytes_read = s->csv ? inl_csv_bytes_read(s->csv) : s->json ? inl_ndjson_bytes_read(s->json) : 0;
 }
 
-/* Parses the next batch into set `set`. */
-static fill_result fill(inlay_source *s, int set)
+/* The rows of the next batch into set `set` (fill). */
+static fill_result fill_rows(inlay_source *s, int set)
 {
-    fill_result res = { 0, 0, false };
+    fill_result res = { 0, 0, false, { 0 } };
     s->cols = s->sets[set];
     s->batches = s->bsets[set];
     if (!s->lines[set]) s->lines[set] = inl_mem_alloc(&s->alloc, s->batch_rows * sizeof(uint64_t));
+    s->reject_out = &s->rejects[set];
+    s->reject_out->len = 0;   /* written when the set was handed out */
     if (!s->lines[set] || reserve_rows(s)) {
         res.status = inl_err_set(&s->err, INLAY_ERR_NOMEM, "out of memory");
         return res;
@@ -627,22 +691,28 @@ static fill_result fill(inlay_source *s, int set)
     return res;
 }
 
+/* Parses the next batch into set `set`, with its reject lines and the
+ * counters as of its end. */
+static fill_result fill(inlay_source *s, int set)
+{
+    fill_result res = fill_rows(s, set);
+    snapshot(s, &res.stats);
+    return res;
+}
+
 static void *worker_main(void *arg)
 {
     inlay_source *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        while (!s->stop && s->state[s->fill_set] != SET_FREE) pthread_cond_wait(&s->cv, &s->mu);
-        if (s->stop) break;
+        while (!stopping(s) && s->state[s->fill_set] != SET_FREE) pthread_cond_wait(&s->cv, &s->mu);
+        if (stopping(s)) break;
         const int set = s->fill_set;
         pthread_mutex_unlock(&s->mu);
         fill_result r = fill(s, set);
-        inlay_source_stats st;
-        snapshot(s, &st);
         pthread_mutex_lock(&s->mu);
         s->result[set] = r;
         s->state[set] = SET_READY;
-        s->pub = st;
         s->fill_set ^= 1;
         pthread_cond_broadcast(&s->cv);
         if (r.status || r.end) break;   /* nothing more to parse */
@@ -663,13 +733,13 @@ int inlay_source_next(inlay_source *s, size_t *rows)
         set = s->take_set;
         s->take_set ^= 1;
         r = fill(s, set);
-        snapshot(s, &s->pub);
+        s->pub = r.stats;
     } else {
         if (!s->worker_running) {
             /* compressed input is decoded on a thread of its own too */
             (void)inl_input_readahead(s->in);   /* out of memory: the parsing thread decodes */
             if (inl_thread_start(&s->worker, worker_main, s) != 0) {
-                s->status = inl_err_set(&s->err, INLAY_ERR_NOMEM, "cannot start the parsing thread");
+                s->status = inl_err_set(&s->shown, INLAY_ERR_NOMEM, "cannot start the parsing thread");
                 return s->status;
             }
             s->worker_running = true;
@@ -683,14 +753,23 @@ int inlay_source_next(inlay_source *s, size_t *rows)
         set = s->take_set;
         while (s->state[set] != SET_READY) pthread_cond_wait(&s->cv, &s->mu);
         r = s->result[set];
+        s->pub = r.stats;
         s->state[set] = SET_IN_USE;
         s->in_use = set;
         s->take_set ^= 1;
         pthread_mutex_unlock(&s->mu);
     }
-    if (r.status) {
-        s->status = r.status;
-        return r.status;
+    /* the rejects first: they were met before whatever ended the set */
+    int st = reject_flush(s, &s->rejects[set], &s->shown);
+    if (!st && r.status) {
+        /* the parsing side has stopped (a failed set is its last): err is
+         * no longer written */
+        s->shown = s->err;
+        st = r.status;
+    }
+    if (st) {
+        s->status = st;
+        return st;
     }
     s->done = r.end;
     s->out = s->bsets[set];
@@ -721,10 +800,10 @@ void inlay_source_get_stats(const inlay_source *s, inlay_source_stats *st)
 
 const char *inlay_source_errmsg(const inlay_source *s)
 {
-    return s ? s->err.msg : "out of memory";
+    return s ? s->shown.msg : "out of memory";
 }
 
-int inlay_source_status(const inlay_source *s) { return s ? s->err.status : INLAY_ERR_NOMEM; }
+int inlay_source_status(const inlay_source *s) { return s ? s->shown.status : INLAY_ERR_NOMEM; }
 
 /* ---- open and free ---------------------------------------------------------------------- */
 
@@ -752,7 +831,7 @@ void inlay_source_free(inlay_source *s)
     const inlay_allocator *a = &s->alloc;
     if (s->worker_running) {
         pthread_mutex_lock(&s->mu);
-        s->stop = true;
+        atomic_store_explicit(&s->stop, true, memory_order_relaxed);
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
         pthread_join(s->worker, NULL);
@@ -766,7 +845,8 @@ void inlay_source_free(inlay_source *s)
     inl_input_close(s->in);
     if (s->reject_fd >= 0) close(s->reject_fd);
     inl_mem_strfree(a, s->reject_path);
-    inl_buf_free(&s->reject_buf, a);
+    inl_buf_free(&s->rejects[0], a);
+    inl_buf_free(&s->rejects[1], a);
     inl_null_set_free(&s->nulls, a);
     for (int k = 0; k < 2; k++) {
         if (s->sets[k]) {
@@ -938,9 +1018,11 @@ int inlay_source_open(inlay_source **out, const char *path, const inlay_schema *
     s->alloc = alloc;
     s->reject_fd = -1;
     s->in_use = -1;
+    atomic_init(&s->stop, false);
     *out = s;
     int st = open_body(s, path, schema, o);
     if (st) {
+        s->shown = s->err;   /* no parsing thread yet */
         s->status = st;
         return st;
     }

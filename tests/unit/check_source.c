@@ -8,8 +8,11 @@
  * schema's sample gets, also from stdin.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -858,6 +861,283 @@ START_TEST(test_past_sample_stdin)
 }
 END_TEST
 
+/* A skipped record is no failure of the source: whatever was skipped, on
+ * either thread, status and message stay clear between batches and after
+ * the last (the reason of a skipped record only goes to the reject file).
+ * With threads = 2 this also polls them while the parsing thread meets
+ * bad records (a data race for ThreadSanitizer if they were its). */
+START_TEST(test_skip_keeps_status_clear)
+{
+    char text[8192];
+    size_t o = (size_t)snprintf(text, sizeof text, "id,name,score\n");
+    for (int r = 1; r <= 200; r++)
+        o += (size_t)snprintf(text + o, sizeof text - o, r % 3 ? "%d,a,1\n" : "bad%d,b,2\n", r);
+    const char *path = write_input("status.csv", text);
+    inlay_schema *s = events_schema();
+    for (int threads = 1; threads <= 2; threads++) {
+        inlay_source_options op;
+        inlay_source_options_init(&op);
+        op.threads = threads;
+        op.on_error = INLAY_ON_ERROR_SKIP;
+        op.batch_rows = 5;
+        inlay_source *src;
+        ck_assert_int_eq(inlay_source_open(&src, path, s, &op), INLAY_OK);
+        size_t rows, total = 0;
+        do {
+            ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+            total += rows;
+            ck_assert_int_eq(inlay_source_status(src), INLAY_OK);
+            ck_assert_str_eq(inlay_source_errmsg(src), "");
+        } while (rows);
+        ck_assert_uint_eq(total, 134);
+        inlay_source_stats st;
+        inlay_source_get_stats(src, &st);
+        ck_assert_uint_eq(st.skipped, 66);
+        inlay_source_free(src);
+    }
+    inlay_schema_free(s);
+}
+END_TEST
+
+static void sleep_ms(long ms)
+{
+    const struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* The reject file and the counters follow the batches handed out, not the
+ * parsing: a caller that stops after the first batch finds no reject line
+ * of the second, though the parsing thread has long parsed it, and the
+ * counters of the first; one that reads on finds both. The same with
+ * threads = 1 and 2. */
+START_TEST(test_rejects_follow_batches)
+{
+    const char *path = write_input("ahead.csv", "id,name,score\n1,a,1\n2,b,2\n3,c,3\n4,d,4\n5,e,oops\n6,f,6\n");
+    char reject[300];
+    snprintf(reject, sizeof reject, "%s/ahead-rejects.txt", g_dir);
+    inlay_schema *s = events_schema();
+    for (int threads = 1; threads <= 2; threads++) {
+        for (int read_on = 0; read_on <= 1; read_on++) {
+            inlay_source_options op;
+            inlay_source_options_init(&op);
+            op.threads = threads;
+            op.on_error = INLAY_ON_ERROR_SKIP;
+            op.reject_path = reject;
+            op.batch_rows = 4;
+            inlay_source *src;
+            ck_assert_int_eq(inlay_source_open(&src, path, s, &op), INLAY_OK);
+            size_t rows;
+            ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+            ck_assert_uint_eq(rows, 4);
+            sleep_ms(200);   /* time for the parsing thread to fill the next batch */
+            inlay_source_stats st;
+            inlay_source_get_stats(src, &st);
+            ck_assert_uint_eq(st.skipped, 0);
+            ck_assert_uint_eq(st.records, 4);
+            ck_assert_uint_eq(st.rows, 4);
+            ck_assert_str_eq(read_all(reject), "");
+            if (read_on) {
+                ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+                ck_assert_uint_eq(rows, 1);
+                inlay_source_get_stats(src, &st);
+                ck_assert_uint_eq(st.skipped, 1);
+                ck_assert_uint_eq(st.records, 6);
+                /* written as its batch is handed out */
+                ck_assert_ptr_nonnull(strstr(read_all(reject), "ahead.csv:6:"));
+            }
+            inlay_source_free(src);
+            const char *rej = read_all(reject);
+            if (read_on) {
+                ck_assert_msg(strstr(rej, "ahead.csv:6: column 'score': cannot parse \"oops\" as double\t5,e,oops\n"),
+                              "%s", rej);
+                ck_assert_int_eq(strchr(rej, '\n')[1], 0);   /* that line only */
+            } else
+                ck_assert_str_eq(rej, "");
+        }
+    }
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* A long run of bad records (a wrong schema) does not pile up its reject
+ * lines in memory: once the batch is sure to be handed out (the caller
+ * waits for it), they are written as they come, in order. */
+START_TEST(test_reject_run_bounded)
+{
+    enum { BAD = 100000 };
+    char *text = malloc(64 + BAD * 6 + 64);
+    ck_assert_ptr_nonnull(text);
+    size_t o = (size_t)sprintf(text, "id,name,score\n1,a,1\n");
+    for (int i = 0; i < BAD; i++) o += (size_t)sprintf(text + o, "x,b,2\n");
+    sprintf(text + o, "2,b,2\n");
+    const char *path = write_input("run.csv", text);
+    free(text);
+    char reject[300];
+    snprintf(reject, sizeof reject, "%s/run-rejects.txt", g_dir);
+    inlay_schema *s = events_schema();
+    for (int threads = 1; threads <= 2; threads++) {
+        test_alloc ta = { 0 };
+        inlay_source_options op;
+        inlay_source_options_init(&op);
+        op.alloc = test_allocator(&ta);
+        op.threads = threads;
+        op.on_error = INLAY_ON_ERROR_SKIP;
+        op.reject_path = reject;
+        op.batch_rows = 1000;
+        inlay_source *src;
+        ck_assert_int_eq(inlay_source_open(&src, path, s, &op), INLAY_OK);
+        size_t rows, total = 0;
+        do {
+            ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+            total += rows;
+        } while (rows);
+        ck_assert_uint_eq(total, 2);
+        inlay_source_stats st;
+        inlay_source_get_stats(src, &st);
+        ck_assert_uint_eq(st.skipped, BAD);
+        inlay_source_free(src);
+        ck_assert_no_leak(&ta);
+        ck_assert_msg(ta.peak_bytes < 4u << 20, "peak %zu bytes", ta.peak_bytes);
+        FILE *f = fopen(reject, "rb");
+        ck_assert_ptr_nonnull(f);
+        char line[512];
+        unsigned long n = 0;
+        while (fgets(line, sizeof line, f)) {
+            n++;
+            char want[64];
+            snprintf(want, sizeof want, "run.csv:%lu: column 'id'", n + 2);
+            ck_assert_msg(strstr(line, want), "line %lu: %s", n, line);
+        }
+        fclose(f);
+        ck_assert_uint_eq(n, BAD);
+    }
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* A reject file that cannot be written fails the source with its own
+ * message, on either thread. */
+START_TEST(test_reject_write_error)
+{
+    const char *path = write_input("full.csv", "id,name,score\n1,a,1\nx,b,2\n3,c,3\n");
+    inlay_schema *s = events_schema();
+    for (int threads = 1; threads <= 2; threads++) {
+        inlay_source_options op;
+        inlay_source_options_init(&op);
+        op.threads = threads;
+        op.on_error = INLAY_ON_ERROR_SKIP;
+        op.reject_path = "/dev/full";
+        inlay_source *src;
+        ck_assert_int_eq(inlay_source_open(&src, path, s, &op), INLAY_OK);
+        size_t rows;
+        ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_ERR_IO);
+        ck_assert_uint_eq(rows, 0);
+        ck_assert_int_eq(inlay_source_status(src), INLAY_ERR_IO);
+        ck_assert_str_eq(inlay_source_errmsg(src), "cannot write the reject file '/dev/full': No space left on device");
+        ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_ERR_IO);   /* sticky */
+        inlay_source_free(src);
+    }
+    inlay_schema_free(s);
+}
+END_TEST
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Writes 4 good records then bad ones to the FIFO for up to `seconds`, or
+ * until the reader goes away. */
+static void produce_bad_records(const char *fifo, double seconds)
+{
+    signal(SIGPIPE, SIG_IGN);
+    int fd = open(fifo, O_WRONLY);
+    if (fd < 0) _exit(1);
+    static const char head[] = "id,name,score\n1,a,1\n2,b,2\n3,c,3\n4,d,4\n";
+    if (write(fd, head, sizeof head - 1) < 0) _exit(1);
+    static char chunk[1 << 16];
+    for (size_t i = 0; i + 6 <= sizeof chunk; i += 6) memcpy(chunk + i, "x,b,2\n", 6);
+    const size_t len = sizeof chunk / 6 * 6;
+    const double end = now_seconds() + seconds;
+    while (now_seconds() < end)
+        if (write(fd, chunk, len) < 0) break;
+    _exit(0);
+}
+
+/* Freed while its thread parses a stream of bad records from a producer
+ * that keeps writing, the source stops that thread at the next record
+ * rather than when the stream (or a full batch) ends. */
+START_TEST(test_free_stops_parsing)
+{
+    char fifo[300];
+    snprintf(fifo, sizeof fifo, "%s/stream.csv", g_dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    const pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) produce_bad_records(fifo, 30);
+    inlay_schema *s = events_schema();
+    inlay_source_options op;
+    inlay_source_options_init(&op);
+    op.threads = 2;
+    op.on_error = INLAY_ON_ERROR_SKIP;
+    op.format = INLAY_FORMAT_CSV;
+    op.delimiter = ',';
+    op.quote = '"';
+    op.header = 1;
+    op.batch_rows = 4;
+    inlay_source *src;
+    ck_assert_int_eq(inlay_source_open(&src, fifo, s, &op), INLAY_OK);
+    size_t rows;
+    ck_assert_int_eq(inlay_source_next(src, &rows), INLAY_OK);
+    ck_assert_uint_eq(rows, 4);
+    sleep_ms(100);   /* the parsing thread well into the bad records */
+    const double t0 = now_seconds();
+    inlay_source_free(src);
+    const double took = now_seconds() - t0;
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(took < 5, "inlay_source_free took %.1f s", took);
+    inlay_schema_free(s);
+}
+END_TEST
+
+/* NDJSON cut short in a gzip stream: the input's own message, with the
+ * file's name and the cause, as for CSV. */
+START_TEST(test_ndjson_truncated_message)
+{
+    char *text = malloc(1 << 20);
+    ck_assert_ptr_nonnull(text);
+    size_t o = 0;
+    for (int r = 1; o + 64 < (1 << 20); r++)
+        o += (size_t)snprintf(text + o, (1 << 20) - o, "{\"id\":%d,\"name\":\"n%d\",\"score\":%d.25}\n", r, r * 7, r);
+    const char *path = write_bytes("cut.json.gz", text, 1);
+    free(text);
+    struct stat sb;
+    ck_assert_int_eq(stat(path, &sb), 0);
+    ck_assert_int_eq(truncate(path, sb.st_size / 2), 0);
+    inlay_schema *s = events_schema();
+    for (int threads = 1; threads <= 2; threads++) {
+        inlay_source_options op;
+        inlay_source_options_init(&op);
+        op.threads = threads;
+        inlay_source *src;
+        ck_assert_int_eq(inlay_source_open(&src, path, s, &op), INLAY_OK);
+        size_t rows;
+        int st;
+        while ((st = inlay_source_next(src, &rows)) == INLAY_OK && rows) {}
+        ck_assert_int_eq(st, INLAY_ERR_IO);
+        ck_assert_int_eq(inlay_source_status(src), INLAY_ERR_IO);
+        char want[600];
+        snprintf(want, sizeof want, "%s: truncated gzip data", path);
+        ck_assert_str_eq(inlay_source_errmsg(src), want);
+        inlay_source_free(src);
+    }
+    inlay_schema_free(s);
+}
+END_TEST
+
 static Suite *source_suite(void)
 {
     Suite *s = suite_create("source");
@@ -890,6 +1170,16 @@ static Suite *source_suite(void)
     tcase_add_test(c, test_skip_and_reject);
     tcase_add_test(c, test_open_errors);
     tcase_add_test(c, test_utf8_and_spaces);
+    tcase_add_test(c, test_skip_keeps_status_clear);
+    tcase_add_test(c, test_rejects_follow_batches);
+    tcase_add_test(c, test_reject_write_error);
+    tcase_add_test(c, test_reject_run_bounded);
+    tcase_add_test(c, test_ndjson_truncated_message);
+    suite_add_tcase(s, c);
+    c = tcase_create("freeing while parsing");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_set_timeout(c, 120);
+    tcase_add_test(c, test_free_stops_parsing);
     suite_add_tcase(s, c);
     c = tcase_create("allocation");
     tcase_add_checked_fixture(c, setup, teardown);
