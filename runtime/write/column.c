@@ -9,9 +9,13 @@
 #include "plain.h"
 #include "rle.h"
 
-/* In dictionary mode a batch is taken in slices of this many entries, so
- * the dictionary limit is checked often enough. */
+/* In dictionary mode a page is taken in slices of at most this many rows,
+ * counted from the page's start (so wherever the batches begin): the
+ * dictionary limit and the page's bytes are checked at their ends. */
 #define DICT_SLICE 4096
+/* ... and, near the dictionary's limit, at least this many rows (twice as
+ * many as the last time while no entry has come since). */
+#define DICT_MIN_CHECK 16
 
 /* A job keeps room for a dictionary copy up to this size between uses (so
  * that a steady writer with small dictionaries allocates nothing); a larger
@@ -270,9 +274,21 @@ static size_t dict_count(const column *c)
     return c->is_bytes ? c->memo_bytes.count : c->memo_fixed.count;
 }
 
+/* The bytes of the dictionary's first n entries (its page's data). */
+static size_t dict_bytes_of(const column *c, size_t n)
+{
+    if (!c->is_bytes) return n * c->width;
+    const memo_bytes *m = &c->memo_bytes;
+    if (n >= m->count) return m->arena.len;
+    return n ? m->offsets[n] - (m->fixed_width ? 0 : 4) : 0;
+}
+
+/* The dictionary as the appended values use it: its bytes. */
+static size_t dict_refs_bytes(const column *c) { return dict_bytes_of(c, c->dict_refs); }
+
 static int index_bit_width(const column *c)
 {
-    size_t n = dict_count(c);
+    size_t n = c->dict_refs;
     int w = inl_rle_bit_width(n ? n - 1 : 0);
     return w ? w : 1;
 }
@@ -298,12 +314,21 @@ static size_t page_size_estimate(const column *c)
     return levels + c->vals.len;
 }
 
+/* A page that is not dictionary-encoded, or may still become so, is full:
+ * its PLAIN bytes, which slice_end ends the slices at (levels aside), have
+ * reached the limit. (Dictionary pages are looked at in their checks.) */
+static bool page_full(const column *c, const column_env *e)
+{
+    if (c->use_dict) return decision_pending(c) && c->page_plain_bytes >= e->page_bytes;
+    return (c->type->physical == INLAY_BOOLEAN ? c->page_values / 8 : c->vals.len) >= e->page_bytes;
+}
+
 /* Counted from the pages as cut, not as written, so that where a row group
  * ends by its bytes does not depend on how far the workers have got. */
 size_t inl_column_buffered_bytes(const column *c)
 {
     const chunk *k = c->chunks[c->nsealed];
-    return k->cut_bytes + page_size_estimate(c) + (c->use_dict || c->dict_used ? dict_bytes(c) : 0);
+    return k->cut_bytes + page_size_estimate(c) + (c->use_dict || c->dict_used ? dict_refs_bytes(c) : 0);
 }
 
 /* ---- pages ------------------------------------------------------------ */
@@ -475,14 +500,14 @@ static int dictionary_pays(column *c, column_env *e)
     /* Every value distinct (random doubles, say) and PLAIN the fallback:
      * the dictionary is then the page's PLAIN bytes as they are, so it
      * costs the indices more, whatever the codec makes of those bytes. */
-    const bool dict_is_page = !c->is_bytes && c->value_encoding == ENC_PLAIN && dict_count(c) == c->page_values;
+    const bool dict_is_page = !c->is_bytes && c->value_encoding == ENC_PLAIN && c->dict_refs == c->page_values;
     const uint8_t *fb = NULL;
     size_t fb_len = 0;
     if (!dict_is_page)
         INL_FORWARD(encode_values(c, pw, A(e), pw->trial.data, pw->trial.len, c->page_values, &pw->encoded, &fb,
                                   &fb_len, NULL));
     const void *dict = dict_data(c);
-    size_t dict_len = dict_bytes(c);
+    size_t dict_len = dict_refs_bytes(c);
     size_t indices = c->page_values * (size_t)index_bit_width(c) / 8 + 2;
     size_t with_dict = dict_len + indices, without = fb_len;
     if (dict_is_page) {
@@ -504,6 +529,7 @@ static int dictionary_pays(column *c, column_env *e)
     c->use_dict = false;
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
     else inl_memo_fixed_reset(&c->memo_fixed);
+    c->dict_refs = c->dict_gap = c->dict_gap_refs = 0;
     c->stamps.len = c->counts.len = 0;
     return 0;
 }
@@ -991,8 +1017,8 @@ static page_job *new_job(column *c, column_env *e, bool seal)
 static int job_dictionary(page_job *j, column *c, const column_env *e)
 {
     j->has_dict = true;
-    j->dict_entries = (uint32_t)dict_count(c);
-    j->dict_len = dict_bytes(c);
+    j->dict_entries = (uint32_t)c->dict_refs;
+    j->dict_len = dict_refs_bytes(c);
     if (j->live) {
         j->dict = dict_data(c);
         return 0;
@@ -1088,6 +1114,7 @@ static int flush_page(column *c, column_env *e)
     if (staged_left) c->page_off = c->vals.len;
     else c->vals.len = c->page_off = 0;
     c->page_entries = c->page_rows = c->page_values = c->page_plain_bytes = 0;
+    c->dict_check = 0;
     return 0;
 }
 
@@ -1109,6 +1136,7 @@ int inl_column_seal(column *c, column_env *e)
     if (c->is_bytes) inl_memo_bytes_reset(&c->memo_bytes);
     else inl_memo_fixed_reset(&c->memo_fixed);
     c->stamps.len = c->counts.len = 0;
+    c->dict_refs = c->dict_check = c->dict_gap = c->dict_gap_refs = 0;
     c->stage_n = c->stage_pos = 0;
     c->vals.len = c->page_off = 0;
     c->use_dict = c->dict_allowed;
@@ -1172,24 +1200,29 @@ static int put_values(column *c, column_env *e, const void *values, size_t n)
 {
     if (!n) return 0;
     if (c->use_dict) {
-        size_t taken = 0;
+        size_t taken = 0, refs = c->dict_refs;
         if (c->stage_pos < c->stage_n) {   /* staged right where they go: past the page's indices */
-            if (c->stage_pos == 0 && c->bloom_on && dict_count(c) > c->stage_count0)
-                INL_FORWARD(hash_values(c, e, NULL, c->stage_count0, dict_count(c) - c->stage_count0));
             taken = c->stage_n - c->stage_pos < n ? c->stage_n - c->stage_pos : n;
+            /* the entries they use: staged ones past them may belong to later pages */
+            const uint32_t *s = (const uint32_t *)(c->vals.data + c->vals.len);
+            uint32_t top = 0;
+            for (size_t i = 0; i < taken; i++) top = s[i] > top ? s[i] : top;
+            if ((size_t)top + 1 > refs) refs = (size_t)top + 1;
             c->stage_pos += taken;
         }
         if (inl_buf_reserve(&c->vals, A(e), n * 4)) return INLAY_ERR_NOMEM;
         uint32_t *idx = (uint32_t *)(c->vals.data + c->vals.len);
-        if (taken < n) {
-            const size_t before = dict_count(c);
+        if (taken < n) {   /* the stage is used up: every entry in the memo is used */
             const uint8_t *rest = (const uint8_t *)values + taken * c->value_size;
             int r = c->is_bytes ? inl_memo_bytes_insert_many(&c->memo_bytes, (const inlay_bytes *)rest, n - taken, idx + taken)
                                 : inl_memo_fixed_insert_many(&c->memo_fixed, rest, n - taken, idx + taken);
             if (r) return INLAY_ERR_NOMEM;
-            if (c->bloom_on && dict_count(c) > before)
-                INL_FORWARD(hash_values(c, e, NULL, before, dict_count(c) - before));
+            refs = dict_count(c);
         }
+        /* each entry hashed once, when first used */
+        if (c->bloom_on && refs > c->dict_refs)
+            INL_FORWARD(hash_values(c, e, NULL, c->dict_refs, refs - c->dict_refs));
+        c->dict_refs = refs;
         c->vals.len += n * 4;
         if (decision_pending(c))
             c->page_plain_bytes += c->type->physical == INLAY_BYTE_ARRAY ? inl_plain_bytes_size(values, n)
@@ -1233,9 +1266,10 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
     if (chunk_room < room) room = chunk_room;
     if (room == 0) room = 1;
     if (c->use_dict) {
-        /* staged values need no lookup: a slice takes as many as fit, and
-         * none past them */
-        const size_t cap = c->stage_pos < c->stage_n ? c->stage_n - c->stage_pos : DICT_SLICE;
+        /* up to the page's next check (see dict_next_check); staged values
+         * need no lookup: a slice takes none past them */
+        size_t cap = c->dict_check > c->page_rows ? c->dict_check - c->page_rows : 1;
+        if (c->stage_pos < c->stage_n && c->stage_n - c->stage_pos < cap) cap = c->stage_n - c->stage_pos;
         if (room > cap) room = cap;
     }
     /* PLAIN pages, and pages that may still become so, are cut by their bytes */
@@ -1243,6 +1277,10 @@ static size_t slice_end(const column *c, const column_env *e, const void *values
     const size_t have_bytes = c->use_dict ? c->page_plain_bytes : c->vals.len;
     if (by_bytes && c->width && c->type->physical != INLAY_BOOLEAN) {
         size_t fit = have_bytes < e->page_bytes ? (e->page_bytes - have_bytes) / c->width : 0;
+        if (fit < room) room = fit ? fit : 1;
+    } else if (by_bytes && c->type->physical == INLAY_BOOLEAN) {   /* bit-packed: 8 a byte */
+        const size_t most = e->page_bytes * 8;
+        const size_t fit = c->page_values < most ? most - c->page_values : 0;
         if (fit < room) room = fit ? fit : 1;
     }
     size_t end;
@@ -1334,6 +1372,42 @@ bool inl_column_stage_full(const column *c, const column_env *e)
     return dict_bytes(c) > e->dictionary_bytes || dict_count(c) > INT32_MAX / 2;
 }
 
+/* The dictionary the appended values use has passed its limit. */
+static bool dict_over_limit(const column *c, const column_env *e)
+{
+    return dict_refs_bytes(c) > e->dictionary_bytes || c->dict_refs > INT32_MAX / 2;
+}
+
+/* Dictionary mode: the page row count of the next check of the dictionary
+ * limit and of the page's bytes, from the page and dictionary as they are
+ * (at a check, or at the page's start): the next multiple of DICT_SLICE,
+ * or sooner, about where the dictionary may pass its limit (each row a new
+ * entry of the entries' mean size, but DICT_MIN_CHECK rows at least, more
+ * while no entries come) or the page reach its byte limit at the present
+ * index width (a page still deciding whether its dictionary pays is cut by
+ * its PLAIN bytes instead: slice_end, page_full). */
+static size_t dict_next_check(column *c, const column_env *e)
+{
+    size_t next = (c->page_rows / DICT_SLICE + 1) * DICT_SLICE;
+    const size_t have = dict_refs_bytes(c);
+    size_t mean = c->is_bytes ? (c->dict_refs ? (have + c->dict_refs - 1) / c->dict_refs : 1) : c->width;
+    if (mean == 0) mean = 1;
+    size_t rows = have < e->dictionary_bytes ? (e->dictionary_bytes - have) / mean + 1 : 1;
+    c->dict_gap = c->dict_gap && c->dict_refs == c->dict_gap_refs ? 2 * c->dict_gap : DICT_MIN_CHECK;
+    if (c->dict_gap > DICT_SLICE) c->dict_gap = DICT_SLICE;
+    c->dict_gap_refs = c->dict_refs;
+    if (rows < c->dict_gap) rows = c->dict_gap;
+    if (rows < next - c->page_rows) next = c->page_rows + rows;
+    if (decision_pending(c)) return next;
+    const size_t est = page_size_estimate(c);
+    const size_t bits = (size_t)index_bit_width(c) + (size_t)inl_rle_bit_width((uint64_t)c->leaf->max_def) +
+                        (size_t)inl_rle_bit_width((uint64_t)c->leaf->max_rep);
+    size_t fill = est < e->page_bytes ? ((e->page_bytes - est) * 8 + bits - 1) / bits : 1;
+    if (fill == 0) fill = 1;
+    if (fill < next - c->page_rows) next = c->page_rows + fill;
+    return next;
+}
+
 int inl_column_stage(column *c, column_env *e, const inlay_bytes *v, size_t n)
 {
     if (inl_buf_reserve(&c->vals, A(e), (c->stage_n + n) * 4)) return INLAY_ERR_NOMEM;
@@ -1364,6 +1438,7 @@ int inl_column_append(column *c, column_env *e, const void *values, size_t count
     int st;
     while (e0 < count) {
         size_t rows;
+        if (c->use_dict && c->page_rows >= c->dict_check) c->dict_check = dict_next_check(c, e);
         size_t e1 = slice_end(c, e, values, v0, count, e0, def, rep, &rows);
         size_t n = e1 - e0, nv = n;
         if (def) {
@@ -1384,14 +1459,29 @@ int inl_column_append(column *c, column_env *e, const void *values, size_t count
         e0 = e1;
         v0 += nv;
 
-        if (c->page_rows >= e->page_rows || page_size_estimate(c) >= e->page_bytes) {
+        /* Where a page ends and the dictionary is given up depends on the
+         * page's values alone: in dictionary mode its bytes and the limit
+         * are looked at in its checks only (a page still deciding whether
+         * its dictionary pays is sliced at its PLAIN byte limit). */
+        const bool check = c->use_dict && c->page_rows >= c->dict_check;
+        bool cut = false;
+        const bool full = check && !decision_pending(c) ? page_size_estimate(c) >= e->page_bytes : page_full(c, e);
+        if (c->page_rows >= e->page_rows || full) {
             INL_FORWARD(flush_page(c, e));
+            cut = true;
         }
-        /* indices are 32-bit; keep well inside them. Staged values take
-         * their entries first: staging stopped where the limit was passed. */
-        if (c->use_dict && c->stage_pos == c->stage_n && inl_column_stage_full(c, e)) {
+        /* indices are 32-bit; keep well inside them */
+        if (c->use_dict && (check || cut) && dict_over_limit(c, e)) {
             INL_FORWARD(flush_page(c, e));
             c->use_dict = false;
+            if (c->stage_pos < c->stage_n) {
+                /* the staged indices are not wanted: the values still to
+                 * come go PLAIN, from the caller's array, and their entries
+                 * past dict_refs leave the dictionary (truncated below) */
+                c->stage_pos = c->stage_n;
+                c->vals.len = c->page_off = 0;
+            }
+            if (c->is_bytes) inl_memo_bytes_truncate(&c->memo_bytes, c->dict_refs);
         }
         if (k->num_rows >= e->row_group_rows && (st = inl_column_seal(c, e))) return st;
     }

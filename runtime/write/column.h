@@ -190,6 +190,17 @@ typedef struct column {
      * lookup. */
     size_t stage_n, stage_pos;   /* values staged; taken so far */
     size_t stage_count0;      /* dictionary entries before the batch */
+    /* The dictionary entries the chunk's appended values use (indices go
+     * by first use: their largest + 1). The memo may hold more: staged
+     * entries of values still to come. What a page is and costs, and when
+     * the dictionary is given up, go by these alone, so that they do not
+     * depend on how the rows were split into batches. */
+    size_t dict_refs;
+    /* Dictionary mode: the page's row count at which the dictionary limit
+     * and the page's bytes are checked next (0: to be set), a function of
+     * the page's values alone. */
+    size_t dict_check;
+    size_t dict_gap, dict_gap_refs;   /* at the last check: the least rows to the next, dict_refs */
     size_t nhist;             /* level counts per page (0 when the column has no levels) */
     bool bloom_on;            /* a bloom filter per chunk */
     uint64_t bloom_ndv;       /* 0: sized from the chunk's hashes */
