@@ -125,5 +125,12 @@ static inline const uint8_t *inl_memo_bytes_value(const memo_bytes *m, size_t i,
 /* Size of the dictionary page's data. */
 static inline size_t inl_memo_fixed_bytes(const memo_fixed *m) { return m->values.len; }
 static inline size_t inl_memo_bytes_bytes(const memo_bytes *m) { return m->arena.len; }
+/* ... of its first n entries (entries are laid out in order, a BYTE_ARRAY
+ * one behind its 4-byte length). */
+static inline size_t inl_memo_bytes_bytes_of(const memo_bytes *m, size_t n)
+{
+    if (n >= m->count) return m->arena.len;
+    return n ? m->offsets[n] - (m->fixed_width ? 0 : 4) : 0;
+}
 
 #endif

@@ -277,10 +277,7 @@ static size_t dict_count(const column *c)
 /* The bytes of the dictionary's first n entries (its page's data). */
 static size_t dict_bytes_of(const column *c, size_t n)
 {
-    if (!c->is_bytes) return n * c->width;
-    const memo_bytes *m = &c->memo_bytes;
-    if (n >= m->count) return m->arena.len;
-    return n ? m->offsets[n] - (m->fixed_width ? 0 : 4) : 0;
+    return c->is_bytes ? inl_memo_bytes_bytes_of(&c->memo_bytes, n) : n * c->width;
 }
 
 /* The dictionary as the appended values use it: its bytes. */
